@@ -1,0 +1,46 @@
+// Package fixedshape makes fixed-shape tensors first-class Arrow columns:
+// the canonical `arrow.fixed_shape_tensor` extension type ([Type]), its
+// arrays ([Array]), builders ([Builder], [FromSlice]) and zero-copy typed
+// views ([Column], [Tensor]).
+//
+// # Overview
+//
+// A column of N tensors of logical shape L is a FixedSizeList array with
+// one list of prod(L) primitive elements per tensor. Element types are
+// int8..int64, uint8..uint64, float16, float32 and float64 ([Elem]).
+// Importing the package registers the type with arrow-go, so IPC, Parquet
+// and C Data readers produce [Array] values for columns written by
+// pyarrow, Arrow C++, arrow-rs or this package ([Register]).
+//
+// # Layout
+//
+// The Go API speaks the logical shape (what [Tensor.At] indexes); the
+// storage is row-major in the physical shape, and the wire metadata is
+// Arrow's physical form (see package metadata). Strides are derived from
+// shape and permutation, never stored: logical axis i has the row-major
+// element stride of physical axis perm[i] (see package stride).
+//
+// 0-D tensors (shape (), one element) work everywhere. Shapes with a size-0
+// dimension are valid metadata but cannot be a [Type]: arrow-go cannot
+// represent a FixedSizeList of size 0, so [NewType] and [Type.Deserialize]
+// refuse them with an error wrapping arrow.ErrNotImplemented.
+//
+// # Memory
+//
+// Arrays are reference counted (Retain, Release) and allocate from the
+// memory.Allocator given to [NewBuilder]. [FromSlice] wraps a Go slice
+// without copying: the garbage collector owns that memory and the caller
+// must not modify it while the array is in use. [Column] and [Tensor] are
+// views: they share the array's memory, allocate nothing per tensor, hold
+// no reference count and are valid while the array is.
+//
+// Nulls exist per tensor only. A null tensor's slot is zero-filled by the
+// builder; a valid tensor whose storage elements carry nulls fails
+// [Array.Validate] (and so [ColumnOf]).
+//
+// # Errors
+//
+// Errors from outside data (metadata JSON, storage types, buffers,
+// element types) wrap arrow.ErrInvalid; errors.Is works. Indexing a view
+// out of range panics, as slice indexing does.
+package fixedshape

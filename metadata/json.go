@@ -1,0 +1,289 @@
+package metadata
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxJSONSize is the largest extension metadata string [Parse] reads.
+const MaxJSONSize = 1 << 20
+
+// MaxDims is the largest number of dimensions [Parse], [ParseShape] and
+// [New] accept.
+const MaxDims = 1024
+
+// AppendJSON appends the canonical `arrow.fixed_shape_tensor` extension
+// metadata of m to dst: compact JSON with the physical shape, then the
+// permutation if one was given, then the physical dimension names if
+// present. The bytes are those Arrow C++ writes.
+func (m Metadata) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"shape":`...)
+	dst = appendInts(dst, m.PhysicalShape())
+	if m.perm != nil {
+		dst = append(dst, `,"permutation":`...)
+		dst = appendInts(dst, m.perm)
+	}
+	if m.names != nil {
+		dst = append(dst, `,"dim_names":[`...)
+		for i, n := range m.PhysicalDimNames() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, n)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+// MarshalJSON returns m.AppendJSON(nil). It never fails.
+func (m Metadata) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil), nil }
+
+// UnmarshalJSON replaces *m with the metadata parsed by [Parse].
+func (m *Metadata) UnmarshalJSON(data []byte) error {
+	v, err := Parse(data)
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+func appendInts(dst []byte, xs []int) []byte {
+	dst = append(dst, '[')
+	for i, x := range xs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(x), 10)
+	}
+	return append(dst, ']')
+}
+
+// appendString writes s as a JSON string the way RapidJSON's writer (used
+// by Arrow C++) does: only '"', '\\' and control characters are escaped,
+// the latter as \b \t \n \f \r or \u00XX with upper-case hex; other bytes,
+// '/' and non-ASCII UTF-8 included, are written as they are.
+func appendString(dst []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\b':
+			dst = append(dst, `\b`...)
+		case c == '\t':
+			dst = append(dst, `\t`...)
+		case c == '\n':
+			dst = append(dst, `\n`...)
+		case c == '\f':
+			dst = append(dst, `\f`...)
+		case c == '\r':
+			dst = append(dst, `\r`...)
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}
+
+// Parse reads `arrow.fixed_shape_tensor` extension metadata (physical
+// shape, permutation, physical dim_names) and returns the logical
+// [Metadata].
+//
+// The input must be one JSON object of at most [MaxJSONSize] bytes with a
+// `shape` array of non-negative integers; `permutation`, when present, must
+// be a permutation of the right length and `dim_names` an array of strings
+// of the right length. JSON null stands for an absent optional key; the
+// plural `permutations` (written by arrow-rs) is read when `permutation` is
+// absent and refused when both are present. Unknown keys are ignored;
+// repeated keys are refused. Errors wrap arrow.ErrInvalid and name the key.
+func Parse(data []byte) (Metadata, error) {
+	if len(data) > MaxJSONSize {
+		return Metadata{}, errorf("extension metadata is %d bytes, more than %d", len(data), MaxJSONSize)
+	}
+	if !utf8.Valid(data) {
+		return Metadata{}, errorf("extension metadata is not valid UTF-8")
+	}
+	fields, err := objectFields(data)
+	if err != nil {
+		return Metadata{}, err
+	}
+	raw, ok := fields["shape"]
+	if !ok || isNull(raw) {
+		return Metadata{}, errorf(`extension metadata %s has no "shape"`, clip(data))
+	}
+	shape, err := parseInts("shape", raw)
+	if err != nil {
+		return Metadata{}, err
+	}
+	for i, d := range shape {
+		if d < 0 {
+			return Metadata{}, errorf(`"shape" %v: dimension %d is negative`, shape, i)
+		}
+	}
+	var perm []int
+	permKey := "permutation"
+	rawPerm, hasPerm := fields["permutation"]
+	if rawPlural, ok := fields["permutations"]; ok && !isNull(rawPlural) {
+		if hasPerm && !isNull(rawPerm) {
+			return Metadata{}, errorf(`extension metadata has both "permutation" and "permutations"`)
+		}
+		rawPerm, hasPerm, permKey = rawPlural, true, "permutations"
+	}
+	if hasPerm && !isNull(rawPerm) {
+		if perm, err = parseInts(permKey, rawPerm); err != nil {
+			return Metadata{}, err
+		}
+		if perm == nil {
+			perm = []int{}
+		}
+	}
+	var names []string
+	if raw, ok := fields["dim_names"]; ok && !isNull(raw) {
+		if names, err = parseStrings("dim_names", raw); err != nil {
+			return Metadata{}, err
+		}
+	}
+	return FromPhysical(shape, names, perm)
+}
+
+// CheckListSize reports an error unless n, the list size of a storage
+// FixedSizeList, equals the number of elements of one tensor.
+func (m Metadata) CheckListSize(n int) error {
+	if n != m.size {
+		return errorf(`"shape" %v has %d elements but the storage list size is %d`, m.PhysicalShape(), m.size, n)
+	}
+	return nil
+}
+
+// objectFields splits a JSON object into its members, refusing anything
+// else and repeated keys.
+func objectFields(data []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errorf("extension metadata %s is not a JSON object", clip(data))
+	}
+	fields := make(map[string]json.RawMessage)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
+		}
+		key := tok.(string) // object keys are always strings
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
+		}
+		if _, dup := fields[key]; dup {
+			return nil, errorf("extension metadata repeats the key %q", key)
+		}
+		fields[key] = raw
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, errorf("extension metadata %s has data after the object", clip(data))
+	}
+	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) != 0 {
+		return nil, errorf("extension metadata %s has data after the object", clip(data))
+	}
+	return fields, nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+
+func parseInts(key string, raw json.RawMessage) ([]int, error) {
+	items, err := parseArray(key, raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(items))
+	for i, it := range items {
+		if it[0] != '-' && (it[0] < '0' || it[0] > '9') {
+			return nil, errorf("%q must contain integers, got %s", key, kindOf(it))
+		}
+		v, err := strconv.ParseInt(string(it), 10, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return nil, errorf("%q value %s is out of range", key, it)
+			}
+			return nil, errorf("%q must contain integers, got %s", key, kindOf(it))
+		}
+		out[i] = int(v)
+	}
+	return out, nil
+}
+
+func parseStrings(key string, raw json.RawMessage) ([]string, error) {
+	items, err := parseArray(key, raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		if it[0] != '"' {
+			return nil, errorf("%q must contain strings, got %s", key, kindOf(it))
+		}
+		if err := json.Unmarshal(it, &out[i]); err != nil {
+			return nil, errorf("%q item %d: %v", key, i, err)
+		}
+	}
+	return out, nil
+}
+
+func parseArray(key string, raw json.RawMessage) ([]json.RawMessage, error) {
+	if raw[0] != '[' {
+		return nil, errorf("%q must be an array, got %s", key, kindOf(raw))
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, errorf("%q: %v", key, err)
+	}
+	if len(items) > MaxDims {
+		return nil, errorf("%q has %d items, more than %d", key, len(items), MaxDims)
+	}
+	return items, nil
+}
+
+// kindOf names the JSON kind of a value as RapidJSON does in Arrow C++'s
+// messages: Null, False, True, Object, Array, String, Number.
+func kindOf(raw json.RawMessage) string {
+	switch raw[0] {
+	case 'n':
+		return "Null"
+	case 'f':
+		return "False"
+	case 't':
+		return "True"
+	case '{':
+		return "Object"
+	case '[':
+		return "Array"
+	case '"':
+		return "String"
+	}
+	return "Number"
+}
+
+func clip(data []byte) string {
+	const n = 64
+	if len(data) > n {
+		return strconv.Quote(string(data[:n])) + "..."
+	}
+	return strconv.Quote(string(data))
+}
+
+var _ fmt.Stringer = Metadata{}
