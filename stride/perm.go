@@ -115,47 +115,61 @@ func LogicalShape(dst, physicalShape, perm []int) []int {
 // once, possibly in permuted order) and, if so, returns the permutation p
 // with Logical(shape, p) agreeing with strides on every axis of size > 1.
 //
-// Axes are ordered outermost first by decreasing stride; on equal strides
-// the larger axis goes outside, and then logical order decides, so the
-// result is the identity for C order and the full reversal for Fortran
-// order even when axes of size 1 carry arbitrary strides. Axes of size 1
-// may have any stride. A shape with no elements is dense whatever its
-// strides. Negative or zero strides on axes of size > 1 are not dense.
-// len(strides) must equal len(shape) and the shape must be valid.
+// The strides of axes of size 1 are ignored, since such an axis never
+// moves: NumPy, PyTorch and DLPack producers put arbitrary values there.
+// Axes of size > 1 are ordered outermost first by decreasing stride; each
+// axis of size 1 is placed just before the next axis of size > 1 in logical
+// order (last if none follows). The result is therefore the identity for
+// every C-contiguous layout and does not depend on the ignored strides.
+// A shape with no elements is dense whatever its strides and gets the
+// identity. Negative or zero strides on axes of size > 1 are not dense, nor
+// is a length mismatch. The shape must be valid ([CheckShape]).
 func Dense(shape, strides []int) (perm []int, ok bool) {
 	n := len(shape)
 	if len(strides) != n {
 		return nil, false
 	}
-	order := Identity(nil, n) // physical position -> logical axis
-	sort.SliceStable(order, func(a, b int) bool {
-		i, j := order[a], order[b]
-		si, sj := effStride(shape, strides, i), effStride(shape, strides, j)
-		if si != sj {
-			return si > sj
-		}
-		return shape[i] > shape[j]
-	})
-	perm = Invert(nil, order)
 	if product(shape) == 0 {
-		return perm, true
+		return Identity(nil, n), true
 	}
+	// Axes of size > 1, outermost first.
+	moving := make([]int, 0, n)
+	for i, d := range shape {
+		if d != 1 {
+			moving = append(moving, i)
+		}
+	}
+	sort.SliceStable(moving, func(a, b int) bool {
+		return strides[moving[a]] > strides[moving[b]]
+	})
 	want := 1
-	for k := n - 1; k >= 0; k-- {
-		i := order[k]
-		if shape[i] != 1 && strides[i] != want {
+	for k := len(moving) - 1; k >= 0; k-- {
+		i := moving[k]
+		if strides[i] != want {
 			return nil, false
 		}
 		want *= shape[i]
 	}
-	return perm, true
-}
-
-// effStride is the stride used to order axis i: a size-1 axis with a
-// stride no dense layout could give it sorts innermost.
-func effStride(shape, strides []int, i int) int {
-	if shape[i] == 1 && strides[i] < 0 {
-		return 0
+	// order[k] is the logical axis stored as physical axis k.
+	order := make([]int, 0, n)
+	for _, a := range moving {
+		for i := a - 1; i >= 0 && shape[i] == 1; i-- {
+			if i == 0 || shape[i-1] != 1 {
+				for j := i; j < a; j++ {
+					order = append(order, j)
+				}
+				break
+			}
+		}
+		order = append(order, a)
 	}
-	return strides[i]
+	for i := n - 1; i >= 0 && shape[i] == 1; i-- {
+		if i == 0 || shape[i-1] != 1 {
+			for j := i; j < n; j++ {
+				order = append(order, j)
+			}
+			break
+		}
+	}
+	return Invert(nil, order), true
 }

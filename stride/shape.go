@@ -83,15 +83,15 @@ func product(shape []int) int {
 
 // RowMajor appends to dst[:0] the row-major (C order) element strides of
 // shape: stride[n-1] = 1 and stride[i] = shape[i+1] * stride[i+1]. The shape
-// must satisfy [CheckShape]; a size-0 dimension contributes a factor of 1, so
-// no stride is 0 and strides stay those NumPy gives for a non-empty array
-// of the same shape with 0s read as 1s.
+// must satisfy [CheckShape]. The products are exact, so the axes outside a
+// size-0 dimension get stride 0 (`[3,0,4]` gives `[0,4,1]`); NumPy writes
+// other values there, and no element is ever addressed through them.
 func RowMajor(dst, shape []int) []int {
 	dst = resize(dst, len(shape))
 	s := 1
 	for i := len(shape) - 1; i >= 0; i-- {
 		dst[i] = s
-		s *= max(shape[i], 1)
+		s *= shape[i]
 	}
 	return dst
 }
@@ -114,7 +114,7 @@ func Logical(dst, logicalShape, perm []int) []int {
 	for k := n - 1; k >= 0; k-- {
 		i := inv[k]
 		dst[i] = s
-		s *= max(logicalShape[i], 1)
+		s *= logicalShape[i]
 	}
 	return dst
 }

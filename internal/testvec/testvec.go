@@ -1,0 +1,168 @@
+// Package testvec loads the conformance vectors under the repository's
+// testdata directory for table tests. It is test support: nothing outside
+// _test.go files imports it.
+package testvec
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Dir returns the absolute path of the repository's testdata directory.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+}
+
+// Path returns the absolute path of a file under testdata.
+func Path(name string) string { return filepath.Join(Dir(), name) }
+
+// Ints is a JSON array of integers in which JSON null decodes as nil and []
+// as an empty, non-nil slice, so absent and empty stay distinct.
+type Ints []int
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *Ints) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*s = nil
+		return nil
+	}
+	var v []int
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v == nil {
+		v = []int{}
+	}
+	*s = v
+	return nil
+}
+
+// TypeSpec is the part of a case that names one extension type.
+type TypeSpec struct {
+	ValueType        string   `json:"value_type"`
+	PhysicalShape    Ints     `json:"physical_shape"`
+	Permutation      Ints     `json:"permutation"`
+	DimNamesPhysical []string `json:"dim_names_physical"`
+}
+
+// Case is one case of arrow_fixed_shape_tensor.json. Fields a kind does not
+// use are zero. Raw holds the whole case for fields not decoded here.
+type Case struct {
+	TypeSpec
+	ID                    string          `json:"id"`
+	Kind                  string          `json:"kind"`
+	ByteWidth             int             `json:"byte_width"`
+	LogicalShape          Ints            `json:"logical_shape"`
+	DimNamesLogical       []string        `json:"dim_names_logical"`
+	Serialized            *string         `json:"serialized"`
+	SerializedArrowRS     *string         `json:"serialized_arrow_rs"`
+	StorageType           string          `json:"storage_type"`
+	ListSize              *int            `json:"list_size"`
+	NDim                  *int            `json:"ndim"`
+	ExpectedError         bool            `json:"expected_error"`
+	ErrorImpl             string          `json:"error_impl"`
+	ErrorSubstring        string          `json:"error_substring"`
+	ExpectedStridesBytes  Ints            `json:"expected_strides_bytes"`
+	UpstreamStridesBytes  Ints            `json:"upstream_strides_bytes"`
+	UpstreamMatchesSpec   *bool           `json:"upstream_matches_spec"`
+	ExpectedString        string          `json:"expected_string"`
+	ExpectedSubstring     string          `json:"expected_substring"`
+	Left                  *TypeSpec       `json:"left"`
+	Right                 *TypeSpec       `json:"right"`
+	ExpectedEqual         *bool           `json:"expected_equal"`
+	ExpectedPyPermutation Ints            `json:"expected_py_permutation"`
+	ExpectedPyDimNames    []string        `json:"expected_py_dim_names"`
+	StorageValues         [][]float64     `json:"storage_values"`
+	ExpectedStorage       [][]float64     `json:"expected_storage"`
+	FieldMetadata         map[string]any  `json:"field_metadata"`
+	Raw                   json.RawMessage `json:"-"`
+}
+
+type file struct {
+	Cases []json.RawMessage `json:"cases"`
+}
+
+// Load reads the cases of a vector file under testdata, in file order.
+func Load(name string) ([]Case, error) {
+	b, err := os.ReadFile(Path(name))
+	if err != nil {
+		return nil, err
+	}
+	var f file
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("testvec: %s: %w", name, err)
+	}
+	cases := make([]Case, len(f.Cases))
+	for i, raw := range f.Cases {
+		if err := json.Unmarshal(raw, &cases[i]); err != nil {
+			return nil, fmt.Errorf("testvec: %s case %d: %w", name, i, err)
+		}
+		cases[i].Raw = raw
+	}
+	return cases, nil
+}
+
+// Kind returns the cases of the given kinds.
+func Kind(cases []Case, kinds ...string) []Case {
+	var out []Case
+	for _, c := range cases {
+		for _, k := range kinds {
+			if c.Kind == k {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+var primitives = map[string]arrow.DataType{
+	"int8": arrow.PrimitiveTypes.Int8, "int16": arrow.PrimitiveTypes.Int16,
+	"int32": arrow.PrimitiveTypes.Int32, "int64": arrow.PrimitiveTypes.Int64,
+	"uint8": arrow.PrimitiveTypes.Uint8, "uint16": arrow.PrimitiveTypes.Uint16,
+	"uint32": arrow.PrimitiveTypes.Uint32, "uint64": arrow.PrimitiveTypes.Uint64,
+	"float16": arrow.FixedWidthTypes.Float16, "halffloat": arrow.FixedWidthTypes.Float16,
+	"float32": arrow.PrimitiveTypes.Float32, "float": arrow.PrimitiveTypes.Float32,
+	"float64": arrow.PrimitiveTypes.Float64, "double": arrow.PrimitiveTypes.Float64,
+	"bool": arrow.FixedWidthTypes.Boolean,
+}
+
+// DataType parses the type names the vectors use: primitive names such as
+// "int64" and "fixed_size_list<float32 not null>[12]".
+func DataType(s string) (arrow.DataType, error) {
+	if dt, ok := primitives[s]; ok {
+		return dt, nil
+	}
+	rest, ok := strings.CutPrefix(s, "fixed_size_list<")
+	if !ok {
+		return nil, fmt.Errorf("testvec: unknown type %q", s)
+	}
+	elem, size, ok := strings.Cut(rest, ">[")
+	if !ok || !strings.HasSuffix(size, "]") {
+		return nil, fmt.Errorf("testvec: malformed type %q", s)
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(size, "]"))
+	if err != nil {
+		return nil, fmt.Errorf("testvec: malformed type %q", s)
+	}
+	elem, notNull := strings.CutSuffix(elem, " not null")
+	edt, err := DataType(elem)
+	if err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, fmt.Errorf("testvec: arrow-go cannot build %q", s)
+	}
+	if notNull {
+		return arrow.FixedSizeListOfNonNullable(int32(n), edt), nil
+	}
+	return arrow.FixedSizeListOf(int32(n), edt), nil
+}
