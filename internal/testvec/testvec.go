@@ -80,8 +80,8 @@ type Case struct {
 	ExpectedEqual         *bool           `json:"expected_equal"`
 	ExpectedPyPermutation Ints            `json:"expected_py_permutation"`
 	ExpectedPyDimNames    []string        `json:"expected_py_dim_names"`
-	StorageValues         [][]float64     `json:"storage_values"`
-	ExpectedStorage       [][]float64     `json:"expected_storage"`
+	StorageValues         json.RawMessage `json:"storage_values"`
+	ExpectedStorage       json.RawMessage `json:"expected_storage"`
 	FieldMetadata         map[string]any  `json:"field_metadata"`
 	Raw                   json.RawMessage `json:"-"`
 }
