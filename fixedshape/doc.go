@@ -20,6 +20,14 @@
 // shape and permutation, never stored: logical axis i has the row-major
 // element stride of physical axis perm[i] (see package stride).
 //
+// Types are equal ([Type.ExtensionEquals], arrow.TypeEqual) when element
+// type, logical shape, logical names and permutation are equal, an absent
+// permutation equalling the identity. Value equality ([Equal]) is logical:
+// two columns are equal when every valid tensor has the same element at
+// every logical index, whatever their physical layouts. A typed column
+// view is [ColumnOf]; tensor i of it is [Column.Tensor] (Go methods cannot
+// be generic, so the typed accessor lives on [Column], not [Array]).
+//
 // 0-D tensors (shape (), one element) work everywhere. Shapes with a size-0
 // dimension are valid metadata but cannot be a [Type]: arrow-go cannot
 // represent a FixedSizeList of size 0, so [NewType] and [Type.Deserialize]

@@ -162,7 +162,7 @@ func (t *Type) Fingerprint() string {
 // permutation=[1,0], dim_names=[x,y]]>.
 func (t *Type) String() string {
 	var b strings.Builder
-	b.WriteString("extension<" + ExtensionName + "[value_type=" + t.ElemType().String() + ", shape=")
+	b.WriteString("extension<" + ExtensionName + "[value_type=" + cppTypeName(t.ElemType()) + ", shape=")
 	writeInts(&b, t.meta.PhysicalShape())
 	if t.meta.HasPermutation() {
 		b.WriteString(", permutation=")
@@ -173,6 +173,20 @@ func (t *Type) String() string {
 	}
 	b.WriteString("]>")
 	return b.String()
+}
+
+// cppTypeName returns the name Arrow C++ prints for an element type; it
+// differs from arrow-go's for the floats.
+func cppTypeName(dt arrow.DataType) string {
+	switch dt.ID() {
+	case arrow.FLOAT16:
+		return "halffloat"
+	case arrow.FLOAT32:
+		return "float"
+	case arrow.FLOAT64:
+		return "double"
+	}
+	return dt.String()
 }
 
 func writeInts(b *strings.Builder, xs []int) {

@@ -158,8 +158,8 @@ func Parse(data []byte) (Metadata, error) {
 // CheckListSize reports an error unless n, the list size of a storage
 // FixedSizeList, equals the number of elements of one tensor.
 func (m Metadata) CheckListSize(n int) error {
-	if n != m.size {
-		return errorf(`"shape" %v has %d elements but the storage list size is %d`, m.PhysicalShape(), m.size, n)
+	if n != m.Size() {
+		return errorf(`"shape" %v has %d elements but the storage list size is %d`, m.PhysicalShape(), m.Size(), n)
 	}
 	return nil
 }

@@ -147,7 +147,12 @@ func (m Metadata) Dim(i int) int { return m.shape[i] }
 
 // Size returns the number of elements of one tensor: the product of the
 // shape, 1 for a 0-D tensor. It is the FixedSizeList list size.
-func (m Metadata) Size() int { return m.size }
+func (m Metadata) Size() int {
+	if len(m.shape) == 0 {
+		return 1 // also the zero Metadata, whose size field is unset
+	}
+	return m.size
+}
 
 // Shape returns a copy of the logical shape.
 func (m Metadata) Shape() []int { return append([]int{}, m.shape...) }
