@@ -1,0 +1,157 @@
+package dlpack
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Code is a DLDataTypeCode of dlpack.h v1.1.
+type Code uint8
+
+// The type codes of dlpack.h v1.1.
+const (
+	CodeInt               Code = 0
+	CodeUInt              Code = 1
+	CodeFloat             Code = 2
+	CodeOpaqueHandle      Code = 3
+	CodeBfloat            Code = 4
+	CodeComplex           Code = 5
+	CodeBool              Code = 6
+	CodeFloat8E3M4        Code = 7
+	CodeFloat8E4M3        Code = 8
+	CodeFloat8E4M3B11FNUZ Code = 9
+	CodeFloat8E4M3FN      Code = 10
+	CodeFloat8E4M3FNUZ    Code = 11
+	CodeFloat8E5M2        Code = 12
+	CodeFloat8E5M2FNUZ    Code = 13
+	CodeFloat8E8M0FNU     Code = 14
+	CodeFloat6E2M3FN      Code = 15
+	CodeFloat6E3M2FN      Code = 16
+	CodeFloat4E2M1FN      Code = 17
+)
+
+// DataType is a DLDataType: a type code, the bits of one lane and the
+// number of lanes. Its wire form is 4 bytes: code, bits, lanes as a
+// little-endian uint16 on little-endian hosts.
+type DataType struct {
+	Code  Code
+	Bits  uint8
+	Lanes uint16
+}
+
+// AppendBinary appends the 4-byte in-memory form of d (little-endian
+// lanes, as on every little-endian host) to dst.
+func (d DataType) AppendBinary(dst []byte) ([]byte, error) {
+	dst = append(dst, byte(d.Code), d.Bits)
+	return binary.LittleEndian.AppendUint16(dst, d.Lanes), nil
+}
+
+// String returns the form "code=2 bits=32 lanes=1".
+func (d DataType) String() string {
+	return fmt.Sprintf("code=%d bits=%d lanes=%d", d.Code, d.Bits, d.Lanes)
+}
+
+// DataTypeOf returns the DLPack type of an fstensor element type
+// (int8..int64, uint8..uint64, float16, float32, float64; one lane). It
+// fails with an error wrapping arrow.ErrInvalid for any other type.
+func DataTypeOf(dt arrow.DataType) (DataType, error) {
+	if dt == nil {
+		return DataType{}, errorf("nil element type")
+	}
+	var c Code
+	switch dt.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		c = CodeInt
+	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		c = CodeUInt
+	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
+		c = CodeFloat
+	default:
+		return DataType{}, errorf("element type %v has no DLPack type", dt)
+	}
+	return DataType{Code: c, Bits: uint8(dt.(arrow.FixedWidthDataType).BitWidth()), Lanes: 1}, nil
+}
+
+// ArrowType returns the fstensor element type of d. It fails with an
+// error wrapping arrow.ErrInvalid when lanes != 1 or when the code and
+// bits are not an fstensor element type (bool, bfloat16, complex, the
+// float8/6/4 formats and opaque handles are refused).
+func (d DataType) ArrowType() (arrow.DataType, error) {
+	if d.Lanes != 1 {
+		return nil, errorf("dtype %v: %d lanes (want 1)", d, d.Lanes)
+	}
+	switch d.Code {
+	case CodeInt:
+		switch d.Bits {
+		case 8:
+			return arrow.PrimitiveTypes.Int8, nil
+		case 16:
+			return arrow.PrimitiveTypes.Int16, nil
+		case 32:
+			return arrow.PrimitiveTypes.Int32, nil
+		case 64:
+			return arrow.PrimitiveTypes.Int64, nil
+		}
+	case CodeUInt:
+		switch d.Bits {
+		case 8:
+			return arrow.PrimitiveTypes.Uint8, nil
+		case 16:
+			return arrow.PrimitiveTypes.Uint16, nil
+		case 32:
+			return arrow.PrimitiveTypes.Uint32, nil
+		case 64:
+			return arrow.PrimitiveTypes.Uint64, nil
+		}
+	case CodeFloat:
+		switch d.Bits {
+		case 16:
+			return arrow.FixedWidthTypes.Float16, nil
+		case 32:
+			return arrow.PrimitiveTypes.Float32, nil
+		case 64:
+			return arrow.PrimitiveTypes.Float64, nil
+		}
+	}
+	return nil, errorf("dtype %v is not an fstensor element type", d)
+}
+
+// DeviceType is a DLDeviceType.
+type DeviceType int32
+
+// CPU is kDLCPU, the only device this package exchanges.
+const CPU DeviceType = 1
+
+// Device is a DLDevice.
+type Device struct {
+	Type DeviceType
+	ID   int32
+}
+
+// Error is the error type of the package. It wraps arrow.ErrInvalid.
+type Error struct {
+	msg string
+	err error // an extra cause, or nil
+}
+
+// Error returns the message, prefixed with "dlpack: ".
+func (e *Error) Error() string {
+	if e.err != nil {
+		return "dlpack: " + e.msg + ": " + e.err.Error()
+	}
+	return "dlpack: " + e.msg
+}
+
+// Unwrap returns arrow.ErrInvalid and the cause, if any.
+func (e *Error) Unwrap() []error {
+	if e.err != nil {
+		return []error{arrow.ErrInvalid, e.err}
+	}
+	return []error{arrow.ErrInvalid}
+}
+
+func errorf(format string, args ...any) error {
+	return &Error{msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,170 @@
+//go:build cgo
+
+package dlpack
+
+/*
+#include "dlpack.h"
+*/
+import "C"
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/stride"
+)
+
+// ImportOptions tune the importers; a nil pointer imports one tensor
+// without copying.
+type ImportOptions struct {
+	// Column imports axis 0 as the batch axis: shape (N, L...) becomes N
+	// tensors of shape L. Otherwise the whole tensor is one tensor (a
+	// column of length 1).
+	Column bool
+	// AllowCopy gathers gapped or overlapping strides into a new
+	// row-major buffer (from Mem) instead of failing; the producer's
+	// deleter then runs before the import returns.
+	AllowCopy bool
+	// Mem allocates the copy; nil means memory.DefaultAllocator.
+	Mem memory.Allocator
+}
+
+// ImportVersioned makes a column of the CPU tensor m, per
+// [PlanImport]: without copying when the strides are NULL or a dense
+// permutation (the column then shares the producer's memory and owns m:
+// releasing the column's last reference calls m's deleter), else by a
+// copy when opts.AllowCopy. It accepts DLPack major version 1. On error
+// m is untouched and still owned by the caller; errors wrap
+// arrow.ErrInvalid (see PlanImport; also a NULL data pointer with
+// elements, an unsupported version).
+func ImportVersioned(m *ManagedTensorVersioned, opts *ImportOptions) (*fixedshape.Array, error) {
+	if m == nil {
+		return nil, errorf("nil DLManagedTensorVersioned")
+	}
+	if m.version.major != C.FST_DLPACK_MAJOR {
+		return nil, errorf("DLPack version %d.%d is not supported (want 1.x)", m.version.major, m.version.minor)
+	}
+	return importTensor(&m.dl_tensor, func() { C.fst_call_versioned((*C.DLManagedTensorVersioned)(m)) }, opts)
+}
+
+// Import is [ImportVersioned] for a legacy DLManagedTensor.
+func Import(m *ManagedTensor, opts *ImportOptions) (*fixedshape.Array, error) {
+	if m == nil {
+		return nil, errorf("nil DLManagedTensor")
+	}
+	return importTensor(&m.dl_tensor, func() { C.fst_call_legacy((*C.DLManagedTensor)(m)) }, opts)
+}
+
+// checkedLayout reads t's layout after checking ndim and the pointers.
+func checkedLayout(t *C.DLTensor) (Layout, error) {
+	if t.ndim < 0 || int(t.ndim) > metadata.MaxDims+1 {
+		return Layout{}, errorf("ndim %d is out of range [0, %d]", t.ndim, metadata.MaxDims+1)
+	}
+	if t.ndim > 0 && t.shape == nil {
+		return Layout{}, errorf("NULL shape for ndim %d", t.ndim)
+	}
+	return layoutOf(t), nil
+}
+
+func importTensor(t *C.DLTensor, deleter func(), o *ImportOptions) (*fixedshape.Array, error) {
+	if o == nil {
+		o = &ImportOptions{}
+	}
+	l, err := checkedLayout(t)
+	if err != nil {
+		return nil, err
+	}
+	p, err := PlanImport(l, o.Column, o.AllowCopy)
+	if err != nil {
+		return nil, err
+	}
+	width := int(l.DataType.Bits / 8)
+	var src []byte
+	if p.Hi > p.Lo {
+		if t.data == nil {
+			return nil, errorf("NULL data for %d-element span", p.Hi-p.Lo)
+		}
+		base := unsafe.Add(t.data, int(l.ByteOffset)+p.Lo*width)
+		src = unsafe.Slice((*byte)(base), (p.Hi-p.Lo)*width)
+	}
+	aligned := len(src) == 0 || uintptr(unsafe.Pointer(&src[0]))%uintptr(width) == 0
+	if !aligned && !o.AllowCopy {
+		return nil, errorf("data is not aligned to %d bytes (copy not allowed)", width)
+	}
+	if !p.Copy && aligned {
+		// Dense: [Lo, Hi) is exactly the Len tensors, Lo == 0.
+		owner := &ownerAlloc{deleter: deleter}
+		buf := memory.NewBufferWithAllocator(src, owner)
+		defer buf.Release()
+		a, err := newColumn(p.Type, p.Len, buf)
+		if err == nil {
+			owner.armed = true
+		}
+		return a, err
+	}
+	mem := o.Mem
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	n, _ := stride.NumElements(p.Shape)
+	buf := memory.NewResizableBuffer(mem)
+	defer buf.Release()
+	buf.Resize(n * width)
+	dst := buf.Bytes()
+	k := 0
+	for off := range stride.Offsets(p.Shape, p.Strides) {
+		at := (off - p.Lo) * width
+		copy(dst[k:k+width], src[at:at+width])
+		k += width
+	}
+	a, err := newColumn(p.Type, p.Len, buf)
+	if err != nil {
+		return nil, err
+	}
+	deleter()
+	return a, nil
+}
+
+// ownerAlloc is the allocator of a buffer over producer memory: freeing
+// the buffer calls the producer's deleter, once.
+type ownerAlloc struct {
+	once    sync.Once
+	armed   bool // false until the import succeeded
+	deleter func()
+}
+
+// Allocate is never used for producer memory; it allocates Go memory.
+func (o *ownerAlloc) Allocate(n int) []byte { return make([]byte, n) }
+
+// Reallocate is never used for producer memory; it copies to Go memory.
+func (o *ownerAlloc) Reallocate(n int, b []byte) []byte {
+	nb := make([]byte, n)
+	copy(nb, b)
+	return nb
+}
+
+// Free calls the producer's deleter the first time, once armed.
+func (o *ownerAlloc) Free([]byte) {
+	if o.armed {
+		o.once.Do(o.deleter)
+	}
+}
+
+// newColumn makes a column of n tensors over values, which it retains.
+func newColumn(typ *fixedshape.Type, n int, values *memory.Buffer) (*fixedshape.Array, error) {
+	child := array.NewData(typ.ElemType(), n*typ.ListSize(), []*memory.Buffer{nil, values}, nil, 0, 0)
+	defer child.Release()
+	data := array.NewData(typ, n, []*memory.Buffer{nil}, []arrow.ArrayData{child}, 0, 0)
+	defer data.Release()
+	arr := array.MakeFromData(data).(*fixedshape.Array)
+	if err := arr.Validate(); err != nil {
+		arr.Release()
+		return nil, err
+	}
+	return arr, nil
+}

@@ -1,0 +1,59 @@
+// Package npy reads and writes NumPy's .npy format (versions 1.0, 2.0 and
+// 3.0) as fixed-shape tensor columns.
+//
+// # Overview
+//
+// A column of N tensors of logical shape L is one .npy array of shape
+// (N, L...), batch axis first: [WriteColumn], [ReadColumn] (a stream) and
+// [DecodeColumn] (bytes, for example a memory-mapped file). One tensor is
+// an array of its own shape, 0-D included: [WriteTensor], [ReadTensor],
+// [DecodeTensor], whose result is a column of length 1. [ParseHeader],
+// [ReadHeader] and [AppendHeader] work on the header alone.
+//
+// Element types are those of fstensor: int8..int64, uint8..uint64,
+// float16, float32, float64 (descr i1..i8, u1..u8, f2, f4, f8). Object,
+// structured, bool, complex, string and datetime dtypes are refused.
+// The writers produce the bytes numpy.save writes for the same logical
+// array (header keys sorted, padding to 64 bytes with NumPy's growth
+// margin), so files compare byte for byte.
+//
+// # Layout
+//
+// C order is the row-major physical layout of a tensor without
+// permutation. Fortran order of an array of shape S is row-major in the
+// reversed shape: read as one tensor it becomes the reversed permutation,
+// without copying; written, a tensor whose permutation is the full
+// reversal is Fortran order, without copying. Any other permutation is
+// copied to C order on write (numpy.save does the same for non-contiguous
+// arrays). For a column, Fortran order makes the batch axis the fastest
+// one, so [ReadColumn] and [DecodeColumn] transpose it outermost (a copy)
+// and keep the reversed permutation on the tensor axes. Axes of size 1
+// never decide the order, as in NumPy's contiguity flags.
+//
+// Big-endian files are byte-swapped on read (a copy, never a view);
+// [WriteOptions].BigEndian writes them. The package assumes a
+// little-endian host, as arrow-go does.
+//
+// .npy cannot express a null tensor: the writers refuse one unless
+// [WriteOptions].FillNulls asks for a fill value.
+//
+// # Memory
+//
+// [DecodeColumn] and [DecodeTensor] return arrays that share the input
+// bytes when no swap, transpose or realignment is needed: the input must
+// then stay unmodified while the array is in use. Other results own
+// memory from [ReadOptions].Mem. Callers release every returned array.
+// [WriteColumn] and [WriteTensor] write straight from the array's buffer
+// when the layout allows, and otherwise through a 64 KiB buffer.
+//
+// # Errors
+//
+// Outside data never panics. Errors are *[Error] values wrapping
+// arrow.ErrInvalid (and io.ErrUnexpectedEOF for truncated input, or
+// arrow.ErrNotImplemented for tensors with a size-0 dimension, which
+// fixedshape cannot represent). Headers are bounded by
+// [ReadOptions].MaxHeaderSize (NumPy's 10000 bytes by default), shapes by
+// metadata.MaxDims dimensions and by int overflow of the element and byte
+// counts; readers never allocate more than twice the data actually
+// present, and [ReadOptions].MaxDataSize bounds it further.
+package npy

@@ -1,0 +1,218 @@
+package npy
+
+import (
+	"encoding/binary"
+	"io"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/stride"
+)
+
+// WriteOptions tune the writers. The zero value (or a nil pointer)
+// writes what numpy.save writes for the same array: version 1.0 (2.0 when
+// the header needs it), little-endian, and an error for null tensors.
+type WriteOptions struct {
+	// Major and Minor force the format version (1.0, 2.0 or 3.0); zero
+	// picks it as NumPy does.
+	Major, Minor int
+	// BigEndian writes multi-byte elements big-endian (descr '>').
+	BigEndian bool
+	// FillNulls writes null tensors as tensors whose every element is
+	// Fill converted to the element type (as a Go conversion does);
+	// without it a null tensor is an error, since .npy has no nulls.
+	FillNulls bool
+	// Fill is the value of the elements of null tensors with FillNulls.
+	Fill float64
+}
+
+// chunkSize is the buffer size of copying writes, in bytes.
+const chunkSize = 64 << 10
+
+// WriteColumn writes the column a to w as one .npy array with the batch
+// axis first: shape (a.Len(), L...) for tensors of logical shape L. A
+// column in row-major layout (no permutation, or one that only moves
+// axes of size 1) is written from its buffer without copying, in one
+// Write; a column whose every element would need moving is copied to C
+// order through a 64 KiB buffer, and so are big-endian output and null
+// fills. The bytes are those numpy.save writes for the same logical
+// array. Errors wrap arrow.ErrInvalid: an invalid array, null tensors
+// without opts.FillNulls, a bad version; write errors are returned as
+// they come.
+func WriteColumn(w io.Writer, a *fixedshape.Array, opts *WriteOptions) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	typ := a.TensorType()
+	shape := append([]int{a.Len()}, typ.Shape()...)
+	strides := append([]int{typ.ListSize()}, typ.ElemStrides()...)
+	return write(w, a, 0, a.Len(), shape, strides, opts)
+}
+
+// WriteTensor writes tensor i of a to w as a .npy array of the tensor's
+// own logical shape (0-D included). A tensor whose permutation is the
+// full reversal is written in Fortran order from its buffer without
+// copying, as numpy.save writes a Fortran-contiguous array; an identity
+// permutation is written in C order without copying; any other
+// permutation is copied to C order. Errors are those of [WriteColumn]; a
+// null tensor i is an error unless opts.FillNulls. It panics if i is out
+// of range.
+func WriteTensor(w io.Writer, a *fixedshape.Array, i int, opts *WriteOptions) error {
+	if i < 0 || i >= a.Len() {
+		panic("npy: tensor index out of range")
+	}
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	typ := a.TensorType()
+	return write(w, a, i, 1, typ.Shape(), typ.ElemStrides(), opts)
+}
+
+// write writes tensors [first, first+n) of a as an array of shape with
+// element strides (in the physical buffer of those tensors).
+func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int, o *WriteOptions) error {
+	if o == nil {
+		o = &WriteOptions{}
+	}
+	typ := a.TensorType()
+	size, width := typ.ListSize(), typ.ElemWidth()
+	nulls := false
+	for i := first; i < first+n; i++ {
+		if a.IsNull(i) {
+			if !o.FillNulls {
+				return errorf("tensor %d is null and .npy has no nulls (set FillNulls)", i)
+			}
+			nulls = true
+		}
+	}
+	h := Header{Major: o.Major, Minor: o.Minor, Type: typ.ElemType(), BigEndian: o.BigEndian && width > 1, Shape: shape}
+	sequential := true
+	switch {
+	case stride.IsRowMajor(shape, strides):
+	case stride.IsRowMajor(reverse(shape), reverse(strides)):
+		h.FortranOrder = true
+	default:
+		sequential = false
+	}
+	hdr, err := AppendHeader(nil, h)
+	if err != nil {
+		return err
+	}
+	raw := a.ValueBytes()[first*size*width : (first+n)*size*width]
+	if sequential && !nulls && !h.BigEndian {
+		if _, err := w.Write(hdr); err != nil {
+			return err
+		}
+		if len(raw) == 0 {
+			return nil
+		}
+		_, err := w.Write(raw)
+		return err
+	}
+	c := chunkWriter{w: w, width: width, swap: h.BigEndian, buf: make([]byte, 0, chunkSize)}
+	c.add(hdr)
+	if err := c.flush(false); err != nil {
+		return err
+	}
+	fill := fillBytes(typ.ElemType(), o.Fill)
+	if sequential {
+		for i := range n {
+			if nulls && a.IsNull(first+i) {
+				for range size {
+					c.add(fill)
+				}
+			} else {
+				c.add(raw[i*size*width : (i+1)*size*width])
+			}
+		}
+	} else {
+		for off := range stride.Offsets(shape, strides) {
+			if nulls && a.IsNull(first+off/size) {
+				c.add(fill)
+			} else {
+				c.add(raw[off*width : (off+1)*width])
+			}
+		}
+	}
+	return c.flush(true)
+}
+
+// chunkWriter buffers whole elements and byte-swaps them when flushing.
+type chunkWriter struct {
+	w     io.Writer
+	width int
+	swap  bool
+	buf   []byte
+	err   error
+}
+
+// add appends b (whole elements), flushing full chunks.
+func (c *chunkWriter) add(b []byte) {
+	for len(b) > 0 && c.err == nil {
+		k := min(len(b), cap(c.buf)-len(c.buf))
+		c.buf = append(c.buf, b[:k]...)
+		b = b[k:]
+		if len(c.buf) == cap(c.buf) {
+			c.err = c.flush(true)
+		}
+	}
+}
+
+// flush writes the buffer, swapping it first when data is true.
+func (c *chunkWriter) flush(data bool) error {
+	if c.err != nil {
+		return c.err
+	}
+	if data && c.swap {
+		swapBytes(c.buf, c.width)
+	}
+	if len(c.buf) > 0 {
+		if _, err := c.w.Write(c.buf); err != nil {
+			c.err = err
+			return err
+		}
+	}
+	c.buf = c.buf[:0]
+	return nil
+}
+
+// fillBytes returns the little-endian bytes of f converted to dt.
+func fillBytes(dt arrow.DataType, f float64) []byte {
+	var b []byte
+	switch dt.ID() {
+	case arrow.INT8:
+		b = append(b, byte(int8(f)))
+	case arrow.UINT8:
+		b = append(b, uint8(f))
+	case arrow.INT16:
+		b = binary.LittleEndian.AppendUint16(b, uint16(int16(f)))
+	case arrow.UINT16:
+		b = binary.LittleEndian.AppendUint16(b, uint16(f))
+	case arrow.FLOAT16:
+		b = binary.LittleEndian.AppendUint16(b, float16.New(float32(f)).Uint16())
+	case arrow.INT32:
+		b = binary.LittleEndian.AppendUint32(b, uint32(int32(f)))
+	case arrow.UINT32:
+		b = binary.LittleEndian.AppendUint32(b, uint32(f))
+	case arrow.FLOAT32:
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(f)))
+	case arrow.INT64:
+		b = binary.LittleEndian.AppendUint64(b, uint64(int64(f)))
+	case arrow.UINT64:
+		b = binary.LittleEndian.AppendUint64(b, uint64(f))
+	case arrow.FLOAT64:
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	return b
+}
+
+// reverse returns a reversed copy of s.
+func reverse(s []int) []int {
+	r := make([]int, len(s))
+	for i, v := range s {
+		r[len(s)-1-i] = v
+	}
+	return r
+}
