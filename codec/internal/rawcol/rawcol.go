@@ -1,0 +1,148 @@
+// Package rawcol turns the raw little-endian tensor bytes of wire formats
+// into fixedshape columns and back: shared by the codecs whose payloads are
+// plain element bytes (decthings, tfproto, zio).
+package rawcol
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/unsafeslice"
+	"github.com/fstensor/fstensor/stride"
+)
+
+// NewArray returns an array of typ over raw, the little-endian physical
+// bytes of whole tensors, without nulls. It shares raw when raw is aligned
+// for the element type and copies it into a fresh Go slice otherwise.
+// Errors wrap arrow.ErrInvalid.
+func NewArray(typ *fixedshape.Type, raw []byte) (*fixedshape.Array, error) {
+	switch typ.ElemType().ID() {
+	case arrow.INT8:
+		return fromRaw[int8](typ, raw)
+	case arrow.INT16:
+		return fromRaw[int16](typ, raw)
+	case arrow.INT32:
+		return fromRaw[int32](typ, raw)
+	case arrow.INT64:
+		return fromRaw[int64](typ, raw)
+	case arrow.UINT8:
+		return fromRaw[uint8](typ, raw)
+	case arrow.UINT16:
+		return fromRaw[uint16](typ, raw)
+	case arrow.UINT32:
+		return fromRaw[uint32](typ, raw)
+	case arrow.UINT64:
+		return fromRaw[uint64](typ, raw)
+	case arrow.FLOAT16:
+		return fromRaw[float16.Num](typ, raw)
+	case arrow.FLOAT32:
+		return fromRaw[float32](typ, raw)
+	case arrow.FLOAT64:
+		return fromRaw[float64](typ, raw)
+	}
+	return nil, fmt.Errorf("element type %s is not a tensor element type: %w", typ.ElemType(), arrow.ErrInvalid)
+}
+
+func fromRaw[T fixedshape.Elem](typ *fixedshape.Type, raw []byte) (*fixedshape.Array, error) {
+	data, err := unsafeslice.Cast[T](raw)
+	if err != nil {
+		w := typ.ElemWidth()
+		if len(raw)%w != 0 {
+			return nil, fmt.Errorf("%d bytes are not a whole number of %d-byte elements: %w", len(raw), w, arrow.ErrInvalid)
+		}
+		data = make([]T, len(raw)/w)
+		copy(unsafeslice.Bytes(data), raw)
+	}
+	return fixedshape.FromSlice(typ, data, nil)
+}
+
+// AlignedBytes returns n zero bytes aligned for any element type.
+func AlignedBytes(n int) []byte {
+	return unsafeslice.Bytes(make([]uint64, (n+7)/8))[:n:n]
+}
+
+// TensorBytes returns the physical bytes of tensor i of arr, sharing them.
+func TensorBytes(arr *fixedshape.Array, i int) []byte {
+	typ := arr.TensorType()
+	size := typ.ListSize() * typ.ElemWidth()
+	return arr.ValueBytes()[i*size : (i+1)*size]
+}
+
+// AppendLogical appends tensor i of arr to dst in logical row-major (C)
+// order: the physical bytes as they are for an identity layout, an explicit
+// element-by-element copy through the permutation otherwise.
+func AppendLogical(dst []byte, arr *fixedshape.Array, i int) []byte {
+	typ := arr.TensorType()
+	src := TensorBytes(arr, i)
+	m := typ.Metadata()
+	if !m.HasPermutation() || stride.IsIdentity(m.Permutation()) {
+		return append(dst, src...)
+	}
+	start := len(dst)
+	dst = append(dst, make([]byte, len(src))...)
+	gather(dst[start:], src, m.Shape(), m.ElemStrides(), typ.ElemWidth())
+	return dst
+}
+
+// gather copies the elements of src, read at the given logical element
+// strides, to dst in logical row-major order. The innermost axis is a tight
+// loop per element width; the outer axes advance an odometer.
+func gather(dst, src []byte, shape, strides []int, w int) {
+	n := len(shape)
+	if n == 0 {
+		copy(dst, src[:w])
+		return
+	}
+	inner, step := shape[n-1], strides[n-1]*w
+	if inner == 0 {
+		return
+	}
+	idx := make([]int, n)
+	off, k := 0, 0 // src byte offset of the row start, dst byte offset
+	for {
+		o := off
+		switch w {
+		case 1:
+			for j := 0; j < inner; j++ {
+				dst[k] = src[o]
+				k++
+				o += step
+			}
+		case 2:
+			for j := 0; j < inner; j++ {
+				binary.LittleEndian.PutUint16(dst[k:], binary.LittleEndian.Uint16(src[o:]))
+				k += 2
+				o += step
+			}
+		case 4:
+			for j := 0; j < inner; j++ {
+				binary.LittleEndian.PutUint32(dst[k:], binary.LittleEndian.Uint32(src[o:]))
+				k += 4
+				o += step
+			}
+		default:
+			for j := 0; j < inner; j++ {
+				binary.LittleEndian.PutUint64(dst[k:], binary.LittleEndian.Uint64(src[o:]))
+				k += 8
+				o += step
+			}
+		}
+		a := n - 2
+		for ; a >= 0; a-- {
+			idx[a]++
+			off += strides[a] * w
+			if idx[a] < shape[a] {
+				break
+			}
+			off -= idx[a] * strides[a] * w
+			idx[a] = 0
+		}
+		if a < 0 {
+			return
+		}
+	}
+}

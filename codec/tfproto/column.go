@@ -1,0 +1,146 @@
+package tfproto
+
+import (
+	"encoding/binary"
+	"github.com/fstensor/fstensor/codec/internal/rawcol"
+
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/stride"
+)
+
+// NewColumn returns the tensors ts as one fixedshape column. They must share
+// dtype, shape and dim names; the column's type has that shape, those names
+// (when any dimension is named; an unnamed one becomes "") and no
+// permutation, TensorProto being C order only. A single tensor whose content
+// is aligned for its element type is wrapped without copying (the column
+// shares t.Content); otherwise the elements are copied into one Go-owned
+// buffer. DT_BFLOAT16 becomes a float32 column, each value widened exactly.
+//
+// Errors wrap arrow.ErrInvalid: no tensors, differing dtypes, shapes or
+// names, content of the wrong length. DT_STRING and DT_BOOL have no
+// fixedshape element type and are refused with an error that also wraps
+// arrow.ErrNotImplemented, as is a shape with a 0 dimension (see
+// fixedshape.NewType).
+func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
+	if len(ts) == 0 {
+		return nil, errorf("column: no tensors")
+	}
+	first := &ts[0]
+	dt, ok := first.DType.ArrowType()
+	if !ok {
+		return nil, unsupported("column: %s tensors have no fixed-shape element type; read them as Tensor values", first.DType)
+	}
+	m, err := metadata.New(first.Shape, first.DimNames, nil)
+	if err != nil {
+		return nil, wrap(err, "column: shape %s", metadata.FormatShape(first.Shape))
+	}
+	typ, err := fixedshape.NewType(dt, m)
+	if err != nil {
+		return nil, wrap(err, "column: shape %s", metadata.FormatShape(first.Shape))
+	}
+	size := typ.ListSize() * first.DType.Width()
+	for i := range ts {
+		t := &ts[i]
+		if t.DType != first.DType || !equal(t.Shape, first.Shape) || !equal(t.DimNames, first.DimNames) {
+			return nil, errorf("column: tensor %d is %s %s names %q, tensor 0 is %s %s names %q", i, t.DType, metadata.FormatShape(t.Shape), t.DimNames, first.DType, metadata.FormatShape(first.Shape), first.DimNames)
+		}
+		if len(t.Content) != size {
+			return nil, errorf("column: tensor %d has %d content bytes, its shape needs %d", i, len(t.Content), size)
+		}
+	}
+	if first.DType == BFloat16 {
+		buf := rawcol.AlignedBytes(len(ts) * size * 2)
+		for i := range ts {
+			for k := 0; k < len(ts[i].Content); k += 2 {
+				bits := uint32(binary.LittleEndian.Uint16(ts[i].Content[k:])) << 16
+				binary.LittleEndian.PutUint32(buf[(i*size+k)*2:], bits)
+			}
+		}
+		return newArray(typ, buf)
+	}
+	if len(ts) == 1 {
+		return newArray(typ, first.Content)
+	}
+	buf := rawcol.AlignedBytes(len(ts) * size)
+	for i := range ts {
+		copy(buf[i*size:], ts[i].Content)
+	}
+	return newArray(typ, buf)
+}
+
+// ReadColumn decodes each message of msgs (Decode) and returns them as one
+// column (NewColumn). Errors are theirs, naming the message.
+func ReadColumn(msgs [][]byte) (*fixedshape.Array, error) {
+	ts := make([]Tensor, len(msgs))
+	for i, b := range msgs {
+		var err error
+		if ts[i], err = Decode(b); err != nil {
+			return nil, wrap(err, "message %d", i)
+		}
+	}
+	return NewColumn(ts)
+}
+
+// TensorOf returns tensor i of arr as a TensorProto tensor with the logical
+// shape and dim names. Its content shares the column's memory when the layout
+// is row-major and is an explicit copy in C order otherwise (TensorProto has
+// no strides or permutation).
+//
+// Errors wrap arrow.ErrInvalid: an array failing Validate, a null tensor
+// (TensorProto has no nulls). It panics if i is out of range.
+func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
+	if i < 0 || i >= arr.Len() {
+		panic("tfproto: tensor index out of range")
+	}
+	typ := arr.TensorType()
+	dt, ok := DataTypeOf(typ.ElemType())
+	if !ok {
+		return Tensor{}, unsupported("element type %s has no TensorFlow dtype", typ.ElemType())
+	}
+	if err := arr.Validate(); err != nil {
+		return Tensor{}, wrap(err, "column")
+	}
+	if arr.IsNull(i) {
+		return Tensor{}, errorf("tensor %d is null; TensorProto has no null tensors", i)
+	}
+	m := typ.Metadata()
+	t := Tensor{DType: dt, Shape: m.Shape(), DimNames: m.DimNames()}
+	if m.HasPermutation() && !stride.IsIdentity(m.Permutation()) {
+		t.Content = rawcol.AppendLogical(nil, arr, i)
+	} else {
+		t.Content = rawcol.TensorBytes(arr, i)
+	}
+	return t, nil
+}
+
+// AppendColumn appends one serialized TensorProto per tensor of arr to dst
+// and returns the extended slice (see TensorOf and AppendTensor). dst is
+// returned unchanged on error.
+func AppendColumn(dst [][]byte, arr *fixedshape.Array) ([][]byte, error) {
+	start := len(dst)
+	for i := range arr.Len() {
+		t, err := TensorOf(arr, i)
+		if err != nil {
+			return dst[:start], err
+		}
+		b, err := AppendTensor(nil, &t)
+		if err != nil {
+			return dst[:start], err
+		}
+		dst = append(dst, b)
+	}
+	return dst, nil
+}
+
+func equal[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
