@@ -1,0 +1,218 @@
+package expr
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/unsafeslice"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// Option configures Eval.
+type Option func(*options)
+
+type options struct {
+	mem     memory.Allocator
+	relabel bool
+	workers int
+}
+
+// WithAllocator makes Eval allocate the result's buffers from mem instead
+// of memory.DefaultAllocator.
+func WithAllocator(mem memory.Allocator) Option { return func(o *options) { o.mem = mem } }
+
+// WithRelabel lets Eval return, when the result is only a relabelling of
+// the input's elements (a transpose, a reshape of a dense layout, or a
+// chain of them: see Plan.Relabel), an array that shares the input's
+// buffers with a new type (the permutation describes the layout) instead
+// of copying. Other expressions are copied as without the option.
+func WithRelabel() Option { return func(o *options) { o.relabel = true } }
+
+// WithWorkers bounds the goroutines Eval uses (default and maximum:
+// GOMAXPROCS; 1 runs on the calling goroutine).
+func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
+
+func config(opts []Option) options {
+	o := options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// Eval compiles e and evaluates it over every tensor of in; see Plan.Eval.
+func Eval(e Expr, in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
+	p, err := Compile(e)
+	if err != nil {
+		return nil, err
+	}
+	return p.Eval(in, opts...)
+}
+
+// Type returns the type of the result column: the plan's element type and
+// result metadata, dense row-major. It fails like fixedshape.NewType, with
+// arrow.ErrNotImplemented when the result shape has a size-0 dimension.
+func (p *Plan) Type() (*fixedshape.Type, error) {
+	return fixedshape.NewType(p.elem, p.out)
+}
+
+// Eval evaluates the plan over every tensor of in and returns a new column
+// of the result type (Plan.Type) with dense row-major storage allocated
+// from the option's allocator; the caller releases it. Null tensors stay
+// null, their slots zero-filled. in may be a slice of a larger array. With
+// WithRelabel, a relabelling result shares in's buffers instead.
+//
+// in must have the plan's input element type, logical shape and layout
+// (permutation); its dimension names do not matter. Errors wrap
+// arrow.ErrInvalid (a mismatched input), or come from Plan.Type.
+func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
+	o := config(opts)
+	if err := p.checkInput(in.TensorType()); err != nil {
+		return nil, err
+	}
+	if o.relabel && p.ok {
+		perm := p.relabel
+		if slices.Equal(perm, p.identity()) {
+			perm = nil
+		}
+		m, err := metadata.New(p.out.Shape(), p.out.DimNames(), perm)
+		if err != nil {
+			return nil, errorf("relabelled result: %v", err)
+		}
+		typ, err := fixedshape.NewType(p.elem, m)
+		if err != nil {
+			return nil, err
+		}
+		return fixedshape.NewArray(typ, in.Storage())
+	}
+	typ, err := p.Type()
+	if err != nil {
+		return nil, err
+	}
+	n := in.Len()
+	values := memory.NewResizableBuffer(o.mem)
+	defer values.Release()
+	values.Resize(n * p.out.Size() * p.width)
+	p.run(values.Bytes(), in, o.workers)
+	var valid *memory.Buffer
+	if nulls := in.NullN(); nulls > 0 {
+		valid = memory.NewResizableBuffer(o.mem)
+		defer valid.Release()
+		valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		bitutil.CopyBitmap(in.NullBitmapBytes(), in.Data().Offset(), n, valid.Bytes(), 0)
+	}
+	child := array.NewData(p.elem, n*p.out.Size(), []*memory.Buffer{nil, values}, nil, 0, 0)
+	defer child.Release()
+	data := array.NewData(typ, n, []*memory.Buffer{valid}, []arrow.ArrayData{child}, in.NullN(), 0)
+	defer data.Release()
+	return array.MakeFromData(data).(*fixedshape.Array), nil
+}
+
+// EvalInto evaluates the plan over every tensor of in into dst, the dense
+// row-major result elements, in.Len()*Metadata().Size() of them, as bytes;
+// null tensors' slots are zero-filled. It allocates nothing on one worker,
+// so a caller can reuse dst across batches. It fails, with an error
+// wrapping arrow.ErrInvalid, when in does not match the plan's input (see
+// Plan.Eval) or dst is too short.
+func (p *Plan) EvalInto(dst []byte, in *fixedshape.Array, opts ...Option) error {
+	o := config(opts)
+	if err := p.checkInput(in.TensorType()); err != nil {
+		return err
+	}
+	if need := in.Len() * p.out.Size() * p.width; len(dst) < need {
+		return errorf("destination of %d bytes for %d bytes", len(dst), need)
+	}
+	p.run(dst, in, o.workers)
+	return nil
+}
+
+func (p *Plan) identity() []int {
+	id := make([]int, len(p.relabel))
+	for i := range id {
+		id[i] = i
+	}
+	return id
+}
+
+// checkInput reports an error unless t has the plan's element type,
+// logical shape and element strides.
+func (p *Plan) checkInput(t *fixedshape.Type) error {
+	if !arrow.TypeEqual(t.ElemType(), p.elem) {
+		return errorf("input of %v elements for an expression of %v elements", t.ElemType(), p.elem)
+	}
+	m := t.Metadata()
+	if !slices.Equal(m.Shape(), p.in.Shape()) || !slices.Equal(m.ElemStrides(), p.inElem) {
+		return errorf("input %v for an expression of %v", m, p.in)
+	}
+	return nil
+}
+
+// run writes the result of every tensor of in to dst and zeroes null slots.
+func (p *Plan) run(dst []byte, in *fixedshape.Array, workers int) {
+	n := in.Len()
+	if n == 0 {
+		return
+	}
+	src := in.ValueBytes()
+	if len(p.kernels) == 1 {
+		p.kernels[0].Run(dst, src, n, p.inSize, workers)
+	} else {
+		p.runStaged(dst, src, n, workers)
+	}
+	if in.NullN() > 0 {
+		size := p.out.Size() * p.width
+		for i := range n {
+			if in.IsNull(i) {
+				clear(dst[i*size : (i+1)*size])
+			}
+		}
+	}
+}
+
+// runStaged runs a plan of several stages tensor by tensor, each worker
+// through its own two scratch buffers.
+func (p *Plan) runStaged(dst, src []byte, n, workers int) {
+	workers = max(1, min(workers, runtime.GOMAXPROCS(0), n))
+	if n*p.inSize*p.width < 1<<20 {
+		workers = 1
+	}
+	outBytes := p.out.Size() * p.width
+	inBytes := p.inSize * p.width
+	work := func(lo, hi int) {
+		a := make([]uint64, (p.scratch*p.width+7)/8)
+		b := make([]uint64, len(a))
+		sa, sb := unsafeslice.Bytes(a), unsafeslice.Bytes(b)
+		for t := lo; t < hi; t++ {
+			s := src[t*inBytes : (t+1)*inBytes]
+			for k := range p.kernels {
+				d := sa
+				if k == len(p.kernels)-1 {
+					d = dst[t*outBytes : (t+1)*outBytes]
+				}
+				p.kernels[k].Run(d, s, 1, 0, 1)
+				s = d
+				sa, sb = sb, sa
+			}
+		}
+	}
+	if workers == 1 {
+		work(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			work(lo, hi)
+		}(lo, min(n, lo+per))
+	}
+	wg.Wait()
+}

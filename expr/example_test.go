@@ -1,0 +1,93 @@
+package expr_test
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+func Example() {
+	// Two 2x3 int32 tensors; take column 1..2 reversed, transposed.
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{2, 3}, []string{"h", "w"}, nil))
+	in, _ := fixedshape.FromSlice(typ, []int32{1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60}, nil)
+	defer in.Release()
+
+	e, err := expr.Parse("x[:, :0:-1].T", expr.Input(typ))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(e, e.Metadata())
+	out, err := expr.Eval(e, in, expr.WithAllocator(memory.DefaultAllocator))
+	if err != nil {
+		panic(err)
+	}
+	defer out.Release()
+	fmt.Println(out)
+	// Output:
+	// x[:, :0:-1].T (2,2) names=["w" "h"]
+	// [[[3,6],[2,5]] [[30,60],[20,50]]]
+}
+
+func ExampleParse() {
+	x := expr.InputOf(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{8, 3, 224, 224}, nil, nil))
+	for _, text := range []string{"x[..., 16:-16, ::2]", "x.transpose(0, 2, 3, 1)", "x[None, 0].reshape(3, -1)", "x[8]"} {
+		e, err := expr.Parse(text, x)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(e, metadata.FormatShape(e.Metadata().Shape()))
+	}
+	// Output:
+	// x[..., 16:-16, ::2] (8,3,192,112)
+	// x.transpose(0, 2, 3, 1) (8,224,224,3)
+	// x[None, 0].reshape(3, -1) (3,50176)
+	// expr: index 8 is out of bounds for axis 0 with size 8 at offset 4 of "x[8]"
+}
+
+func ExampleSimplify() {
+	x := expr.InputOf(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{4, 5}, nil, nil))
+	e := expr.Transpose(expr.Transpose(expr.Slice(expr.Slice(x, 1, 1, expr.Omit, expr.Omit), 1, expr.Omit, expr.Omit, -1)), 1, 0)
+	fmt.Println(e)
+	fmt.Println(expr.Simplify(e))
+	// Output:
+	// x[:, 1:][:, ::-1].T.transpose(1, 0)
+	// x[0:4, 4:0:-1]
+}
+
+func ExampleCompile() {
+	// A 3-cycle permuted input (physical shape (3,4,2)): the planner folds
+	// its layout into the view, and transpose(1, 2, 0) undoes it, so the
+	// result is the physical buffer as it is (identity permutation).
+	x := expr.InputOf(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2, 3, 4}, nil, []int{2, 0, 1}))
+	p, err := expr.Compile(expr.MustParse("x[1].reshape(-1)", x))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p)
+	perm, ok := expr.MustCompile(expr.MustParse("x.transpose(1, 2, 0)", x)).Relabel()
+	fmt.Println(perm, ok)
+	// Output:
+	// x[1].reshape(-1)
+	// stage 0: shape (12,) strides [2] offset 1 kernel gather
+	// [] true
+}
+
+func ExampleApply() {
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int16, metadata.MustNew([]int{2, 2}, nil, nil))
+	in, _ := fixedshape.FromSlice(typ, []int16{1, 2, 3, 4}, nil)
+	defer in.Release()
+	col, _ := fixedshape.ColumnOf[int16](in)
+	p := expr.MustCompile(expr.Transpose(expr.Input(typ)))
+	var buf []int16
+	t, err := expr.Apply(p, buf, col.Tensor(0))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(t.Data(), t.At(0, 1))
+	// Output: [1 3 2 4] 3
+}

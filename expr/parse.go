@@ -1,0 +1,322 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Limits of the text form. Longer or deeper input is refused with an error
+// before any work proportional to it is done.
+const (
+	// MaxText is the longest expression text Parse accepts, in bytes.
+	MaxText = 64 << 10
+	// MaxOps is the largest number of operations in one chain.
+	MaxOps = 1024
+	// MaxInt is the largest magnitude of an integer in the text.
+	MaxInt = 1 << 53
+)
+
+// Parse reads the text form of an expression over x and returns it:
+// `x` followed by any chain of
+//
+//	[i, j:k:l, None, ...]   NumPy basic indexing (x[()] is the empty index)
+//	.T                      reversed axes
+//	.transpose(2, 0, 1)     permuted axes (also .transpose((2, 0, 1)))
+//	.reshape(4, -1)         new shape (also .reshape((4, -1)), .reshape(()))
+//
+// with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
+// an expression of tensors of type t, and Parse(text, e) extends e.
+// Integers have at most MaxInt magnitude.
+//
+// Parse fails on text over MaxText bytes, more than MaxOps operations,
+// syntax errors and invalid arguments (Check), with an *Error wrapping
+// arrow.ErrInvalid; it never panics.
+func Parse(text string, x Expr) (Expr, error) {
+	p := parser{text: text}
+	if len(text) > MaxText {
+		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
+	}
+	e, err := p.parse(x)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// MustParse is like Parse but panics on error; for tests, examples and
+// constant expressions.
+func MustParse(text string, x Expr) Expr {
+	e, err := Parse(text, x)
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
+type parser struct {
+	text string
+	pos  int
+}
+
+func (p *parser) errorf(format string, args ...any) *Error {
+	return &Error{Text: p.text, Pos: p.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) space() {
+	for p.pos < len(p.text) {
+		switch p.text[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after spaces, 0 at the end.
+func (p *parser) peek() byte {
+	p.space()
+	if p.pos < len(p.text) {
+		return p.text[p.pos]
+	}
+	return 0
+}
+
+// accept consumes s (after spaces) if it is next.
+func (p *parser) accept(s string) bool {
+	p.space()
+	if len(p.text)-p.pos >= len(s) && p.text[p.pos:p.pos+len(s)] == s {
+		p.pos += len(s)
+		return true
+	}
+	return false
+}
+
+func (p *parser) expect(s string) error {
+	if !p.accept(s) {
+		return p.errorf("expected %q", s)
+	}
+	return nil
+}
+
+// word consumes an identifier (letters, digits, _) and returns it.
+func (p *parser) word() string {
+	p.space()
+	start := p.pos
+	for p.pos < len(p.text) {
+		c := p.text[p.pos]
+		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || p.pos > start && '0' <= c && c <= '9' {
+			p.pos++
+			continue
+		}
+		break
+	}
+	return p.text[start:p.pos]
+}
+
+func (p *parser) parse(x Expr) (Expr, error) {
+	start := p.pos
+	if w := p.word(); w != "x" {
+		p.pos = start
+		p.space()
+		return nil, p.errorf("expected the input name x")
+	}
+	e := x
+	for ops := 0; ; ops++ {
+		c := p.peek()
+		if c == 0 {
+			return e, nil
+		}
+		if ops == MaxOps {
+			return nil, p.errorf("more than %d operations", MaxOps)
+		}
+		switch c {
+		case '[':
+			p.pos++
+			items, err := p.items()
+			if err != nil {
+				return nil, err
+			}
+			e = Subscript(e, items...)
+		case '.':
+			p.pos++
+			at := p.pos
+			switch w := p.word(); w {
+			case "T":
+				e = Transpose(e)
+			case "transpose":
+				ints, err := p.args()
+				if err != nil {
+					return nil, err
+				}
+				e = Transpose(e, ints...)
+			case "reshape":
+				ints, err := p.args()
+				if err != nil {
+					return nil, err
+				}
+				if ints == nil {
+					p.pos = at
+					return nil, p.errorf("reshape needs a shape (use reshape(()) for 0-D)")
+				}
+				e = Reshape(e, ints...)
+			default:
+				p.pos = at
+				return nil, p.errorf("unknown operation %q (want T, transpose or reshape)", w)
+			}
+		default:
+			return nil, p.errorf("unexpected %q", c)
+		}
+		if err := Check(e); err != nil {
+			// Report argument errors where the operation ends.
+			msg := err.Error()
+			var ee *Error
+			if errors.As(err, &ee) {
+				msg = ee.Msg
+			}
+			return nil, &Error{Text: p.text, Pos: p.pos, Msg: msg}
+		}
+	}
+}
+
+// items parses the inside of [...] after the '['.
+func (p *parser) items() ([]Item, error) {
+	if p.accept("(") {
+		if err := p.expect(")"); err != nil {
+			return nil, err
+		}
+		if err := p.expect("]"); err != nil {
+			return nil, err
+		}
+		return []Item{}, nil
+	}
+	var items []Item
+	for {
+		if p.peek() == ']' {
+			if items == nil {
+				return nil, p.errorf("empty index (use x[()])")
+			}
+			p.pos++
+			return items, nil
+		}
+		it, err := p.item()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+		if p.accept(",") {
+			continue
+		}
+		if err := p.expect("]"); err != nil {
+			return nil, err
+		}
+		return items, nil
+	}
+}
+
+func (p *parser) item() (Item, error) {
+	if p.accept("...") {
+		return Ellipsis(), nil
+	}
+	if c := p.peek(); c == 'N' {
+		at := p.pos
+		if w := p.word(); w != "None" {
+			p.pos = at
+			return Item{}, p.errorf("unexpected %q", w)
+		}
+		return NewAxis(), nil
+	}
+	var b [3]int
+	for i := range b {
+		b[i] = Omit
+	}
+	if p.peek() != ':' {
+		v, err := p.int()
+		if err != nil {
+			return Item{}, err
+		}
+		if c := p.peek(); c != ':' {
+			return At(v), nil
+		}
+		b[0] = v
+	}
+	for k := 1; k < 3; k++ {
+		if !p.accept(":") {
+			break
+		}
+		if c := p.peek(); c == ',' || c == ']' || c == ':' {
+			if k == 2 && c == ':' {
+				return Item{}, p.errorf("unexpected %q", c)
+			}
+			continue
+		}
+		v, err := p.int()
+		if err != nil {
+			return Item{}, err
+		}
+		b[k] = v
+	}
+	return Span(b[0], b[1], b[2]), nil
+}
+
+// int parses an optionally signed decimal integer of at most MaxInt.
+func (p *parser) int() (int, error) {
+	p.space()
+	start := p.pos
+	if p.pos < len(p.text) && (p.text[p.pos] == '-' || p.text[p.pos] == '+') {
+		p.pos++
+	}
+	digits := p.pos
+	for p.pos < len(p.text) && '0' <= p.text[p.pos] && p.text[p.pos] <= '9' {
+		p.pos++
+	}
+	if p.pos == digits {
+		p.pos = start
+		if p.pos < len(p.text) {
+			return 0, p.errorf("expected an integer, found %q", p.text[p.pos])
+		}
+		return 0, p.errorf("expected an integer, found the end")
+	}
+	v, err := strconv.ParseInt(p.text[start:p.pos], 10, 64)
+	if err != nil || v > MaxInt || v < -MaxInt {
+		p.pos = start
+		return 0, p.errorf("integer %s out of range", p.text[start:min(len(p.text), start+40)])
+	}
+	return int(v), nil
+}
+
+// args parses `(a, b, ...)` or `((a, b, ...))`, trailing commas allowed;
+// it returns nil for `()` and an empty non-nil slice for `(())`.
+func (p *parser) args() ([]int, error) {
+	if err := p.expect("("); err != nil {
+		return nil, err
+	}
+	if p.accept(")") {
+		return nil, nil
+	}
+	tuple := p.accept("(")
+	ints := []int{}
+	for !p.accept(")") {
+		v, err := p.int()
+		if err != nil {
+			return nil, err
+		}
+		ints = append(ints, v)
+		if !p.accept(",") {
+			if err := p.expect(")"); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	if tuple {
+		if err := p.expect(")"); err != nil {
+			return nil, err
+		}
+	}
+	return ints, nil
+}

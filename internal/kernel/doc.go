@@ -1,0 +1,46 @@
+// Package kernel copies strided views of tensors into dense row-major
+// buffers at memory speed. It is the materialization engine of package
+// expr and knows nothing about Arrow, expressions or element types beyond
+// their width.
+//
+// # Overview
+//
+// NewPlan takes a view of one source tensor (shape, element strides of any
+// sign, element offset) and an element width of 1, 2, 4 or 8 bytes; it
+// drops axes of size 1, merges axes that are contiguous in the source, and
+// keeps the result in fixed-size arrays. Plan.Run then copies the view of
+// each of n tensors of a batch into a dense destination, picking one of
+// three loops, in the spirit of image/draw's fast paths:
+//
+//   - contiguous: the innermost source stride is 1, so each run is one
+//     copy() (the whole batch is one run when the view is the identity);
+//   - transpose: another axis has source stride 1 (a permuted innermost
+//     pair, such as NCHW <-> NHWC or a 2-D transpose), so the pair is
+//     copied in tiles that keep the source lines in cache, with unrolled
+//     paths for 3 or 4 destination-contiguous elements (image channels);
+//   - gather: anything else (steps, reversed axes), strided reads and
+//     contiguous writes.
+//
+// Element widths share one generic code path instantiated for uint8,
+// uint16, uint32 and uint64 (and byte arrays, for buffers that are not
+// aligned to the width).
+//
+// # Layout
+//
+// Strides and offsets are in elements. The destination is always dense
+// row-major in the view's shape; tensor i of a batch starts at element
+// i*Plan.Size of the destination and at element i*srcStride of the source.
+//
+// # Memory
+//
+// Plans are values without pointers; Run allocates nothing on one
+// goroutine. With workers > 1 it splits the batch's rows (runs or tile
+// bands) into contiguous ranges across at most GOMAXPROCS goroutines, and
+// only when each gets at least 1 MiB to copy.
+//
+// # Errors
+//
+// NewPlan's errors match ErrInvalid. Run panics when a buffer is too short
+// for the plan, as slice indexing does; it reads and writes through unsafe
+// pointers only after that check.
+package kernel

@@ -1,0 +1,247 @@
+package kernel_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/google/go-cmp/cmp"
+)
+
+// naive is the element-by-element reference: an odometer over shape.
+func naive(dst, src []byte, width int, shape, strides []int, offset, n, srcStride int) {
+	size := 1
+	for _, d := range shape {
+		size *= d
+	}
+	if size == 0 {
+		return
+	}
+	idx := make([]int, len(shape))
+	for t := range n {
+		for k := range size {
+			off := t*srcStride + offset
+			for i := range shape {
+				off += idx[i] * strides[i]
+			}
+			copy(dst[(t*size+k)*width:(t*size+k+1)*width], src[off*width:(off+1)*width])
+			for i := len(shape) - 1; i >= 0; i-- {
+				idx[i]++
+				if idx[i] < shape[i] {
+					break
+				}
+				idx[i] = 0
+			}
+		}
+	}
+}
+
+// view is a random view of a random dense permuted source tensor, as the
+// expression planner produces: a permutation, slices with steps of any
+// sign, indexed and new axes.
+type view struct {
+	shape, strides []int
+	offset, srcLen int
+}
+
+func randomView(r *rand.Rand, maxDim int) view {
+	nd := r.IntN(4)
+	phys := make([]int, nd)
+	for i := range phys {
+		phys[i] = 1 + r.IntN(maxDim)
+	}
+	rm := make([]int, nd)
+	s := 1
+	for i := nd - 1; i >= 0; i-- {
+		rm[i] = s
+		s *= phys[i]
+	}
+	v := view{srcLen: s}
+	perm := r.Perm(nd)
+	for _, ax := range perm {
+		n, st := phys[ax], rm[ax]
+		switch r.IntN(6) {
+		case 0: // index
+			v.offset += r.IntN(n) * st
+			continue
+		case 1: // forward slice with step
+			step := 1 + r.IntN(3)
+			a := r.IntN(n)
+			cnt := 1 + (n-1-a)/step
+			v.offset += a * st
+			v.shape = append(v.shape, cnt)
+			v.strides = append(v.strides, st*step)
+		case 2: // reversed
+			v.offset += (n - 1) * st
+			v.shape = append(v.shape, n)
+			v.strides = append(v.strides, -st)
+		default:
+			v.shape = append(v.shape, n)
+			v.strides = append(v.strides, st)
+		}
+		if r.IntN(5) == 0 { // new axis
+			v.shape = append(v.shape, 1)
+			v.strides = append(v.strides, 0)
+		}
+	}
+	return v
+}
+
+func TestRunMatchesNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for it := range 3000 {
+		width := []int{1, 2, 4, 8}[it%4]
+		v := randomView(r, 7)
+		n := r.IntN(4)
+		srcStride := v.srcLen + r.IntN(2)*r.IntN(5)
+		srcLen := max(1, n) * srcStride
+		src := make([]byte, (srcLen+1)*width)
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		p, err := kernel.NewPlan(width, v.shape, v.strides, v.offset)
+		if err != nil {
+			t.Fatalf("NewPlan(%d, %v, %v, %d): %v", width, v.shape, v.strides, v.offset, err)
+		}
+		size := p.Size()
+		want := make([]byte, n*size*width)
+		naive(want, src, width, v.shape, v.strides, v.offset, n, srcStride)
+		for _, misalign := range []int{0, 1} {
+			s := src[misalign:]
+			if misalign == 1 {
+				s = append([]byte{0}, src...)[1:] // same bytes, shifted base
+				s = s[:len(src)]
+			}
+			got := make([]byte, n*size*width+misalign)[misalign:]
+			p.Run(got, s, n, srcStride, 2)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("width %d view %+v n %d stride %d kind %s misalign %d (-want +got):\n%s", width, v, n, srcStride, p.Kind(), misalign, diff)
+			}
+		}
+	}
+}
+
+// TestRunParallel runs views big enough to be split across goroutines.
+func TestRunParallel(t *testing.T) {
+	tests := []struct {
+		name           string
+		shape, strides []int
+		offset, n      int
+		srcStride      int
+		kind           string
+	}{
+		{"contiguous", []int{512, 512}, []int{512, 1}, 0, 3, 512 * 512, "contiguous"},
+		{"slice", []int{32, 64}, []int{64, 1}, 16 * 64, 300, 4096, "contiguous"},
+		{"index", []int{64}, []int{1}, 5 * 64, 300, 4096, "contiguous"},
+		{"transpose", []int{300, 200}, []int{1, 300}, 0, 5, 60000, "transpose"},
+		{"nchw-nhwc", []int{50, 40, 3}, []int{40, 1, 2000}, 0, 9, 6000, "transpose"},
+		{"nhwc-nchw", []int{3, 50, 40}, []int{1, 120, 3}, 0, 9, 6000, "transpose"},
+		{"reverse", []int{1000, 300}, []int{300, -1}, 299, 2, 300000, "gather"},
+		{"0-D", []int{}, []int{}, 7, 400000, 9, "contiguous"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, width := range []int{1, 2, 4, 8} {
+				p, err := kernel.NewPlan(width, tt.shape, tt.strides, tt.offset)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Kind() != tt.kind {
+					t.Errorf("Kind() = %s, want %s", p.Kind(), tt.kind)
+				}
+				src := make([]byte, tt.n*tt.srcStride*width)
+				for i := range src {
+					src[i] = byte(i*7 + i>>8)
+				}
+				want := make([]byte, tt.n*p.Size()*width)
+				naive(want, src, width, tt.shape, tt.strides, tt.offset, tt.n, tt.srcStride)
+				for _, workers := range []int{1, 2, 8} {
+					got := make([]byte, len(want))
+					p.Run(got, src, tt.n, tt.srcStride, workers)
+					if !bytes.Equal(want, got) {
+						t.Fatalf("width %d workers %d: result differs from the reference", width, workers)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestNewPlanErrors(t *testing.T) {
+	tests := []struct {
+		name           string
+		width          int
+		shape, strides []int
+		offset         int
+	}{
+		{"width 3", 3, []int{2}, []int{1}, 0},
+		{"lengths", 4, []int{2, 3}, []int{1}, 0},
+		{"negative dim", 4, []int{-1}, []int{1}, 0},
+		{"before start", 4, []int{3}, []int{-1}, 1},
+		{"negative offset", 4, []int{}, []int{}, -1},
+		{"overflow count", 4, []int{1 << 40, 1 << 40}, []int{1, 1}, 0},
+		{"overflow stride", 4, []int{3}, []int{1 << 62}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := kernel.NewPlan(tt.width, tt.shape, tt.strides, tt.offset)
+			if !errors.Is(err, kernel.ErrInvalid) {
+				t.Fatalf("NewPlan = %v, want ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestNewPlanEmpty(t *testing.T) {
+	p, err := kernel.NewPlan(4, []int{3, 0, 2}, []int{0, 2, 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Size() != 0 || p.MinSource() != 0 || p.Kind() != "contiguous" && p.Kind() != "empty" {
+		t.Fatalf("size-0 plan: Size %d MinSource %d Kind %s", p.Size(), p.MinSource(), p.Kind())
+	}
+	p.Run(nil, nil, 5, 0, 1) // nothing to do, nothing read
+}
+
+func TestRunPanicsOutside(t *testing.T) {
+	p, err := kernel.NewPlan(4, []int{4}, []int{2}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MinSource() != 8 {
+		t.Fatalf("MinSource = %d, want 8", p.MinSource())
+	}
+	for _, tt := range []struct {
+		name     string
+		dst, src int
+	}{{"short source", 16, 28}, {"short destination", 12, 32}} {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+			}()
+			p.Run(make([]byte, tt.dst), make([]byte, tt.src), 1, 8, 1)
+		})
+	}
+}
+
+func ExamplePlan_Run() {
+	// Transpose two 2x3 tensors of int16 stored row-major: the view has
+	// shape (3,2) and strides (1,3).
+	p, err := kernel.NewPlan(2, []int{3, 2}, []int{1, 3}, 0)
+	if err != nil {
+		panic(err)
+	}
+	src := []byte{1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11, 0, 12, 0}
+	dst := make([]byte, 2*p.Size()*2)
+	p.Run(dst, src, 2, 6, 1)
+	for i := 0; i < len(dst); i += 2 {
+		fmt.Print(dst[i], " ")
+	}
+	fmt.Println(p.Kind())
+	// Output: 1 4 2 5 3 6 7 10 8 11 9 12 transpose
+}

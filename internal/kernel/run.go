@@ -1,0 +1,241 @@
+package kernel
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// Tuning constants. A work unit is one run of the innermost axis (or a
+// piece of it) for the contiguous and gather kernels, and one band of tile
+// rows for the transpose kernel.
+const (
+	chunkBytes    = 256 << 10 // longest piece of one run handled as a unit
+	parallelBytes = 1 << 20   // do not start goroutines below this many bytes per worker
+	transposeBand = 16        // rows of the stride-1 source axis per band
+)
+
+// Run copies n tensors: tensor i of the source starts at element
+// i*srcStride of src and its view (the plan's shape, strides and offset) is
+// written densely to dst at element i*Size(). Run uses up to workers
+// goroutines (at most GOMAXPROCS; workers <= 1 runs on the calling
+// goroutine) and does not allocate when it runs on one.
+//
+// It panics if dst is shorter than n*Size() elements or if some tensor's
+// view reaches outside src: callers check bounds first, as with slices.
+func (p *Plan) Run(dst, src []byte, n, srcStride, workers int) {
+	if n <= 0 || p.size == 0 {
+		return
+	}
+	w := p.width
+	if need := n * p.size * w; len(dst) < need {
+		panic(fmt.Sprintf("kernel: destination of %d bytes for %d bytes", len(dst), need))
+	}
+	if srcStride < 0 {
+		panic("kernel: negative source stride")
+	}
+	last := (n-1)*srcStride + p.maxOff
+	if last >= len(src)/w || last < 0 {
+		panic(fmt.Sprintf("kernel: source of %d bytes, view reads element %d", len(src), last))
+	}
+	if uintptr(unsafe.Pointer(unsafe.SliceData(src)))%uintptr(w) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%uintptr(w) != 0 {
+		// Misaligned buffers (never produced by Arrow or Go slices of
+		// the element type) go through the byte-array element types.
+		p.run(dst, src, n, srcStride, workers, false)
+		return
+	}
+	p.run(dst, src, n, srcStride, workers, true)
+}
+
+// job is one batch copy split into units.
+type job struct {
+	d       dims
+	k       kind
+	ax      int // transpose: the stride-1 source axis
+	units   int // total work units
+	perRow  int // units per outer row (chunks or bands)
+	inner   int // contiguous/gather: elements per chunk
+	width   int
+	aligned bool
+	dst     unsafe.Pointer
+	src     unsafe.Pointer
+	// outer axes (all but the kernel's inner axes), outermost first
+	orank   int
+	oshape  [MaxRank]int
+	osrc    [MaxRank]int
+	odst    [MaxRank]int
+	ssrcOff int // element offset of the first tensor's view
+}
+
+func (p *Plan) run(dst, src []byte, n, srcStride, workers int, aligned bool) {
+	var j job
+	j.width, j.aligned = p.width, aligned
+	j.dst = unsafe.Pointer(unsafe.SliceData(dst))
+	j.src = unsafe.Pointer(unsafe.SliceData(src))
+	j.ssrcOff = p.offset
+	// Prepend the batch axis and merge it when contiguous.
+	d := &j.d
+	if n > 1 {
+		if p.d.rank > 0 && srcStride == p.d.shape[0]*p.d.src[0] {
+			*d = p.d
+			d.shape[0] *= n
+		} else if p.d.rank == 0 && srcStride == 1 {
+			d.rank, d.shape[0], d.src[0] = 1, n, 1
+		} else {
+			d.rank = p.d.rank + 1
+			d.shape[0], d.src[0] = n, srcStride
+			copy(d.shape[1:d.rank], p.d.shape[:p.d.rank])
+			copy(d.src[1:d.rank], p.d.src[:p.d.rank])
+		}
+	} else {
+		*d = p.d
+	}
+	d.fillDst()
+	if d.rank == 0 { // one element per tensor, one tensor
+		d.rank, d.shape[0], d.src[0], d.dst[0] = 1, 1, 1, 1
+	}
+	j.k = d.kind()
+	r := d.rank
+	total := 1
+	for i := 0; i < r; i++ {
+		total *= d.shape[i]
+	}
+	switch j.k {
+	case kindTranspose:
+		j.ax = d.unitAxis()
+		j.perRow = (d.shape[j.ax] + transposeBand - 1) / transposeBand
+		for i := 0; i < r; i++ {
+			if i != j.ax && i != r-1 {
+				j.addOuter(d.shape[i], d.src[i], d.dst[i])
+			}
+		}
+	default:
+		inner := d.shape[r-1]
+		j.inner = max(1, chunkBytes/j.width)
+		if inner <= j.inner {
+			j.inner = inner
+		}
+		j.perRow = (inner + j.inner - 1) / j.inner
+		for i := 0; i < r-1; i++ {
+			j.addOuter(d.shape[i], d.src[i], d.dst[i])
+		}
+	}
+	j.units = j.perRow
+	for i := 0; i < j.orank; i++ {
+		j.units *= j.oshape[i]
+	}
+	workers = min(workers, runtime.GOMAXPROCS(0), j.units, total*j.width/parallelBytes)
+	if workers <= 1 {
+		j.do(0, j.units)
+		return
+	}
+	var wg sync.WaitGroup
+	per, extra := j.units/workers, j.units%workers
+	lo := 0
+	for i := range workers {
+		hi := lo + per
+		if i < extra {
+			hi++
+		}
+		if i == workers-1 {
+			j.do(lo, hi)
+			break
+		}
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			j.do(lo, hi)
+		}(lo, hi)
+		lo = hi
+	}
+	wg.Wait()
+}
+
+func (j *job) addOuter(n, s, d int) {
+	j.oshape[j.orank], j.osrc[j.orank], j.odst[j.orank] = n, s, d
+	j.orank++
+}
+
+// do runs units [lo, hi).
+func (j *job) do(lo, hi int) {
+	switch {
+	case j.width == 1:
+		doT[uint8](j, lo, hi)
+	case j.width == 2 && j.aligned:
+		doT[uint16](j, lo, hi)
+	case j.width == 4 && j.aligned:
+		doT[uint32](j, lo, hi)
+	case j.width == 8 && j.aligned:
+		doT[uint64](j, lo, hi)
+	case j.width == 2:
+		doT[[2]byte](j, lo, hi)
+	case j.width == 4:
+		doT[[4]byte](j, lo, hi)
+	default:
+		doT[[8]byte](j, lo, hi)
+	}
+}
+
+// elem is the set of element types the loops move: one per width, plus
+// byte arrays (alignment 1) for misaligned buffers.
+type elem interface {
+	uint8 | uint16 | uint32 | uint64 | [2]byte | [4]byte | [8]byte
+}
+
+// doT runs units [lo, hi) of j with elements of type E: an odometer over
+// the outer axes, started once at lo and advanced unit by unit.
+func doT[E elem](j *job, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	var idx [MaxRank]int
+	row, part := lo/j.perRow, lo%j.perRow
+	so, do := j.ssrcOff, 0
+	for i := j.orank - 1; i >= 0; i-- {
+		n := j.oshape[i]
+		idx[i] = row % n
+		row /= n
+		so += idx[i] * j.osrc[i]
+		do += idx[i] * j.odst[i]
+	}
+	d := &j.d
+	r := d.rank
+	var esz E
+	w := int(unsafe.Sizeof(esz))
+	for u := lo; u < hi; u++ {
+		switch j.k {
+		case kindContig:
+			a := part * j.inner
+			m := min(j.inner, d.shape[r-1]-a)
+			s := unsafe.Add(j.src, (so+a)*w)
+			t := unsafe.Add(j.dst, (do+a)*w)
+			copy(unsafe.Slice((*byte)(t), m*w), unsafe.Slice((*byte)(s), m*w))
+		case kindGather:
+			a := part * j.inner
+			m := min(j.inner, d.shape[r-1]-a)
+			ss := d.src[r-1]
+			gather[E](unsafe.Add(j.dst, (do+a)*w), unsafe.Add(j.src, (so+a*ss)*w), m, ss)
+		case kindTranspose:
+			a := part * transposeBand
+			m := min(transposeBand, d.shape[j.ax]-a)
+			transpose[E](unsafe.Add(j.dst, (do+a*d.dst[j.ax])*w), unsafe.Add(j.src, (so+a)*w),
+				m, d.shape[r-1], d.dst[j.ax], d.src[r-1])
+		}
+		part++
+		if part == j.perRow {
+			part = 0
+			for i := j.orank - 1; i >= 0; i-- {
+				idx[i]++
+				so += j.osrc[i]
+				do += j.odst[i]
+				if idx[i] < j.oshape[i] {
+					break
+				}
+				so -= idx[i] * j.osrc[i]
+				do -= idx[i] * j.odst[i]
+				idx[i] = 0
+			}
+		}
+	}
+}
