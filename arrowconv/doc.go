@@ -1,0 +1,74 @@
+// Package arrowconv moves tensor columns (package fixedshape) between
+// Go and everything else that speaks Arrow, without copying wherever the
+// layout allows: arrow-go's arrow/tensor, plain and nested FixedSizeList
+// arrays, IPC files and streams, Parquet files and, with cgo, the C Data
+// Interface.
+//
+// # Overview
+//
+//   - arrow/tensor: [ToTensor] (a whole column as an (N+1)-D tensor, batch
+//     axis first), [SlotTensor] (one tensor), [FromTensor] and
+//     [FromSlotTensor] (dense layouts in any axis order zero-copy, the
+//     permutation derived from the strides; other layouts copied only
+//     with [WithCopy]).
+//   - FixedSizeList: [Wrap] and [Unwrap] (plain list plus metadata),
+//     [FromNested] (FSL<FSL<T,4>,3> -> shape (3,4)).
+//   - Records and schemas: [StorageField], [TensorField],
+//     [StorageRecord], [TensorRecord], [ValidateRecord].
+//   - IPC: [OpenIPCFile], [OpenMappedIPCFile], [NewIPCFileReader],
+//     [NewIPCStreamReader], [NewIPCFileWriter], [NewIPCStreamWriter],
+//     with [WithBodySizeLimit] and [WithCompression].
+//   - Parquet: [NewParquetWriter], [OpenParquetFile], [NewParquetReader].
+//   - C Data Interface (build tag cgo): ExportArray, ImportArray,
+//     ExportRecordBatch, ImportRecordBatch.
+//
+// Readers return records whose tensor columns are fixedshape arrays,
+// validated (fixedshape.Array.Validate) before they are handed out, and
+// read the metadata written by pyarrow (always an explicit permutation),
+// Arrow C++ and arrow-rs ("permutations", null values) as package
+// metadata does.
+//
+// # Layout
+//
+// The Go side is logical, the storage physical (see package fixedshape).
+// A tensor view of a column has the spec's strides: logical axis i of a
+// tensor has the row-major byte stride of physical axis perm[i], the
+// batch axis comes first with a stride of one tensor. This is
+// numpy.transpose(physical, perm); Arrow C++ and pyarrow compute other
+// strides for permutations that are not their own inverse (3-cycles),
+// and store the inverse permutation in FromTensor, so tensors converted
+// here differ from theirs in exactly those cases. Conversely,
+// [FromTensor] derives perm from dense strides such that converting back
+// reproduces the strides.
+//
+// # Memory
+//
+// Conversions share buffers and retain them: the result stays valid after
+// the source is released, and the caller releases both. Copies happen
+// only where named: [FromTensor] with [WithCopy], plain IPC file readers
+// (the bytes are read into memory from [WithAllocator]), compressed IPC
+// bodies, and Parquet decoding. [OpenMappedIPCFile] maps the file: its
+// batches point into the mapping and must not be used after
+// FileReader.Close. Readers hand out batches the caller releases
+// ([FileReader.RecordBatch]) or that live until the next call
+// ([RecordReader.Next]).
+//
+// arrow-go defects routed around: pqarrow refuses FixedSizeList
+// extension columns, writes FixedSizeLists with a non-zero offset wrong
+// without an error, and cannot write null lists ([ParquetWriter]); the C
+// Data exporter drops the child of an extension column and the importer
+// does not rebuild extension types (ExportArray, ImportArray); the IPC
+// readers' 256 MiB body limit is raised to [DefaultBodySizeLimit];
+// arrow/tensor validates nothing (FromTensor does).
+//
+// # Errors
+//
+// Errors from outside data (files, tensors, metadata, foreign arrays)
+// are *[Error] values that wrap arrow.ErrInvalid, plus their cause
+// (arrow.ErrNotImplemented for what arrow-go cannot represent: float16
+// tensors, size-0 shapes, null tensors in Parquet; arrow.ErrIndex for a
+// record index out of range). Readers recover panics of arrow-go's
+// decoders on malformed input and return them as errors. Panics are
+// reserved for caller bugs announced in the doc (a slot index out of
+// range).
+package arrowconv

@@ -1,0 +1,42 @@
+package arrowconv
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Error is the error type of this package. It matches arrow.ErrInvalid
+// under errors.Is, and its cause too (arrow.ErrNotImplemented for layouts
+// arrow-go cannot represent, a metadata, stride or fixedshape error, an
+// I/O error).
+type Error struct {
+	msg   string
+	cause error
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// Unwrap returns arrow.ErrInvalid and the cause, if any.
+func (e *Error) Unwrap() []error {
+	if e.cause == nil {
+		return []error{arrow.ErrInvalid}
+	}
+	return []error{arrow.ErrInvalid, e.cause}
+}
+
+// errorf formats an error whose text starts with "arrowconv: "; a %w
+// argument becomes the cause.
+func errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &Error{msg: "arrowconv: " + err.Error(), cause: errors.Unwrap(err)}
+}
+
+// recovered converts a panic raised by arrow-go while decoding outside
+// data into an error; it is deferred by every reader entry point.
+func recovered(errp *error, what string) {
+	if r := recover(); r != nil {
+		*errp = errorf("%s: malformed input: %v", what, r)
+	}
+}

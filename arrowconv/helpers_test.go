@@ -1,0 +1,300 @@
+package arrowconv_test
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/arrow/tensor"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/stride"
+)
+
+// checkedMem returns a checked allocator that the test asserts is empty
+// at its end.
+func checkedMem(t testing.TB) *memory.CheckedAllocator {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return mem
+}
+
+// vector is one conformance case of testdata/arrow_fixed_shape_tensor.json,
+// with the fields the conversion kinds use. testvec.Case cannot decode
+// the file (its storage_values are sometimes strings), so the cases are
+// decoded here.
+type vector struct {
+	ID                  string         `json:"id"`
+	Kind                string         `json:"kind"`
+	ValueType           string         `json:"value_type"`
+	ByteWidth           int            `json:"byte_width"`
+	PhysicalShape       testvec.Ints   `json:"physical_shape"`
+	Permutation         testvec.Ints   `json:"permutation"`
+	DimNamesPhysical    []string       `json:"dim_names_physical"`
+	LogicalShape        testvec.Ints   `json:"logical_shape"`
+	DimNamesLogical     []string       `json:"dim_names_logical"`
+	ArrayLength         int            `json:"array_length"`
+	StorageType         string         `json:"storage_type"`
+	ExpectedError       bool           `json:"expected_error"`
+	TensorStridesBytes  testvec.Ints   `json:"expected_tensor_strides_bytes"`
+	UpstreamStrides     testvec.Ints   `json:"upstream_tensor_strides_bytes"`
+	UpstreamMatchesSpec *bool          `json:"upstream_matches_spec"`
+	TensorShape         testvec.Ints   `json:"expected_tensor_shape_logical"`
+	TensorDimNames      []string       `json:"expected_tensor_dim_names"`
+	InShape             testvec.Ints   `json:"tensor_shape_logical"`
+	InStridesBytes      testvec.Ints   `json:"tensor_strides_bytes"`
+	InDimNames          []string       `json:"tensor_dim_names"`
+	ExpPhysicalShape    testvec.Ints   `json:"expected_physical_shape"`
+	ExpPermutation      testvec.Ints   `json:"expected_permutation"`
+	ExpDimNamesPhysical []string       `json:"expected_dim_names_physical"`
+	DensePermuted       *bool          `json:"dense_permuted_layout"`
+	RoundtripStrides    testvec.Ints   `json:"expected_roundtrip_strides_bytes"`
+	NdarrayShape        testvec.Ints   `json:"ndarray_shape_logical"`
+	NdarrayStrides      testvec.Ints   `json:"ndarray_strides_elements"`
+	NdarrayOrder        string         `json:"ndarray_order"`
+	DimNamesArg         any            `json:"dim_names_arg"`
+	Slice               testvec.Ints   `json:"slice"`
+	ExpectedNdarray     any            `json:"expected_ndarray"`
+	StorageValues       any            `json:"storage_values"`
+	ExpectedStorage     [][]float64    `json:"expected_storage"`
+	Serialized          *string        `json:"serialized"`
+	Raw                 map[string]any `json:"-"`
+}
+
+// loadVectors returns the cases of the given kinds.
+func loadVectors(t testing.TB, kinds ...string) []vector {
+	t.Helper()
+	b, err := os.ReadFile(testvec.Path("arrow_fixed_shape_tensor.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Cases []json.RawMessage `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	var out []vector
+	for _, raw := range f.Cases {
+		var v vector
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &v.Raw); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range kinds {
+			if v.Kind == k {
+				out = append(out, v)
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no vectors of kinds %v", kinds)
+	}
+	return out
+}
+
+// elemType returns the Arrow type named by a vector.
+func elemType(t testing.TB, name string) arrow.DataType {
+	t.Helper()
+	dt, err := testvec.DataType(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dt
+}
+
+// seqColumn returns a column of n tensors of typ whose physical elements
+// are 0, 1, 2, ... (element k of the storage holds k, tensor-major).
+func seqColumn(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, n int, valid []bool) *fixedshape.Array {
+	t.Helper()
+	w := typ.ElemWidth()
+	total := n * typ.ListSize()
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(total * w)
+	putSeq(buf.Bytes(), typ.ElemType(), total)
+	var bitmap *memory.Buffer
+	nulls := 0
+	if valid != nil {
+		bitmap = memory.NewResizableBuffer(mem)
+		bitmap.Resize((n + 7) / 8)
+		for i, v := range valid {
+			if v {
+				bitmap.Bytes()[i/8] |= 1 << (i % 8)
+			} else {
+				nulls++
+			}
+		}
+		defer bitmap.Release()
+	}
+	defer buf.Release()
+	child := array.NewData(typ.ElemType(), total, []*memory.Buffer{nil, buf}, nil, 0, 0)
+	defer child.Release()
+	st := array.NewData(typ.StorageType(), n, []*memory.Buffer{bitmap}, []arrow.ArrayData{child}, nulls, 0)
+	defer st.Release()
+	storage := array.MakeFromData(st)
+	defer storage.Release()
+	arr, err := fixedshape.NewArray(typ, storage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arr
+}
+
+// putSeq writes 0..n-1 as elements of dt (little-endian) into b.
+func putSeq(b []byte, dt arrow.DataType, n int) {
+	w := dt.(arrow.FixedWidthDataType).Bytes()
+	for k := 0; k < n; k++ {
+		putElem(b[k*w:], dt, float64(k))
+	}
+}
+
+// putElem writes v as one element of dt into b.
+func putElem(b []byte, dt arrow.DataType, v float64) {
+	switch dt.ID() {
+	case arrow.INT8, arrow.UINT8:
+		b[0] = byte(int64(v))
+	case arrow.INT16, arrow.UINT16:
+		binary.LittleEndian.PutUint16(b, uint16(int64(v)))
+	case arrow.INT32, arrow.UINT32:
+		binary.LittleEndian.PutUint32(b, uint32(int64(v)))
+	case arrow.INT64, arrow.UINT64:
+		binary.LittleEndian.PutUint64(b, uint64(int64(v)))
+	case arrow.FLOAT16:
+		binary.LittleEndian.PutUint16(b, float16.New(float32(v)).Uint16())
+	case arrow.FLOAT32:
+		binary.LittleEndian.PutUint32(b, math.Float32bits(float32(v)))
+	case arrow.FLOAT64:
+		binary.LittleEndian.PutUint64(b, math.Float64bits(v))
+	default:
+		panic("putElem: " + dt.String())
+	}
+}
+
+// getElem reads one element of dt from b as a float64.
+func getElem(b []byte, dt arrow.DataType) float64 {
+	switch dt.ID() {
+	case arrow.INT8:
+		return float64(int8(b[0]))
+	case arrow.UINT8:
+		return float64(b[0])
+	case arrow.INT16:
+		return float64(int16(binary.LittleEndian.Uint16(b)))
+	case arrow.UINT16:
+		return float64(binary.LittleEndian.Uint16(b))
+	case arrow.INT32:
+		return float64(int32(binary.LittleEndian.Uint32(b)))
+	case arrow.UINT32:
+		return float64(binary.LittleEndian.Uint32(b))
+	case arrow.INT64:
+		return float64(int64(binary.LittleEndian.Uint64(b)))
+	case arrow.UINT64:
+		return float64(binary.LittleEndian.Uint64(b))
+	case arrow.FLOAT16:
+		return float64(float16.FromBits(binary.LittleEndian.Uint16(b)).Float32())
+	case arrow.FLOAT32:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+	case arrow.FLOAT64:
+		return math.Float64frombits(binary.LittleEndian.Uint64(b))
+	}
+	panic("getElem: " + dt.String())
+}
+
+// specValue returns the value that logical index idx of tensor b has in a
+// seqColumn of metadata m: its physical row-major position, computed from
+// the definition L[i] = P[perm[i]] independently of the strides code.
+func specValue(m metadata.Metadata, b int, idx []int) float64 {
+	phys := m.PhysicalShape()
+	perm := m.Permutation()
+	if perm == nil {
+		perm = stride.Identity(nil, m.NDim())
+	}
+	pidx := make([]int, len(phys))
+	for i, v := range idx {
+		pidx[perm[i]] = v
+	}
+	off := 0
+	for k, v := range pidx {
+		off = off*phys[k] + v
+	}
+	return float64(b*m.Size() + off)
+}
+
+// tensorBytes returns the bytes of t's values, from its first element.
+func tensorBytes(t tensor.Interface) []byte {
+	d := t.Data()
+	if d.Buffers()[1] == nil {
+		return nil
+	}
+	w := d.DataType().(arrow.FixedWidthDataType).Bytes()
+	return d.Buffers()[1].Bytes()[d.Offset()*w : (d.Offset()+d.Len())*w]
+}
+
+// tensorAt reads the element of t at idx through t's byte strides.
+func tensorAt(t tensor.Interface, idx []int) float64 {
+	off := int64(0)
+	for i, v := range idx {
+		off += int64(v) * t.Strides()[i]
+	}
+	return getElem(tensorBytes(t)[off:], t.DataType())
+}
+
+// indices returns every index of shape in row-major order.
+func indices(shape []int) [][]int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	out := make([][]int, 0, n)
+	idx := make([]int, len(shape))
+	for range n {
+		out = append(out, append([]int{}, idx...))
+		for a := len(shape) - 1; a >= 0; a-- {
+			idx[a]++
+			if idx[a] < shape[a] {
+				break
+			}
+			idx[a] = 0
+		}
+	}
+	return out
+}
+
+// newTensor returns an arrow/tensor of dt over a fresh buffer of n
+// elements 0..n-1 with the given shape and byte strides; the caller
+// releases it.
+func newTensor(t testing.TB, mem memory.Allocator, dt arrow.DataType, n int, shape, strides []int, names []string) tensor.Interface {
+	t.Helper()
+	w := dt.(arrow.FixedWidthDataType).Bytes()
+	buf := memory.NewResizableBuffer(mem)
+	defer buf.Release()
+	buf.Resize(n * w)
+	putSeq(buf.Bytes(), dt, n)
+	d := array.NewData(dt, n, []*memory.Buffer{nil, buf}, nil, 0, 0)
+	defer d.Release()
+	s64 := make([]int64, len(shape))
+	st64 := make([]int64, len(strides))
+	for i := range shape {
+		s64[i] = int64(shape[i])
+	}
+	for i := range strides {
+		st64[i] = int64(strides[i])
+	}
+	return tensor.New(d, s64, st64, names)
+}
+
+func ints64(xs []int64) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+	}
+	return out
+}

@@ -1,0 +1,329 @@
+package arrowconv
+
+import (
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+)
+
+// readOptions returns the ipc options of a reader configured by cfg.
+func (c *config) readOptions() []ipc.Option {
+	return []ipc.Option{ipc.WithAllocator(c.mem), ipc.WithBodySizeLimit(c.bodyLimit)}
+}
+
+// writeOptions returns the ipc options of a writer configured by cfg.
+func (c *config) writeOptions(schema *arrow.Schema) ([]ipc.Option, error) {
+	opts := []ipc.Option{ipc.WithAllocator(c.mem), ipc.WithSchema(schema)}
+	switch c.compression {
+	case Uncompressed:
+	case LZ4:
+		opts = append(opts, ipc.WithLZ4())
+	case ZSTD:
+		opts = append(opts, ipc.WithZstd())
+	default:
+		return nil, errorf("unknown compression %d", c.compression)
+	}
+	return opts, nil
+}
+
+// FileReader reads the record batches of an Arrow IPC file. Tensor
+// columns come back as fixedshape arrays (the package registers the
+// extension type) and are validated before they are returned. A
+// FileReader is safe for concurrent calls of RecordBatch.
+type FileReader struct {
+	r      *ipc.FileReader
+	closer io.Closer // the file or the mapping; nil for NewIPCFileReader
+	mapped bool
+}
+
+// OpenIPCFile opens the Arrow IPC file at path and reads its schema and
+// footer. Record batches are read into memory from the allocator of
+// [WithAllocator]: they stay valid after Close. Options: [WithAllocator],
+// [WithBodySizeLimit].
+//
+// Errors from the file wrap arrow.ErrInvalid; a tensor column whose
+// extension metadata is invalid fails the whole schema (arrow-go's
+// behaviour), with the key and value named.
+func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errorf("open %s: %w", path, err)
+	}
+	r, err := newFileReader(f, false, newConfig(opts))
+	if err != nil {
+		f.Close()
+		return nil, errorf("open %s: %w", path, err)
+	}
+	r.closer = f
+	return r, nil
+}
+
+// OpenMappedIPCFile opens the Arrow IPC file at path by mapping it into
+// memory (read-only; on systems without mmap the file is read whole).
+// Uncompressed record batches are zero-copy: their buffers, and so the
+// tensor views taken from them, point into the mapping, which Close
+// unmaps. Record batches and every view of them must therefore not be
+// used after Close. Compressed bodies are decompressed into memory from
+// [WithAllocator]. Options: [WithAllocator], [WithBodySizeLimit].
+func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
+	m, err := mapFile(path)
+	if err != nil {
+		return nil, errorf("map %s: %w", path, err)
+	}
+	r, err := func() (r *FileReader, err error) {
+		defer recovered(&err, "ipc file")
+		cfg := newConfig(opts)
+		fr, err := ipc.NewMappedFileReader(m.data, cfg.readOptions()...)
+		if err != nil {
+			return nil, err
+		}
+		return &FileReader{r: fr, mapped: true}, nil
+	}()
+	if err != nil {
+		m.Close()
+		return nil, errorf("open %s: %w", path, err)
+	}
+	r.closer = m
+	return r, nil
+}
+
+// NewIPCFileReader reads an Arrow IPC file from r, copying record
+// batches into memory from [WithAllocator]. Close does not close r.
+// Options: [WithAllocator], [WithBodySizeLimit].
+func NewIPCFileReader(r ipc.ReadAtSeeker, opts ...Option) (*FileReader, error) {
+	return newFileReader(r, false, newConfig(opts))
+}
+
+func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader, err error) {
+	defer recovered(&err, "ipc file")
+	ir, err := ipc.NewFileReader(r, cfg.readOptions()...)
+	if err != nil {
+		return nil, errorf("ipc file: %w", err)
+	}
+	return &FileReader{r: ir, mapped: mapped}, nil
+}
+
+// Schema returns the file's schema.
+func (r *FileReader) Schema() *arrow.Schema { return r.r.Schema() }
+
+// NumRecords returns the number of record batches in the file.
+func (r *FileReader) NumRecords() int { return r.r.NumRecords() }
+
+// Mapped reports whether the reader's batches point into a memory
+// mapping of the file (see [OpenMappedIPCFile]).
+func (r *FileReader) Mapped() bool { return r.mapped }
+
+// RecordBatch reads record batch i, 0 <= i < NumRecords. The caller owns
+// it and releases it. Errors wrap arrow.ErrInvalid (arrow.ErrIndex too
+// for an i out of range).
+func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
+	if i < 0 || i >= r.r.NumRecords() {
+		return nil, errorf("record batch %d out of range [0,%d): %w", i, r.r.NumRecords(), arrow.ErrIndex)
+	}
+	defer recovered(&err, "ipc file")
+	rec, err = r.r.RecordBatchAt(i)
+	if err != nil {
+		return nil, errorf("ipc file: record batch %d: %w", i, err)
+	}
+	if err := ValidateRecord(rec); err != nil {
+		rec.Release()
+		return nil, errorf("record batch %d: %w", i, err)
+	}
+	return rec, nil
+}
+
+// Close releases the reader and closes the file or unmaps it (see
+// [OpenMappedIPCFile] for what that means for the batches read).
+func (r *FileReader) Close() error {
+	err := r.r.Close()
+	if r.closer != nil {
+		if cerr := r.closer.Close(); err == nil {
+			err = cerr
+		}
+		r.closer = nil
+	}
+	return err
+}
+
+// RecordReader yields the record batches of an IPC stream or a Parquet
+// file, validating the tensor columns of each (fixedshape.Array.Validate).
+// It implements array.RecordReader. It is not safe for concurrent use.
+type RecordReader struct {
+	refs   atomic.Int64
+	schema *arrow.Schema
+	next   func() (arrow.RecordBatch, error) // the next batch, owned by the caller; (nil, nil) at the end
+	close  func()
+	cur    arrow.RecordBatch
+	err    error
+}
+
+var _ array.RecordReader = (*RecordReader)(nil)
+
+func newRecordReader(schema *arrow.Schema, next func() (arrow.RecordBatch, error), close func()) *RecordReader {
+	r := &RecordReader{schema: schema, next: next, close: close}
+	r.refs.Store(1)
+	return r
+}
+
+// NewIPCStreamReader reads an Arrow IPC stream from r: the schema at
+// once, then one record batch per call of Next. Options:
+// [WithAllocator], [WithBodySizeLimit]. Errors wrap arrow.ErrInvalid.
+// The caller releases the reader; it does not close r.
+func NewIPCStreamReader(r io.Reader, opts ...Option) (rr *RecordReader, err error) {
+	defer recovered(&err, "ipc stream")
+	cfg := newConfig(opts)
+	ir, err := ipc.NewReader(r, cfg.readOptions()...)
+	if err != nil {
+		return nil, errorf("ipc stream: %w", err)
+	}
+	next := func() (rec arrow.RecordBatch, err error) {
+		defer recovered(&err, "ipc stream")
+		if !ir.Next() {
+			if err := ir.Err(); err != nil && err != io.EOF {
+				return nil, errorf("ipc stream: %w", err)
+			}
+			return nil, nil
+		}
+		rec = ir.RecordBatch()
+		rec.Retain()
+		return rec, nil
+	}
+	return newRecordReader(ir.Schema(), next, ir.Release), nil
+}
+
+// Schema returns the schema of the batches.
+func (r *RecordReader) Schema() *arrow.Schema { return r.schema }
+
+// Next advances to the next record batch and reports whether there is
+// one; at the end or on an error it returns false and Err tells which.
+func (r *RecordReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.err != nil || r.next == nil {
+		return false
+	}
+	rec, err := r.next()
+	if err == nil && rec != nil {
+		err = ValidateRecord(rec)
+		if err != nil {
+			rec.Release()
+		}
+	}
+	if err != nil {
+		r.err = err
+		return false
+	}
+	if rec == nil {
+		r.next = nil
+		return false
+	}
+	r.cur = rec
+	return true
+}
+
+// RecordBatch returns the current batch, valid until the next call of
+// Next or Release; Retain it to keep it longer.
+func (r *RecordReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is RecordBatch.
+//
+// Deprecated: use RecordBatch; Record exists for array.RecordReader.
+func (r *RecordReader) Record() arrow.RecordBatch { return r.cur }
+
+// Err returns the error that stopped Next, nil at a clean end.
+func (r *RecordReader) Err() error { return r.err }
+
+// Retain adds a reference.
+func (r *RecordReader) Retain() { r.refs.Add(1) }
+
+// Release drops a reference; the last one frees the current batch and
+// the underlying reader.
+func (r *RecordReader) Release() {
+	if r.refs.Add(-1) != 0 {
+		return
+	}
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.close != nil {
+		r.close()
+		r.close = nil
+	}
+	r.next = nil
+}
+
+// IPCWriter writes record batches to an Arrow IPC file or stream.
+type IPCWriter struct {
+	schema *arrow.Schema
+	file   *ipc.FileWriter
+	stream *ipc.Writer
+}
+
+// NewIPCFileWriter starts an Arrow IPC file of the given schema on w.
+// Options: [WithAllocator], [WithCompression] (LZ4 or ZSTD bodies).
+// Close writes the footer; it does not close w.
+func NewIPCFileWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*IPCWriter, error) {
+	o, err := newConfig(opts).writeOptions(schema)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := ipc.NewFileWriter(w, o...)
+	if err != nil {
+		return nil, errorf("ipc file: %w", err)
+	}
+	return &IPCWriter{schema: schema, file: fw}, nil
+}
+
+// NewIPCStreamWriter starts an Arrow IPC stream of the given schema on
+// w. Options: [WithAllocator], [WithCompression]. Close writes the
+// end-of-stream marker; it does not close w.
+func NewIPCStreamWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*IPCWriter, error) {
+	o, err := newConfig(opts).writeOptions(schema)
+	if err != nil {
+		return nil, err
+	}
+	return &IPCWriter{schema: schema, stream: ipc.NewWriter(w, o...)}, nil
+}
+
+// Write writes one record batch, whose schema must equal the writer's.
+// Tensor columns are validated first; sliced columns are written with
+// only their own rows. It does not take ownership of rec.
+func (w *IPCWriter) Write(rec arrow.RecordBatch) error {
+	if !rec.Schema().Equal(w.schema) {
+		return errorf("record schema %v does not match the writer's %v", rec.Schema(), w.schema)
+	}
+	if err := ValidateRecord(rec); err != nil {
+		return err
+	}
+	var err error
+	if w.file != nil {
+		err = w.file.Write(rec)
+	} else {
+		err = w.stream.Write(rec)
+	}
+	if err != nil {
+		return errorf("ipc write: %w", err)
+	}
+	return nil
+}
+
+// Close finishes the file or stream.
+func (w *IPCWriter) Close() error {
+	var err error
+	if w.file != nil {
+		err = w.file.Close()
+	} else {
+		err = w.stream.Close()
+	}
+	if err != nil {
+		return errorf("ipc close: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package arrowconv
+
+import (
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Option configures a conversion, reader or writer of this package. Each
+// entry point documents the options it reads and ignores the others.
+type Option func(*config)
+
+// Compression names a compression codec for IPC bodies and Parquet pages.
+type Compression int
+
+const (
+	// Uncompressed writes plain buffers (the default).
+	Uncompressed Compression = iota
+	// LZ4 writes LZ4 frame-compressed IPC bodies and LZ4_RAW Parquet pages.
+	LZ4
+	// ZSTD writes Zstandard-compressed IPC bodies and Parquet pages.
+	ZSTD
+)
+
+// String returns "none", "lz4" or "zstd".
+func (c Compression) String() string {
+	switch c {
+	case Uncompressed:
+		return "none"
+	case LZ4:
+		return "lz4"
+	case ZSTD:
+		return "zstd"
+	}
+	return "Compression(?)"
+}
+
+// DefaultBodySizeLimit is the largest IPC record body the readers of this
+// package accept unless told otherwise: 4 GiB. arrow-go's own default,
+// 256 MiB, is too small for batches of images or embeddings.
+const DefaultBodySizeLimit int64 = 4 << 30
+
+// DefaultRowGroupRows is the number of rows per Parquet row group written
+// unless told otherwise.
+const DefaultRowGroupRows = 64 * 1024
+
+type config struct {
+	mem          memory.Allocator
+	copy         bool
+	bodyLimit    int64
+	compression  Compression
+	rowGroupRows int
+	batchRows    int
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{
+		mem:          memory.DefaultAllocator,
+		bodyLimit:    DefaultBodySizeLimit,
+		rowGroupRows: DefaultRowGroupRows,
+		batchRows:    DefaultRowGroupRows,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	return c
+}
+
+// WithAllocator sets the allocator of copies and of decoded data (the
+// default is memory.DefaultAllocator). Read by every entry point that
+// allocates Arrow memory.
+func WithAllocator(mem memory.Allocator) Option {
+	return func(c *config) {
+		if mem != nil {
+			c.mem = mem
+		}
+	}
+}
+
+// WithCopy lets [FromTensor] and [FromSlotTensor] copy a tensor whose
+// strides are not a dense (possibly permuted) layout, instead of
+// refusing it. Dense tensors are never copied.
+func WithCopy() Option { return func(c *config) { c.copy = true } }
+
+// WithBodySizeLimit sets the largest IPC message body, in bytes, that the
+// IPC readers accept (default [DefaultBodySizeLimit]); n <= 0 removes
+// the limit. It bounds the memory a hostile file can make a plain reader
+// allocate.
+func WithBodySizeLimit(n int64) Option { return func(c *config) { c.bodyLimit = n } }
+
+// WithCompression sets the codec of the IPC and Parquet writers.
+func WithCompression(cmp Compression) Option { return func(c *config) { c.compression = cmp } }
+
+// WithRowGroupRows sets the number of rows per Parquet row group written
+// by [ParquetWriter] (default [DefaultRowGroupRows]); values below 1 are
+// taken as 1.
+func WithRowGroupRows(n int) Option {
+	return func(c *config) { c.rowGroupRows = max(n, 1) }
+}
+
+// WithBatchRows sets the number of rows per record batch produced by the
+// Parquet readers (default [DefaultRowGroupRows]); values below 1 are
+// taken as 1.
+func WithBatchRows(n int) Option {
+	return func(c *config) { c.batchRows = max(n, 1) }
+}

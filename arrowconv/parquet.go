@@ -1,0 +1,249 @@
+package arrowconv
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// ParquetWriter writes record batches with tensor columns to a Parquet
+// file, routing around three arrow-go defects:
+//
+//   - pqarrow refuses extension columns with FixedSizeList storage, so a
+//     tensor column is written as its storage column with the extension
+//     name and metadata in the field metadata ([StorageField]), and the
+//     Arrow schema is stored in the file: arrow-go and pyarrow readers
+//     get the tensor type back.
+//   - pqarrow silently writes wrong rows for a FixedSizeList with a
+//     non-zero offset (a sliced column, or any column it splits into row
+//     groups itself), so every row group is written from a record whose
+//     FixedSizeList columns are rebased to offset 0 (sharing the
+//     elements; no copy).
+//   - pqarrow cannot write null lists of a FixedSizeList, so a tensor
+//     column with null tensors is refused with an error wrapping
+//     arrow.ErrInvalid and arrow.ErrNotImplemented, before anything of
+//     that record is written.
+//
+// Tensor element lists are written as Parquet repeated groups (the LIST
+// logical type), which Parquet engines such as DuckDB read as arrays.
+type ParquetWriter struct {
+	schema  *arrow.Schema // the tensor schema the caller writes
+	storage *arrow.Schema // the schema given to pqarrow
+	fw      *pqarrow.FileWriter
+	rows    int
+	mem     memory.Allocator
+}
+
+// NewParquetWriter starts a Parquet file of the given schema on w.
+// Options: [WithAllocator], [WithCompression] (ZSTD, or LZ4 as
+// LZ4_RAW), [WithRowGroupRows]. Close writes the footer; it does not
+// close w.
+func NewParquetWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*ParquetWriter, error) {
+	cfg := newConfig(opts)
+	codec := compress.Codecs.Uncompressed
+	switch cfg.compression {
+	case Uncompressed:
+	case LZ4:
+		codec = compress.Codecs.Lz4Raw
+	case ZSTD:
+		codec = compress.Codecs.Zstd
+	default:
+		return nil, errorf("unknown compression %d", cfg.compression)
+	}
+	storage := StorageSchema(schema)
+	props := parquet.NewWriterProperties(
+		parquet.WithAllocator(cfg.mem),
+		parquet.WithCompression(codec),
+		parquet.WithMaxRowGroupLength(int64(cfg.rowGroupRows)),
+	)
+	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem))
+	fw, err := pqarrow.NewFileWriter(storage, w, props, aprops)
+	if err != nil {
+		return nil, errorf("parquet: %w", err)
+	}
+	return &ParquetWriter{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows, mem: cfg.mem}, nil
+}
+
+// Write writes rec, whose schema must equal the writer's, as one or more
+// row groups of at most the configured number of rows. It does not take
+// ownership of rec.
+func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
+	if !rec.Schema().Equal(w.schema) {
+		return errorf("record schema %v does not match the writer's %v", rec.Schema(), w.schema)
+	}
+	if err := ValidateRecord(rec); err != nil {
+		return err
+	}
+	for i, c := range rec.Columns() {
+		if _, ok := c.(*fixedshape.Array); ok && c.NullN() > 0 {
+			return errorf("parquet: column %q has %d null tensors; arrow-go cannot write null FixedSizeList entries: %w", rec.Schema().Field(i).Name, c.NullN(), arrow.ErrNotImplemented)
+		}
+	}
+	n := int(rec.NumRows())
+	for start := 0; start < n || (n == 0 && start == 0); start += w.rows {
+		end := min(start+w.rows, n)
+		chunk := rebasedRecord(w.storage, rec, start, end)
+		err := w.fw.Write(chunk)
+		chunk.Release()
+		if err != nil {
+			return errorf("parquet write: %w", err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// Close writes the footer.
+func (w *ParquetWriter) Close() error {
+	if err := w.fw.Close(); err != nil {
+		return errorf("parquet close: %w", err)
+	}
+	return nil
+}
+
+// rebasedRecord returns rows [start, end) of rec under the storage schema,
+// tensor columns as their storage and every FixedSizeList column rebased
+// to offset 0: a new list array of offset 0 and no validity whose child
+// is the slice of elements of those rows (the caller has refused nulls in
+// tensor columns; other FixedSizeList columns with nulls keep their
+// validity and offset, as arrow-go cannot write them shifted).
+func rebasedRecord(storage *arrow.Schema, rec arrow.RecordBatch, start, end int) arrow.RecordBatch {
+	cols := make([]arrow.Array, rec.NumCols())
+	for i, c := range rec.Columns() {
+		if t, ok := c.(*fixedshape.Array); ok {
+			c = t.Storage()
+		}
+		cols[i] = rebase(c, start, end)
+	}
+	out := array.NewRecordBatch(storage, cols, int64(end-start))
+	for _, c := range cols {
+		c.Release()
+	}
+	return out
+}
+
+// rebase returns rows [start, end) of c; for a FixedSizeList without
+// nulls the result has offset 0 and shares c's child elements.
+func rebase(c arrow.Array, start, end int) arrow.Array {
+	fsl, ok := c.(*array.FixedSizeList)
+	if !ok || fsl.NullN() > 0 {
+		return array.NewSlice(c, int64(start), int64(end))
+	}
+	size := int(fsl.DataType().(*arrow.FixedSizeListType).Len())
+	first := (fsl.Data().Offset() + start) * size
+	child := fsl.ListValues()
+	elems := rebase(child, first, first+(end-start)*size)
+	defer elems.Release()
+	d := array.NewData(fsl.DataType(), end-start, []*memory.Buffer{nil}, []arrow.ArrayData{elems.Data()}, 0, 0)
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// OpenParquetFile opens the Parquet file at path and returns a reader of
+// its record batches; tensor columns come back as fixedshape arrays when
+// the file stores an Arrow schema (fstensor, pyarrow and arrow-go write
+// one) or when the field metadata carries the extension keys. Options:
+// [WithAllocator], [WithBatchRows]. The caller releases the reader, which
+// closes the file.
+func OpenParquetFile(path string, opts ...Option) (*RecordReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errorf("open %s: %w", path, err)
+	}
+	r, err := newParquetReader(f, f.Close, newConfig(opts))
+	if err != nil {
+		f.Close()
+		return nil, errorf("open %s: %w", path, err)
+	}
+	return r, nil
+}
+
+// NewParquetReader is [OpenParquetFile] for a file already open as r;
+// releasing the reader does not close r.
+func NewParquetReader(r parquet.ReaderAtSeeker, opts ...Option) (*RecordReader, error) {
+	return newParquetReader(r, nil, newConfig(opts))
+}
+
+func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *RecordReader, err error) {
+	defer recovered(&err, "parquet")
+	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
+	if err != nil {
+		return nil, errorf("parquet: %w", err)
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(cfg.batchRows)}, cfg.mem)
+	if err != nil {
+		pf.Close()
+		return nil, errorf("parquet: %w", err)
+	}
+	rec, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		pf.Close()
+		return nil, errorf("parquet: %w", err)
+	}
+	sc, err := TensorSchema(dropUnsetFieldIDs(rec.Schema()))
+	if err != nil {
+		rec.Release()
+		pf.Close()
+		return nil, err
+	}
+	next := func() (out arrow.RecordBatch, err error) {
+		defer recovered(&err, "parquet")
+		if !rec.Next() {
+			if err := rec.Err(); err != nil && err != io.EOF {
+				return nil, errorf("parquet: %w", err)
+			}
+			return nil, nil
+		}
+		tr, err := TensorRecord(rec.RecordBatch())
+		if err != nil {
+			return nil, err
+		}
+		defer tr.Release()
+		return array.NewRecordBatch(sc, tr.Columns(), tr.NumRows()), nil
+	}
+	closeAll := func() {
+		rec.Release()
+		pf.Close()
+		if closeFn != nil {
+			closeFn()
+		}
+	}
+	return newRecordReader(sc, next, closeAll), nil
+}
+
+// fieldIDKey is the field metadata key in which pqarrow reports Parquet
+// field ids, "-1" when the file has none.
+const fieldIDKey = "PARQUET:field_id"
+
+// dropUnsetFieldIDs removes the "PARQUET:field_id": "-1" entries that
+// pqarrow adds to every field of a file without field ids, so that a
+// schema survives a Parquet round trip unchanged.
+func dropUnsetFieldIDs(s *arrow.Schema) *arrow.Schema {
+	fields := s.Fields()
+	for i, f := range fields {
+		if v, ok := f.Metadata.GetValue(fieldIDKey); !ok || v != "-1" {
+			continue
+		}
+		var keys, vals []string
+		for j, k := range f.Metadata.Keys() {
+			if k != fieldIDKey {
+				keys = append(keys, k)
+				vals = append(vals, f.Metadata.Values()[j])
+			}
+		}
+		fields[i].Metadata = arrow.NewMetadata(keys, vals)
+	}
+	md := s.Metadata()
+	return arrow.NewSchema(fields, &md)
+}

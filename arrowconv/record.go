@@ -1,0 +1,165 @@
+package arrowconv
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// Field metadata keys by which Arrow marks an extension column whose
+// type travels as its storage type (IPC, Parquet, C Data).
+const (
+	ExtensionNameKey     = "ARROW:extension:name"
+	ExtensionMetadataKey = "ARROW:extension:metadata"
+)
+
+// StorageField returns f with a tensor type replaced by its FixedSizeList
+// storage type and the extension name and metadata added to the field
+// metadata (replacing keys of the same name), the form in which writers
+// that cannot handle the extension type itself carry it. Other fields
+// are returned unchanged.
+func StorageField(f arrow.Field) arrow.Field {
+	typ, ok := f.Type.(*fixedshape.Type)
+	if !ok {
+		return f
+	}
+	keys := []string{ExtensionNameKey, ExtensionMetadataKey}
+	vals := []string{fixedshape.ExtensionName, typ.Serialize()}
+	for i, k := range f.Metadata.Keys() {
+		if k != ExtensionNameKey && k != ExtensionMetadataKey {
+			keys = append(keys, k)
+			vals = append(vals, f.Metadata.Values()[i])
+		}
+	}
+	f.Type = typ.StorageType()
+	f.Metadata = arrow.NewMetadata(keys, vals)
+	return f
+}
+
+// TensorField is the inverse of [StorageField]: a FixedSizeList field
+// whose metadata names arrow.fixed_shape_tensor gets the tensor type and
+// loses the two extension keys. Other fields are returned unchanged.
+// Invalid extension metadata gives an error wrapping arrow.ErrInvalid
+// that names the field.
+func TensorField(f arrow.Field) (arrow.Field, error) {
+	if _, ok := f.Type.(*arrow.FixedSizeListType); !ok {
+		return f, nil
+	}
+	name, ok := f.Metadata.GetValue(ExtensionNameKey)
+	if !ok || name != fixedshape.ExtensionName {
+		return f, nil
+	}
+	serialized, _ := f.Metadata.GetValue(ExtensionMetadataKey)
+	var proto fixedshape.Type
+	et, err := proto.Deserialize(f.Type, serialized)
+	if err != nil {
+		return f, errorf("field %q: %w", f.Name, err)
+	}
+	var keys, vals []string
+	for i, k := range f.Metadata.Keys() {
+		if k != ExtensionNameKey && k != ExtensionMetadataKey {
+			keys = append(keys, k)
+			vals = append(vals, f.Metadata.Values()[i])
+		}
+	}
+	f.Type = et
+	f.Metadata = arrow.NewMetadata(keys, vals)
+	return f, nil
+}
+
+// StorageSchema applies [StorageField] to every field of s.
+func StorageSchema(s *arrow.Schema) *arrow.Schema {
+	fields := make([]arrow.Field, s.NumFields())
+	for i, f := range s.Fields() {
+		fields[i] = StorageField(f)
+	}
+	md := s.Metadata()
+	return arrow.NewSchema(fields, &md)
+}
+
+// TensorSchema applies [TensorField] to every field of s.
+func TensorSchema(s *arrow.Schema) (*arrow.Schema, error) {
+	fields := make([]arrow.Field, s.NumFields())
+	for i, f := range s.Fields() {
+		var err error
+		if fields[i], err = TensorField(f); err != nil {
+			return nil, err
+		}
+	}
+	md := s.Metadata()
+	return arrow.NewSchema(fields, &md), nil
+}
+
+// StorageRecord returns rec with every tensor column replaced by its
+// storage column and the schema by [StorageSchema]'s, sharing all
+// buffers. The caller releases the result.
+func StorageRecord(rec arrow.RecordBatch) arrow.RecordBatch {
+	cols := make([]arrow.Array, rec.NumCols())
+	for i, c := range rec.Columns() {
+		if t, ok := c.(*fixedshape.Array); ok {
+			cols[i] = t.Storage()
+		} else {
+			cols[i] = c
+		}
+	}
+	return array.NewRecordBatch(StorageSchema(rec.Schema()), cols, rec.NumRows())
+}
+
+// TensorRecord returns rec with every FixedSizeList column whose field
+// metadata names arrow.fixed_shape_tensor wrapped as a tensor column
+// ([TensorField]), sharing all buffers, and validates every tensor column
+// (fixedshape.Array.Validate), those rec already had included. Use it on
+// records from a reader that does not restore extension types (a C Data
+// import, a Parquet file without a stored Arrow schema). Errors wrap
+// arrow.ErrInvalid and name the column. The caller releases the result
+// and keeps its reference to rec.
+func TensorRecord(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	sc, err := TensorSchema(rec.Schema())
+	if err != nil {
+		return nil, err
+	}
+	cols := make([]arrow.Array, rec.NumCols())
+	var made []arrow.Array
+	defer func() {
+		for _, a := range made {
+			a.Release()
+		}
+	}()
+	for i, c := range rec.Columns() {
+		f := sc.Field(i)
+		typ, ok := f.Type.(*fixedshape.Type)
+		if !ok {
+			cols[i] = c
+			continue
+		}
+		if t, ok := c.(*fixedshape.Array); ok {
+			if err := t.Validate(); err != nil {
+				return nil, errorf("column %q: %w", f.Name, err)
+			}
+			cols[i] = c
+			continue
+		}
+		arr, err := fixedshape.NewArray(typ, c)
+		if err != nil {
+			return nil, errorf("column %q: %w", f.Name, err)
+		}
+		made = append(made, arr)
+		cols[i] = arr
+	}
+	return array.NewRecordBatch(sc, cols, rec.NumRows()), nil
+}
+
+// ValidateRecord checks every tensor column of rec with
+// fixedshape.Array.Validate, which arrow-go's readers do not do, and
+// returns an error wrapping arrow.ErrInvalid that names the first bad
+// column.
+func ValidateRecord(rec arrow.RecordBatch) error {
+	for i, c := range rec.Columns() {
+		if t, ok := c.(*fixedshape.Array); ok {
+			if err := t.Validate(); err != nil {
+				return errorf("column %q: %w", rec.Schema().Field(i).Name, err)
+			}
+		}
+	}
+	return nil
+}
