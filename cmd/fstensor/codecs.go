@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fstensor/fstensor/codec/decthings"
+	"github.com/fstensor/fstensor/codec/npy"
+	"github.com/fstensor/fstensor/codec/tfproto"
+	"github.com/fstensor/fstensor/codec/zio"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// maxMessages bounds the number of TensorProto messages or ZIO parts read
+// from one file.
+const maxMessages = 1 << 20
+
+// readColumnFile reads a file of a single-column format as one column.
+func readColumnFile(path string, f format) (*fixedshape.Array, error) {
+	if f == npyF {
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer file.Close()
+		return npy.ReadColumn(bufio.NewReader(file), nil)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	switch f {
+	case tfprotoF:
+		msgs, err := splitDelimited(b)
+		if err != nil {
+			return nil, err
+		}
+		return tfproto.ReadColumn(msgs)
+	case zioF:
+		m, err := zio.Decode(b)
+		if err != nil {
+			return nil, err
+		}
+		return zio.ReadColumn(m)
+	case dtF:
+		return decthings.ReadColumn(b)
+	}
+	return nil, fmt.Errorf("format %s has no column reader", f)
+}
+
+// writeColumnFile writes col to w in a single-column format.
+func writeColumnFile(w io.Writer, f format, col *fixedshape.Array) error {
+	var b []byte
+	switch f {
+	case npyF:
+		bw := bufio.NewWriter(w)
+		if err := npy.WriteColumn(bw, col, nil); err != nil {
+			return err
+		}
+		return bw.Flush()
+	case tfprotoF:
+		msgs, err := tfproto.AppendColumn(nil, col)
+		if err != nil {
+			return err
+		}
+		for _, m := range msgs {
+			b = binary.AppendUvarint(b, uint64(len(m)))
+			b = append(b, m...)
+		}
+	case zioF:
+		m := &zio.Message{Form: "TENS"}
+		if err := zio.AppendColumn(m, col); err != nil {
+			return err
+		}
+		var err error
+		if b, err = m.AppendEncode(nil); err != nil {
+			return err
+		}
+	case dtF:
+		var err error
+		if b, err = decthings.AppendColumn(nil, col); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("format %s has no column writer", f)
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// splitDelimited splits varint-length-delimited messages (protobuf's
+// writeDelimitedTo framing), sharing b.
+func splitDelimited(b []byte) ([][]byte, error) {
+	var msgs [][]byte
+	for len(b) > 0 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return nil, fmt.Errorf("tfproto: message %d: bad or overlong length prefix", len(msgs))
+		}
+		if len(msgs) == maxMessages {
+			return nil, fmt.Errorf("tfproto: more than %d messages", maxMessages)
+		}
+		msgs = append(msgs, b[k:k+int(n)])
+		b = b[k+int(n):]
+	}
+	return msgs, nil
+}

@@ -1,0 +1,336 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// format is a file format the command reads and writes.
+type format string
+
+const (
+	ipcFile   format = "arrow"   // Arrow IPC file (Feather v2)
+	ipcStream format = "arrows"  // Arrow IPC stream
+	parquetF  format = "parquet" // Parquet with the Arrow schema stored
+	npyF      format = "npy"     // NumPy .npy, one tensor column
+	tfprotoF  format = "tfproto" // TensorFlow TensorProto messages, varint-delimited
+	zioF      format = "zio"     // one ZIO TENS message, single-part framing
+	dtF       format = "decthings"
+)
+
+// singleColumn reports whether a format holds exactly one tensor column.
+func (f format) singleColumn() bool {
+	return f == npyF || f == tfprotoF || f == zioF || f == dtF
+}
+
+// formatOf returns the format named by override, or else the one the
+// file extension implies.
+func formatOf(path, override string) (format, error) {
+	name := override
+	if name == "" {
+		name = strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	}
+	switch name {
+	case "arrow", "feather", "ipc":
+		return ipcFile, nil
+	case "arrows", "stream":
+		return ipcStream, nil
+	case "parquet", "pq":
+		return parquetF, nil
+	case "npy":
+		return npyF, nil
+	case "tfproto", "pb":
+		return tfprotoF, nil
+	case "zio":
+		return zioF, nil
+	case "decthings", "dt":
+		return dtF, nil
+	}
+	if override != "" {
+		return "", fmt.Errorf("%w: unknown format %q (want arrow, arrows, parquet, npy, tfproto, zio or decthings)", errUsage, override)
+	}
+	return "", fmt.Errorf("%w: cannot tell the format of %s from its extension (use .arrow, .arrows, .parquet, .npy, .pb, .zio or .dt, or --to/--from)", errUsage, path)
+}
+
+// input yields the record batches of a file, in order.
+type input struct {
+	format format
+	schema *arrow.Schema
+	next   func() (arrow.RecordBatch, error) // nil, nil at the end
+	close  func() error
+	cur    arrow.RecordBatch
+	err    error
+}
+
+// openInput opens path in the given format ("" for the extension's).
+func openInput(path string, f format) (*input, error) {
+	if f == "" {
+		var err error
+		if f, err = formatOf(path, ""); err != nil {
+			return nil, err
+		}
+	}
+	in := &input{format: f}
+	switch f {
+	case ipcFile:
+		r, err := arrowconv.OpenMappedIPCFile(path)
+		if err != nil {
+			return nil, err
+		}
+		i := 0
+		in.schema, in.close = r.Schema(), r.Close
+		in.next = func() (arrow.RecordBatch, error) {
+			if i == r.NumRecords() {
+				return nil, nil
+			}
+			i++
+			return r.RecordBatch(i - 1)
+		}
+	case ipcStream, parquetF:
+		var rr *arrowconv.RecordReader
+		var file *os.File
+		var err error
+		if f == parquetF {
+			rr, err = arrowconv.OpenParquetFile(path)
+		} else if file, err = os.Open(path); err == nil {
+			if rr, err = arrowconv.NewIPCStreamReader(file); err != nil {
+				file.Close()
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		in.schema = rr.Schema()
+		in.close = func() error {
+			rr.Release()
+			if file != nil {
+				return file.Close()
+			}
+			return nil
+		}
+		in.next = func() (arrow.RecordBatch, error) {
+			if !rr.Next() {
+				return nil, rr.Err()
+			}
+			rec := rr.RecordBatch()
+			rec.Retain()
+			return rec, nil
+		}
+	default:
+		col, err := readColumnFile(path, f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer col.Release()
+		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		in.schema = arrow.NewSchema([]arrow.Field{{Name: name, Type: col.DataType(), Nullable: true}}, nil)
+		rec := array.NewRecordBatch(in.schema, []arrow.Array{col}, int64(col.Len()))
+		in.close = func() error { return nil }
+		in.next = func() (arrow.RecordBatch, error) {
+			r := rec
+			rec = nil
+			return r, nil
+		}
+	}
+	return in, nil
+}
+
+// Schema returns the schema of every batch.
+func (in *input) Schema() *arrow.Schema { return in.schema }
+
+// Next advances to the next batch, releasing the previous one. It returns
+// false at the end and on error (see Err).
+func (in *input) Next() bool {
+	if in.cur != nil {
+		in.cur.Release()
+		in.cur = nil
+	}
+	if in.err != nil {
+		return false
+	}
+	in.cur, in.err = in.next()
+	return in.cur != nil
+}
+
+// RecordBatch returns the current batch, valid until the next call of Next.
+func (in *input) RecordBatch() arrow.RecordBatch { return in.cur }
+
+// Err returns the error that ended the iteration, if any.
+func (in *input) Err() error { return in.err }
+
+// Close releases the current batch and the file.
+func (in *input) Close() error {
+	if in.cur != nil {
+		in.cur.Release()
+		in.cur = nil
+	}
+	return in.close()
+}
+
+// output writes record batches to a file.
+type output interface {
+	Write(arrow.RecordBatch) error
+	Close() error
+}
+
+// createOutput creates path and a writer of the format for schema.
+func createOutput(path string, f format, schema *arrow.Schema, comp arrowconv.Compression) (output, error) {
+	file, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	var w output
+	switch f {
+	case ipcFile:
+		w, err = arrowconv.NewIPCFileWriter(file, schema, arrowconv.WithCompression(comp))
+	case ipcStream:
+		w, err = arrowconv.NewIPCStreamWriter(file, schema, arrowconv.WithCompression(comp))
+	case parquetF:
+		w, err = arrowconv.NewParquetWriter(file, schema, arrowconv.WithCompression(comp))
+	default:
+		w, err = newColumnWriter(schema, f)
+	}
+	if err != nil {
+		file.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return &fileOutput{output: w, file: file}, nil
+}
+
+// fileOutput closes the file after the writer.
+type fileOutput struct {
+	output
+	file *os.File
+}
+
+func (o *fileOutput) Close() error {
+	err := o.output.Close()
+	if cw, ok := o.output.(*columnWriter); ok && err == nil {
+		err = cw.flush(o.file)
+	}
+	// Some writers (Parquet's) close the file themselves.
+	if cerr := o.file.Close(); !errors.Is(cerr, os.ErrClosed) {
+		err = errors.Join(err, cerr)
+	}
+	return err
+}
+
+// columnWriter gathers the batches of a single tensor column and writes
+// them as one column in a single-column format on Close.
+type columnWriter struct {
+	format format
+	chunks []arrow.Array
+}
+
+func newColumnWriter(schema *arrow.Schema, f format) (*columnWriter, error) {
+	if schema.NumFields() != 1 {
+		return nil, fmt.Errorf("%w: %s holds one tensor column, the input has %d columns (pick one with --column)", errUsage, f, schema.NumFields())
+	}
+	if _, ok := schema.Field(0).Type.(*fixedshape.Type); !ok {
+		return nil, fmt.Errorf("%w: column %q is %v, not a tensor column", errUsage, schema.Field(0).Name, schema.Field(0).Type)
+	}
+	return &columnWriter{format: f}, nil
+}
+
+func (w *columnWriter) Write(rec arrow.RecordBatch) error {
+	col := rec.Column(0)
+	col.Retain()
+	w.chunks = append(w.chunks, col)
+	return nil
+}
+
+func (w *columnWriter) Close() error { return nil }
+
+func (w *columnWriter) flush(file *os.File) error {
+	defer func() {
+		for _, c := range w.chunks {
+			c.Release()
+		}
+	}()
+	var col arrow.Array
+	switch len(w.chunks) {
+	case 0:
+		return fmt.Errorf("no record batches to write")
+	case 1:
+		col = w.chunks[0]
+		col.Retain()
+	default:
+		var err error
+		if col, err = array.Concatenate(w.chunks, memory.DefaultAllocator); err != nil {
+			return err
+		}
+	}
+	defer col.Release()
+	return writeColumnFile(file, w.format, col.(*fixedshape.Array))
+}
+
+// parseCompression reads the --compression flag.
+func parseCompression(s string) (arrowconv.Compression, error) {
+	switch strings.ToLower(s) {
+	case "", "none":
+		return arrowconv.Uncompressed, nil
+	case "lz4":
+		return arrowconv.LZ4, nil
+	case "zstd":
+		return arrowconv.ZSTD, nil
+	}
+	return 0, fmt.Errorf("%w: unknown compression %q (want none, lz4 or zstd)", errUsage, s)
+}
+
+// selectColumns returns the indices of the named columns, all when names is
+// empty.
+func selectColumns(schema *arrow.Schema, names []string) ([]int, error) {
+	if len(names) == 0 {
+		idx := make([]int, schema.NumFields())
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, nil
+	}
+	var idx []int
+	for _, n := range names {
+		i := schema.FieldIndices(n)
+		if len(i) == 0 {
+			return nil, fmt.Errorf("%w: no column %q (columns: %s)", errUsage, n, columnNames(schema))
+		}
+		idx = append(idx, i[0])
+	}
+	return idx, nil
+}
+
+func columnNames(schema *arrow.Schema) string {
+	var names []string
+	for _, f := range schema.Fields() {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// project returns the schema and a batch restricted to the columns idx.
+func projectSchema(schema *arrow.Schema, idx []int) *arrow.Schema {
+	fields := make([]arrow.Field, len(idx))
+	for k, i := range idx {
+		fields[k] = schema.Field(i)
+	}
+	md := schema.Metadata()
+	return arrow.NewSchema(fields, &md)
+}
+
+func projectBatch(schema *arrow.Schema, rec arrow.RecordBatch, idx []int) arrow.RecordBatch {
+	cols := make([]arrow.Array, len(idx))
+	for k, i := range idx {
+		cols[k] = rec.Column(i)
+	}
+	return array.NewRecordBatch(schema, cols, rec.NumRows())
+}

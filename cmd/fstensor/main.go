@@ -1,0 +1,130 @@
+// Command fstensor inspects, transforms, converts and draws the tensor
+// columns of Arrow IPC, Parquet and NumPy files.
+//
+//	fstensor inspect FILE [--json]
+//	fstensor eval EXPR FILE -o OUT [--column NAME]... [--compression lz4|zstd|none]
+//	fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--compression lz4|zstd|none] [--column NAME]...
+//	fstensor show FILE --column NAME --row I [--expr EXPR] [--layout hwc|chw] [--range MIN,MAX] -o OUT.png
+//
+// Formats are chosen by extension or flag: .arrow/.feather/.ipc (IPC
+// file), .arrows/.stream (IPC stream), .parquet, and the single-column
+// formats .npy (NumPy), .pb (varint-delimited TensorFlow TensorProto
+// messages, one per tensor), .zio (one ZIO TENS message) and .dt
+// (concatenated Decthings tensors). Run it without arguments for usage with
+// examples on the bundled testdata/ files.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+const usage = `fstensor: inspect, transform, convert and draw tensor columns in Arrow, Parquet and NumPy files.
+
+Usage:
+  fstensor inspect FILE [--json]
+  fstensor eval EXPR FILE -o OUT [--column NAME]... [--compression lz4|zstd|none]
+  fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--compression lz4|zstd|none] [--column NAME]...
+  fstensor show FILE --column NAME --row I [--expr EXPR] [--layout hwc|chw] [--range MIN,MAX] -o OUT.png
+
+Formats by extension (or --from/--to NAME): .arrow .feather .ipc (arrow: IPC file),
+.arrows .stream (arrows: IPC stream), .parquet (parquet), and single tensor columns:
+.npy (npy, batch axis first), .pb (tfproto: varint-delimited TensorProto, one per tensor),
+.zio (zio: one ZIO TENS message), .dt (decthings: concatenated tensors).
+In EXPR, x is one tensor of the column: x[:, ::2, ::2], x[..., 0], x.T,
+x.transpose(2, 0, 1), x.reshape(-1), and chains of these.
+
+Examples (on the bundled samples):
+  fstensor inspect testdata/images.arrow
+  fstensor inspect --json testdata/permuted.arrow
+  fstensor eval 'x[::2, ::2].transpose(2, 0, 1)' testdata/images.arrow -o small_chw.arrow
+  fstensor convert testdata/nulls.arrow nulls.arrows --compression zstd
+  fstensor convert testdata/embeddings.arrow embeddings.npy --column embedding
+  fstensor convert testdata/permuted.arrow permuted.zio
+  fstensor show testdata/images.arrow --column image --row 3 -o image3.png
+  fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png
+`
+
+// errUsage marks errors caused by how the command was called (exit code 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit code: 0 on success,
+// 1 on failure, 2 on a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	var err error
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "inspect":
+		err = cmdInspect(rest, stdout)
+	case "eval":
+		err = cmdEval(rest, stderr)
+	case "convert":
+		err = cmdConvert(rest)
+	case "show":
+		err = cmdShow(rest)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		err = fmt.Errorf("%w: unknown command %q (want inspect, eval, convert or show)", errUsage, cmd)
+	}
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "fstensor: "+oneLine(err))
+	if errors.Is(err, errUsage) {
+		fmt.Fprintln(stderr, "run 'fstensor' without arguments for usage")
+		return 2
+	}
+	return 1
+}
+
+// oneLine keeps an error message on one line, except for a caret line
+// pointing into an expression, which the message may carry after a
+// newline on purpose.
+func oneLine(err error) string {
+	msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
+	return msg
+}
+
+// parseFlags parses flags that may come before, between or after the
+// positional arguments, and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func wantArgs(cmd string, pos []string, n int, what string) error {
+	if len(pos) != n {
+		return fmt.Errorf("%w: %s takes %s, got %d argument(s)", errUsage, cmd, what, len(pos))
+	}
+	return nil
+}

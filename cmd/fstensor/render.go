@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+)
+
+// scale maps values in [lo, hi] to 0..255, clamping outside values; NaN
+// maps to 0, and so does everything when lo == hi.
+type scale struct{ lo, hi float64 }
+
+func (s scale) byte(v float64) uint8 {
+	if math.IsNaN(v) || s.hi <= s.lo {
+		return 0
+	}
+	x := (v - s.lo) / (s.hi - s.lo) * 255
+	return uint8(math.Round(math.Max(0, math.Min(255, x))))
+}
+
+// autoScale returns the range of the non-NaN values.
+func autoScale(vals []float64) scale {
+	s := scale{math.Inf(1), math.Inf(-1)}
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			s.lo, s.hi = math.Min(s.lo, v), math.Max(s.hi, v)
+		}
+	}
+	if math.IsInf(s.lo, 1) {
+		return scale{}
+	}
+	return s
+}
+
+// render draws a tensor given by its logical values and shape: 2-D as
+// grayscale, 3-D as H x W x C (layout "hwc") or C x H x W ("chw") with C
+// in {1, 3, 4}, 1-D as a line chart.
+func render(vals []float64, shape []int, layout string, s scale) (image.Image, error) {
+	switch len(shape) {
+	case 1:
+		return lineChart(vals, s), nil
+	case 2:
+		h, w := shape[0], shape[1]
+		img := image.NewGray(image.Rect(0, 0, w, h))
+		for y := range h {
+			for x := range w {
+				img.Pix[y*img.Stride+x] = s.byte(vals[y*w+x])
+			}
+		}
+		return img, nil
+	case 3:
+		var h, w, c int
+		var at func(y, x, ch int) float64
+		switch layout {
+		case "hwc":
+			h, w, c = shape[0], shape[1], shape[2]
+			at = func(y, x, ch int) float64 { return vals[(y*w+x)*c+ch] }
+		case "chw":
+			c, h, w = shape[0], shape[1], shape[2]
+			at = func(y, x, ch int) float64 { return vals[(ch*h+y)*w+x] }
+		default:
+			return nil, fmt.Errorf("unknown --layout %q (want hwc or chw)", layout)
+		}
+		if c != 1 && c != 3 && c != 4 {
+			return nil, fmt.Errorf("a %s image needs 1, 3 or 4 channels, the tensor has %d (shape %v); try --layout or --expr", layout, c, shape)
+		}
+		img := image.NewNRGBA(image.Rect(0, 0, w, h))
+		for y := range h {
+			for x := range w {
+				p := img.Pix[y*img.Stride+4*x:]
+				switch c {
+				case 1:
+					g := s.byte(at(y, x, 0))
+					p[0], p[1], p[2], p[3] = g, g, g, 255
+				case 3:
+					p[0], p[1], p[2], p[3] = s.byte(at(y, x, 0)), s.byte(at(y, x, 1)), s.byte(at(y, x, 2)), 255
+				case 4:
+					p[0], p[1], p[2], p[3] = s.byte(at(y, x, 0)), s.byte(at(y, x, 1)), s.byte(at(y, x, 2)), s.byte(at(y, x, 3))
+				}
+			}
+		}
+		return img, nil
+	}
+	return nil, fmt.Errorf("cannot draw a %d-D tensor (shape %v): show draws 1-D, 2-D and 3-D tensors; select with --expr, e.g. --expr 'x[0]'", len(shape), shape)
+}
+
+// Line chart geometry: one column of pixels per value, at least minWidth
+// wide, chartHeight high, with a margin.
+const (
+	chartHeight = 120
+	chartMargin = 4
+	minWidth    = 200
+)
+
+// lineChart draws the values left to right as a black polyline on white,
+// value s.lo at the bottom and s.hi at the top.
+func lineChart(vals []float64, s scale) image.Image {
+	step := max(1, (minWidth+len(vals)-1)/max(len(vals), 1))
+	w := max(len(vals)*step, 1) + 2*chartMargin
+	img := image.NewGray(image.Rect(0, 0, w, chartHeight))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	py := func(v float64) int {
+		b := float64(s.byte(v)) / 255
+		return chartMargin + int(math.Round((1-b)*float64(chartHeight-1-2*chartMargin)))
+	}
+	prevX, prevY := -1, 0
+	for i, v := range vals {
+		x, y := chartMargin+i*step, py(v)
+		if prevX >= 0 {
+			drawLine(img, prevX, prevY, x, y)
+		} else {
+			img.SetGray(x, y, color.Gray{})
+		}
+		prevX, prevY = x, y
+	}
+	return img
+}
+
+// drawLine draws a black segment with Bresenham's algorithm.
+func drawLine(img *image.Gray, x0, y0, x1, y1 int) {
+	dx, dy := abs(x1-x0), -abs(y1-y0)
+	sx, sy := sign(x1-x0), sign(y1-y0)
+	e := dx + dy
+	for {
+		img.SetGray(x0, y0, color.Gray{})
+		if x0 == x1 && y0 == y1 {
+			return
+		}
+		e2 := 2 * e
+		if e2 >= dy {
+			e += dy
+			x0 += sx
+		}
+		if e2 <= dx {
+			e += dx
+			y0 += sy
+		}
+	}
+}
+
+func abs(x int) int { return max(x, -x) }
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
