@@ -88,7 +88,23 @@ func cmdEval(args []string, stderr io.Writer) error {
 	if *relabel {
 		opts = append(opts, expr.WithRelabel())
 	}
+	var rows, bytes int64
+	progress := isTerminal(stderr)
+	defer func() {
+		if progress && rows > 0 {
+			fmt.Fprintln(stderr)
+		}
+	}()
 	return writeAll(*out, outFormat, outSchema, comp, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+		if progress {
+			rows += rec.NumRows()
+			for i := range plans {
+				if plans[i] != nil {
+					bytes += int64(len(rec.Column(i).(*fixedshape.Array).ValueBytes()))
+				}
+			}
+			fmt.Fprintf(stderr, "\r%d rows, %.1f MiB of tensors", rows, float64(bytes)/(1<<20))
+		}
 		cols := make([]arrow.Array, rec.NumCols())
 		defer func() {
 			for i, c := range cols {

@@ -21,6 +21,9 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/fstensor/fstensor/expr"
 )
 
 const usage = `fstensor: inspect, transform, convert and draw tensor columns in Arrow, Parquet and NumPy files.
@@ -90,12 +93,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// oneLine keeps an error message on one line, except for a caret line
-// pointing into an expression, which the message may carry after a
-// newline on purpose.
+// oneLine returns the message of err on one line (newlines in causes
+// become spaces), followed, for an expression error, by the expression
+// and a caret under the offending character.
 func oneLine(err error) string {
 	msg := strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
+	msg = strings.Join(strings.Fields(msg), " ")
+	var ee *expr.Error
+	if errors.As(err, &ee) && ee.Text != "" && ee.Pos >= 0 && ee.Pos <= len(ee.Text) && !strings.ContainsAny(ee.Text, "\n\r") {
+		msg += "\n  " + ee.Text + "\n  " + strings.Repeat(" ", utf8.RuneCountInString(ee.Text[:ee.Pos])) + "^"
+	}
 	return msg
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // parseFlags parses flags that may come before, between or after the
