@@ -83,7 +83,10 @@ func openInput(path string, f format) (*input, error) {
 	in := &input{format: f}
 	switch f {
 	case ipcFile:
-		r, err := arrowconv.OpenMappedIPCFile(path)
+		// The plain reader reads one batch at a time, so memory stays
+		// bounded by the largest batch (a mapping would count the whole
+		// file as resident).
+		r, err := arrowconv.OpenIPCFile(path)
 		if err != nil {
 			return nil, err
 		}
