@@ -77,6 +77,7 @@ func cmdInspect(args []string, stdout io.Writer) error {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(rep)
 	}
 	printReport(stdout, rep)
