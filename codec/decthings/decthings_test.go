@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,43 +19,11 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-type seedCase struct {
-	ID       string          `json:"id"`
-	System   string          `json:"system"`
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-}
+type seedCase = testvec.Seed
 
-func seedCases(t *testing.T, system string) []seedCase {
-	t.Helper()
-	b, err := os.ReadFile(testvec.Path("seed_systems.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct{ Cases []seedCase }
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	var out []seedCase
-	for _, c := range f.Cases {
-		if c.System == system {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases in seed_systems.json", system)
-	}
-	return out
-}
+func seedCases(t *testing.T, system string) []seedCase { return testvec.Seeds(t, system) }
 
-func mustHex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+func mustHex(t *testing.T, s string) []byte { return testvec.Hex(t, s) }
 
 // vectorTensor builds the tensor a decthings vector's input describes.
 func vectorTensor(t *testing.T, raw json.RawMessage) decthings.Tensor {

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -19,43 +18,11 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-type seedCase struct {
-	ID       string          `json:"id"`
-	System   string          `json:"system"`
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-}
+type seedCase = testvec.Seed
 
-func seedCases(t *testing.T, system string) []seedCase {
-	t.Helper()
-	b, err := os.ReadFile(testvec.Path("seed_systems.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct{ Cases []seedCase }
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	var out []seedCase
-	for _, c := range f.Cases {
-		if c.System == system {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases in seed_systems.json", system)
-	}
-	return out
-}
+func seedCases(t *testing.T, system string) []seedCase { return testvec.Seeds(t, system) }
 
-func mustHex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+func mustHex(t *testing.T, s string) []byte { return testvec.Hex(t, s) }
 
 var cppTypes = map[string]arrow.DataType{
 	"double": arrow.PrimitiveTypes.Float64, "char": arrow.PrimitiveTypes.Int8,

@@ -4,6 +4,7 @@
 package testvec
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -165,4 +167,50 @@ func DataType(s string) (arrow.DataType, error) {
 		return arrow.FixedSizeListOfNonNullable(int32(n), edt), nil
 	}
 	return arrow.FixedSizeListOf(int32(n), edt), nil
+}
+
+// Seed is one case of seed_systems.json: the foreign tensor formats,
+// ndindex and NumPy reshape. Input and Expected are left to the test.
+type Seed struct {
+	ID          string          `json:"id"`
+	System      string          `json:"system"`
+	Source      string          `json:"source"`
+	Description string          `json:"description"`
+	Input       json.RawMessage `json:"input"`
+	Expected    json.RawMessage `json:"expected"`
+}
+
+// Seeds returns the cases of seed_systems.json for system, failing the
+// test when the file cannot be read or has none.
+func Seeds(t testing.TB, system string) []Seed {
+	t.Helper()
+	b, err := os.ReadFile(Path("seed_systems.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Cases []Seed }
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	var out []Seed
+	for _, c := range f.Cases {
+		if c.System == system {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s cases in seed_systems.json", system)
+	}
+	return out
+}
+
+// Hex decodes the hex text of a byte-exact case, failing the test on
+// malformed text.
+func Hex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
