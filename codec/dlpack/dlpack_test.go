@@ -268,7 +268,22 @@ func TestExportNull(t *testing.T) {
 	if _, err := dlpack.Export(a); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("Export(nulls) error = %v, want arrow.ErrInvalid", err)
 	}
+	if _, err := dlpack.ExportTensorLegacy(a, 1); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("ExportTensorLegacy(null tensor) error = %v, want arrow.ErrInvalid", err)
+	}
 	if dlpack.Outstanding() != 0 {
 		t.Errorf("Outstanding = %d after a failed export", dlpack.Outstanding())
+	}
+	// The valid tensor beside a null one exports.
+	m, err := dlpack.ExportTensor(a, 0)
+	if err != nil {
+		t.Fatalf("ExportTensor(valid tensor): %v", err)
+	}
+	if diff := cmp.Diff([]int64{2}, m.Layout().Shape); diff != "" {
+		t.Errorf("shape (-want +got):\n%s", diff)
+	}
+	m.Delete()
+	if dlpack.Outstanding() != 0 {
+		t.Errorf("Outstanding = %d after Delete", dlpack.Outstanding())
 	}
 }

@@ -22,8 +22,9 @@
 // strides that are a dense permutation of the shape (stride.Dense)
 // become the column's permutation, zero-copy. Gapped, overlapping or
 // negative strides are gathered into a row-major copy only with
-// [ImportOptions].AllowCopy. Only the CPU device, one lane and the
-// fstensor element types are accepted.
+// [ImportOptions].AllowCopy. The strides of a tensor without elements
+// are ignored (NumPy exports them as zeros). Only the CPU device, one
+// lane and the fstensor element types are accepted.
 //
 // # Memory
 //
@@ -31,7 +32,8 @@
 // Arrow array is retained, and its buffer pinned (runtime.Pinner) when it
 // is Go memory, until the consumer calls the deleter, which releases a
 // runtime/cgo.Handle and frees the struct. [Outstanding] counts exports
-// not yet deleted. Exports are flagged READ_ONLY. A zero-copy import
+// not yet deleted; export and import are O(1) in the data size. Exports
+// are flagged READ_ONLY. A zero-copy import
 // owns the producer's struct: releasing the column's last reference runs
 // the producer's deleter once. A failed import leaves the struct to the
 // caller.
@@ -41,5 +43,7 @@
 // Errors wrap arrow.ErrInvalid (and arrow.ErrNotImplemented for size-0
 // tensor shapes, which fixedshape cannot represent). Shapes are bounded
 // by metadata.MaxDims and by int overflow of element counts and stride
-// extents before anything is read.
+// extents before anything is read; [ImportOptions].MaxCopySize bounds
+// what a copying import allocates (broadcast strides let a few producer
+// bytes describe a huge tensor).
 package dlpack

@@ -155,3 +155,8 @@ func (e *Error) Unwrap() []error {
 func errorf(format string, args ...any) error {
 	return &Error{msg: fmt.Sprintf(format, args...)}
 }
+
+// wrapf returns an *Error that also wraps err.
+func wrapf(err error, format string, args ...any) error {
+	return &Error{msg: fmt.Sprintf(format, args...), err: err}
+}

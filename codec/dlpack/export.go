@@ -101,7 +101,8 @@ func export(a *fixedshape.Array, first, n int, column, versioned bool) (unsafe.P
 	if err != nil {
 		return nil, err
 	}
-	for i := first; i < first+n; i++ {
+	// NullN is counted once and cached: checking it keeps export O(1).
+	for i := first; a.NullN() > 0 && i < first+n; i++ {
 		if a.IsNull(i) {
 			return nil, errorf("tensor %d is null and DLPack has no nulls", i)
 		}

@@ -32,6 +32,10 @@ type ImportOptions struct {
 	AllowCopy bool
 	// Mem allocates the copy; nil means memory.DefaultAllocator.
 	Mem memory.Allocator
+	// MaxCopySize bounds the bytes a copy may allocate; 0 means no bound.
+	// Broadcast (zero) strides let a producer's few bytes describe a
+	// tensor of any size, which a copy must materialize.
+	MaxCopySize int
 }
 
 // ImportVersioned makes a column of the CPU tensor m, per
@@ -41,7 +45,7 @@ type ImportOptions struct {
 // copy when opts.AllowCopy. It accepts DLPack major version 1. On error
 // m is untouched and still owned by the caller; errors wrap
 // arrow.ErrInvalid (see PlanImport; also a NULL data pointer with
-// elements, an unsupported version).
+// elements, an unsupported version, a copy above opts.MaxCopySize).
 func ImportVersioned(m *ManagedTensorVersioned, opts *ImportOptions) (*fixedshape.Array, error) {
 	if m == nil {
 		return nil, errorf("nil DLManagedTensorVersioned")
@@ -112,6 +116,10 @@ func importTensor(t *C.DLTensor, deleter func(), o *ImportOptions) (*fixedshape.
 		mem = memory.DefaultAllocator
 	}
 	n, _ := stride.NumElements(p.Shape)
+	if o.MaxCopySize > 0 && n*width > o.MaxCopySize {
+		return nil, errorf("a copy of shape %s needs %d bytes, more than MaxCopySize %d",
+			metadata.FormatShape(p.Shape), n*width, o.MaxCopySize)
+	}
 	buf := memory.NewResizableBuffer(mem)
 	defer buf.Release()
 	buf.Resize(n * width)
@@ -155,7 +163,9 @@ func (o *ownerAlloc) Free([]byte) {
 	}
 }
 
-// newColumn makes a column of n tensors over values, which it retains.
+// newColumn makes a column of n valid tensors of typ over values (the
+// physical elements, n*ListSize of them), which it retains. It is the
+// same in codec/npy and codec/dlpack and belongs in fixedshape.
 func newColumn(typ *fixedshape.Type, n int, values *memory.Buffer) (*fixedshape.Array, error) {
 	child := array.NewData(typ.ElemType(), n*typ.ListSize(), []*memory.Buffer{nil, values}, nil, 0, 0)
 	defer child.Release()

@@ -63,9 +63,17 @@ func TestImport(t *testing.T) {
 		{name: "two lanes", l: dlpack.Layout{Device: cpu, DataType: dlpack.DataType{Code: dlpack.CodeFloat, Bits: 32, Lanes: 2}, Shape: []int64{2}}, elems: 4, wantErr: arrow.ErrInvalid},
 		{name: "bfloat16", l: dlpack.Layout{Device: cpu, DataType: dlpack.DataType{Code: dlpack.CodeBfloat, Bits: 16, Lanes: 1}, Shape: []int64{2}}, elems: 1, wantErr: arrow.ErrInvalid},
 		{name: "unknown code", l: dlpack.Layout{Device: cpu, DataType: dlpack.DataType{Code: 99, Bits: 32, Lanes: 1}, Shape: []int64{2}}, elems: 2, wantErr: arrow.ErrInvalid},
+		{name: "empty column, zero strides", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{0, 3}, Strides: []int64{0, 0}}, elems: 0,
+			opts: dlpack.ImportOptions{Column: true}, wantShape: []int{3}, want: []float32(nil)},
+		{name: "empty column, gapped strides", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{0, 2, 3}, Strides: []int64{7, 1, 5}}, elems: 0,
+			opts: dlpack.ImportOptions{Column: true}, wantShape: []int{2, 3}, want: []float32(nil)},
 		{name: "size-0 dimension", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{3, 0}}, elems: 0, wantErr: arrow.ErrNotImplemented},
 		{name: "negative dimension", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{-1}}, elems: 0, wantErr: arrow.ErrInvalid},
 		{name: "overflowing shape", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{1 << 40, 1 << 40}}, elems: 0, wantErr: arrow.ErrInvalid},
+		{name: "broadcast copy above MaxCopySize", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{1 << 20, 1 << 10}, Strides: []int64{0, 0}}, elems: 1,
+			opts: dlpack.ImportOptions{AllowCopy: true, MaxCopySize: 1 << 20}, wantErr: arrow.ErrInvalid},
+		{name: "broadcast copy at MaxCopySize", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{2, 2}, Strides: []int64{0, 1}}, elems: 2,
+			opts: dlpack.ImportOptions{AllowCopy: true, MaxCopySize: 16}, wantShape: []int{2, 2}, want: []float32{0, 1, 0, 1}},
 		{name: "overflowing strides", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{3, 3}, Strides: []int64{1 << 62, 1}}, elems: 0,
 			opts: dlpack.ImportOptions{AllowCopy: true}, wantErr: arrow.ErrInvalid},
 	}
@@ -182,7 +190,7 @@ func FuzzImport(f *testing.F) {
 		}
 		before := dlpack.SyntheticDeletes()
 		m := dlpack.NewSynthetic(l, bytes, nil)
-		a, err := dlpack.ImportVersioned(m, &dlpack.ImportOptions{Column: column, AllowCopy: allowCopy})
+		a, err := dlpack.ImportVersioned(m, &dlpack.ImportOptions{Column: column, AllowCopy: allowCopy, MaxCopySize: 1 << 24})
 		if err != nil {
 			if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("error %v does not wrap arrow.ErrInvalid", err)

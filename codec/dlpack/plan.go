@@ -42,6 +42,8 @@ type Plan struct {
 // NULL strides or strides that are a dense permutation of the shape (for
 // a column, with the batch axis outermost); otherwise Plan.Copy is set
 // when allowCopy is true and an error is returned when it is false.
+// Strides of a tensor without elements are ignored: it imports as
+// row-major, without copying.
 // Errors wrap arrow.ErrInvalid: a device other than CPU, lanes != 1, a
 // type that is not an fstensor element type, negative dimensions, more
 // than metadata.MaxDims dimensions, strides of the wrong length, sizes
@@ -110,6 +112,11 @@ func PlanImport(l Layout, column, allowCopy bool) (Plan, error) {
 	if column && p.Len > 1 && strides[0] != size {
 		dense = false
 	}
+	if !dense && n == 0 {
+		// No element is ever read, so the strides say nothing: NumPy
+		// exports empty arrays with all-zero strides.
+		perm, dense = nil, true
+	}
 	if !dense {
 		if !allowCopy {
 			return p, errorf("strides %v of shape %s are not a dense permutation (copy not allowed)", strides, metadata.FormatShape(shape))
@@ -124,7 +131,7 @@ func PlanImport(l Layout, column, allowCopy bool) (Plan, error) {
 		return p, errorf("shape %s: %v", metadata.FormatShape(tshape), err)
 	}
 	if p.Type, err = fixedshape.NewType(elem, m); err != nil {
-		return p, wrap(err, "shape %s", metadata.FormatShape(tshape))
+		return p, wrapf(err, "shape %s", metadata.FormatShape(tshape))
 	}
 	return p, nil
 }
@@ -182,11 +189,4 @@ func ExportLayout(typ *fixedshape.Type, n int, column bool) (shape, strides []in
 		strides = append(strides, int64(es[i]))
 	}
 	return shape, strides
-}
-
-// wrap returns an *Error that also wraps err.
-func wrap(err error, format string, args ...any) error {
-	e := errorf(format, args...).(*Error)
-	e.err = err
-	return e
 }

@@ -44,7 +44,7 @@
 // then stay unmodified while the array is in use. Other results own
 // memory from [ReadOptions].Mem. Callers release every returned array.
 // [WriteColumn] and [WriteTensor] write straight from the array's buffer
-// when the layout allows, and otherwise through a 64 KiB buffer.
+// when the layout allows, and otherwise through a buffer of at most 64 KiB.
 //
 // # Errors
 //

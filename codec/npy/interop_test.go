@@ -13,32 +13,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
-
-// python returns an interpreter that imports module, or skips the test.
-func python(t *testing.T, module string) string {
-	t.Helper()
-	var cands []string
-	if p := os.Getenv("FSTENSOR_PYTHON"); p != "" {
-		cands = append(cands, p)
-	}
-	cands = append(cands, filepath.Join("..", "..", ".venv", "bin", "python"), "python3")
-	for _, p := range cands {
-		if path, err := exec.LookPath(p); err == nil {
-			if exec.Command(path, "-c", "import "+module).Run() == nil {
-				abs, _ := filepath.Abs(path)
-				if abs == "" || filepath.Base(path) == path {
-					return path
-				}
-				return abs
-			}
-		}
-	}
-	t.Skipf("no Python with %s (set FSTENSOR_PYTHON)", module)
-	return ""
-}
 
 // interopEntry describes one file of the interop exchange.
 type interopEntry struct {
@@ -138,7 +116,7 @@ func npyDescr(dt arrow.DataType) string {
 }
 
 func TestNumpyInterop(t *testing.T) {
-	py := python(t, "numpy")
+	py := pyrun.Python(t, "numpy")
 	dir := t.TempDir()
 	cases := interopCases()
 	var manifest []interopEntry

@@ -301,7 +301,9 @@ func finish(l layout, buf *memory.Buffer, o *ReadOptions) (*fixedshape.Array, er
 	return newColumn(l.typ, l.n, buf)
 }
 
-// newColumn makes a column of n tensors over values, which it retains.
+// newColumn makes a column of n valid tensors of typ over values (the
+// physical elements, n*ListSize of them), which it retains. It is the
+// same in codec/npy and codec/dlpack and belongs in fixedshape.
 func newColumn(typ *fixedshape.Type, n int, values *memory.Buffer) (*fixedshape.Array, error) {
 	child := array.NewData(typ.ElemType(), n*typ.ListSize(), []*memory.Buffer{nil, values}, nil, 0, 0)
 	defer child.Release()
@@ -329,23 +331,6 @@ func swapBytes(b []byte, w int) {
 	case 8:
 		for i := 0; i+8 <= len(b); i += 8 {
 			binary.LittleEndian.PutUint64(b[i:], bits.ReverseBytes64(binary.LittleEndian.Uint64(b[i:])))
-		}
-	}
-}
-
-// transpose writes the (rows x cols) row-major matrix of w-byte elements
-// in src to dst as (cols x rows), in blocks to stay in cache.
-func transpose(dst, src []byte, rows, cols, w int) {
-	const blk = 32
-	for r0 := 0; r0 < rows; r0 += blk {
-		r1 := min(rows, r0+blk)
-		for c0 := 0; c0 < cols; c0 += blk {
-			c1 := min(cols, c0+blk)
-			for r := r0; r < r1; r++ {
-				for c := c0; c < c1; c++ {
-					copy(dst[(c*rows+r)*w:(c*rows+r+1)*w], src[(r*cols+c)*w:(r*cols+c+1)*w])
-				}
-			}
 		}
 	}
 }

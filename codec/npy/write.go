@@ -36,8 +36,8 @@ const chunkSize = 64 << 10
 // column in row-major layout (no permutation, or one that only moves
 // axes of size 1) is written from its buffer without copying, in one
 // Write; a column whose every element would need moving is copied to C
-// order through a 64 KiB buffer, and so are big-endian output and null
-// fills. The bytes are those numpy.save writes for the same logical
+// order through a buffer of at most 64 KiB, and so are big-endian output
+// and null fills. The bytes are those numpy.save writes for the same logical
 // array. Errors wrap arrow.ErrInvalid: an invalid array, null tensors
 // without opts.FillNulls, a bad version; write errors are returned as
 // they come.
@@ -79,7 +79,7 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 	typ := a.TensorType()
 	size, width := typ.ListSize(), typ.ElemWidth()
 	nulls := false
-	for i := first; i < first+n; i++ {
+	for i := first; a.NullN() > 0 && i < first+n; i++ {
 		if a.IsNull(i) {
 			if !o.FillNulls {
 				return errorf("tensor %d is null and .npy has no nulls (set FillNulls)", i)
@@ -101,21 +101,19 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 		return err
 	}
 	raw := a.ValueBytes()[first*size*width : (first+n)*size*width]
+	if _, err := w.Write(hdr); err != nil {
+		return err
+	}
+	if len(raw) == 0 {
+		return nil
+	}
 	if sequential && !nulls && !h.BigEndian {
-		if _, err := w.Write(hdr); err != nil {
-			return err
-		}
-		if len(raw) == 0 {
-			return nil
-		}
 		_, err := w.Write(raw)
 		return err
 	}
-	c := chunkWriter{w: w, width: width, swap: h.BigEndian, buf: make([]byte, 0, chunkSize)}
-	c.add(hdr)
-	if err := c.flush(false); err != nil {
-		return err
-	}
+	// A multiple of 8 bytes, so of every width, as addElem needs; small
+	// arrays get a buffer of their size.
+	c := chunkWriter{w: w, width: width, swap: h.BigEndian, buf: make([]byte, 0, min(chunkSize, (len(raw)+7)&^7))}
 	fill := fillBytes(typ.ElemType(), o.Fill)
 	if sequential {
 		for i := range n {
@@ -127,16 +125,21 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 				c.add(raw[i*size*width : (i+1)*size*width])
 			}
 		}
+	} else if !nulls {
+		return gather(&c, raw, shape, strides, width)
 	} else {
 		for off := range stride.Offsets(shape, strides) {
-			if nulls && a.IsNull(first+off/size) {
+			if a.IsNull(first + off/size) {
 				c.add(fill)
 			} else {
-				c.add(raw[off*width : (off+1)*width])
+				c.addElem(raw[off*width : (off+1)*width])
+			}
+			if c.err != nil {
+				return c.err
 			}
 		}
 	}
-	return c.flush(true)
+	return c.flush()
 }
 
 // chunkWriter buffers whole elements and byte-swaps them when flushing.
@@ -155,17 +158,26 @@ func (c *chunkWriter) add(b []byte) {
 		c.buf = append(c.buf, b[:k]...)
 		b = b[k:]
 		if len(c.buf) == cap(c.buf) {
-			c.err = c.flush(true)
+			c.err = c.flush()
 		}
 	}
 }
 
-// flush writes the buffer, swapping it first when data is true.
-func (c *chunkWriter) flush(data bool) error {
+// addElem appends one element, flushing a full chunk. The buffer's
+// capacity is a multiple of the element width.
+func (c *chunkWriter) addElem(e []byte) {
+	c.buf = append(c.buf, e...)
+	if len(c.buf) == cap(c.buf) {
+		c.err = c.flush()
+	}
+}
+
+// flush writes the buffer, byte-swapping its elements first when swap.
+func (c *chunkWriter) flush() error {
 	if c.err != nil {
 		return c.err
 	}
-	if data && c.swap {
+	if c.swap {
 		swapBytes(c.buf, c.width)
 	}
 	if len(c.buf) > 0 {

@@ -1,0 +1,108 @@
+//go:build cgo
+
+package dlpack_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/codec/dlpack"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// benchSizes are column shapes, batch axis first: 16 KiB and 256 MiB of
+// float32. Export and import must take the same time for both.
+var benchSizes = [][]int{{64, 8, 8}, {4096, 128, 128}}
+
+// benchPerms are the tensor permutations benchmarked: none and a
+// transposition (exported as is, without copying).
+var benchPerms = []struct {
+	name string
+	perm []int
+}{{"identity", nil}, {"transposed", []int{1, 0}}}
+
+func benchColumn(b *testing.B, shape, perm []int) *fixedshape.Array {
+	b.Helper()
+	m, err := metadata.New(shape[1:], nil, perm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vals := make([]float32, shape[0]*m.Size())
+	for i := range vals {
+		vals[i] = float32(i % 1000)
+	}
+	a, err := fixedshape.FromSlice(fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, m), vals, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
+
+func shapeName(shape []int) string {
+	s := make([]string, len(shape))
+	for i, d := range shape {
+		s[i] = fmt.Sprint(d)
+	}
+	return strings.Join(s, "x")
+}
+
+// BenchmarkDLPack exports a column (Export) and deletes it, as a consumer
+// would: O(1), the same time at every size. op=import exports and then
+// imports the struct back (ImportVersioned, zero-copy) and releases the
+// column, which runs the deleter. impl=copy is copy() of the column's
+// bytes, what a copying exchange would cost at least.
+func BenchmarkDLPack(b *testing.B) {
+	for _, shape := range benchSizes {
+		for _, p := range benchPerms {
+			a := benchColumn(b, shape, p.perm)
+			size := int64(len(a.ValueBytes()))
+			name := "/perm=" + p.name + "/dtype=float32/shape=" + shapeName(shape)
+			b.Run("op=export/impl=dlpack"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(size)
+				for b.Loop() {
+					m, err := dlpack.Export(a)
+					if err != nil {
+						b.Fatal(err)
+					}
+					m.Delete()
+				}
+			})
+			b.Run("op=import/impl=dlpack"+name, func(b *testing.B) {
+				opts := &dlpack.ImportOptions{Column: true}
+				b.ReportAllocs()
+				b.SetBytes(size)
+				for b.Loop() {
+					m, err := dlpack.Export(a)
+					if err != nil {
+						b.Fatal(err)
+					}
+					c, err := dlpack.ImportVersioned(m, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					c.Release()
+				}
+			})
+			a.Release()
+		}
+		b.Run("op=export/impl=copy/perm=identity/dtype=float32/shape="+shapeName(shape), func(b *testing.B) {
+			a := benchColumn(b, shape, nil)
+			defer a.Release()
+			src := a.ValueBytes()
+			dst := make([]byte, len(src))
+			copy(dst, src) // fault the pages in before timing
+			b.ReportAllocs()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				copy(dst, src)
+			}
+		})
+	}
+	if n := dlpack.Outstanding(); n != 0 {
+		b.Fatalf("Outstanding = %d after the benchmarks", n)
+	}
+}

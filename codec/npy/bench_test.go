@@ -1,0 +1,182 @@
+package npy_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/npy"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// benchSizes are the column shapes (batch axis first) of the benchmarks:
+// 16 KiB, and 256 MiB of float32 (the size the issue names).
+var benchSizes = [][]int{{64, 8, 8}, {4096, 128, 128}}
+
+// benchColumn returns a float32 column of shape[0] tensors of shape[1:]
+// with permutation perm, over a Go slice.
+func benchColumn(b *testing.B, shape, perm []int) *fixedshape.Array {
+	b.Helper()
+	m, err := metadata.New(shape[1:], nil, perm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vals := make([]float32, shape[0]*m.Size())
+	for i := range vals {
+		vals[i] = float32(i % 1000)
+	}
+	a, err := fixedshape.FromSlice(fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, m), vals, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
+
+func shapeName(shape []int) string {
+	s := make([]string, len(shape))
+	for i, d := range shape {
+		s[i] = fmt.Sprint(d)
+	}
+	return strings.Join(s, "x")
+}
+
+// BenchmarkWrite writes a column with WriteColumn into a reused
+// bytes.Buffer: C order is one Write of the array's buffer (one copy, into
+// the bytes.Buffer), big-endian and permuted layouts go through the 64
+// KiB chunk buffer. impl=copy is copy() of the same bytes.
+func BenchmarkWrite(b *testing.B) {
+	for _, shape := range benchSizes {
+		a := benchColumn(b, shape, nil)
+		size := len(a.ValueBytes())
+		var buf bytes.Buffer
+		buf.Grow(size + 1024)
+		name := "/dtype=float32/shape=" + shapeName(shape)
+		b.Run("op=write/impl=npy"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				buf.Reset()
+				if err := npy.WriteColumn(&buf, a, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("op=write/impl=copy"+name, func(b *testing.B) {
+			dst := make([]byte, size)
+			src := a.ValueBytes()
+			copy(dst, src) // fault the pages in before timing
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				copy(dst, src)
+			}
+		})
+		b.Run("op=write-big-endian/impl=npy"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				buf.Reset()
+				if err := npy.WriteColumn(&buf, a, &npy.WriteOptions{BigEndian: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		a.Release()
+		// Transposed tensors are gathered element by element to C order.
+		p := benchColumn(b, shape, []int{1, 0})
+		b.Run("op=write-transposed/impl=npy"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				buf.Reset()
+				if err := npy.WriteColumn(&buf, p, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		p.Release()
+	}
+}
+
+// BenchmarkRead reads a .npy column: op=decode is DecodeColumn over the
+// file's bytes (a zero-copy view, as over a memory-mapped file), op=read
+// is ReadColumn from a bytes.Reader (one copy into Arrow memory),
+// op=read-big-endian adds the byte swap, op=read-fortran the transpose of
+// a Fortran-order file. impl=copy is copy() of the same bytes into reused
+// memory, impl=make-copy into freshly allocated memory, as a read must.
+func BenchmarkRead(b *testing.B) {
+	for _, shape := range benchSizes {
+		a := benchColumn(b, shape, nil)
+		size := len(a.ValueBytes())
+		var little, big bytes.Buffer
+		if err := npy.WriteColumn(&little, a, nil); err != nil {
+			b.Fatal(err)
+		}
+		if err := npy.WriteColumn(&big, a, &npy.WriteOptions{BigEndian: true}); err != nil {
+			b.Fatal(err)
+		}
+		a.Release()
+		// A Fortran-order file of the same shape and data.
+		fortran, err := npy.AppendHeader(nil, npy.Header{Type: arrow.PrimitiveTypes.Float32, Shape: shape, FortranOrder: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		fortran = append(fortran, little.Bytes()[little.Len()-size:]...)
+		name := "/dtype=float32/shape=" + shapeName(shape)
+		mem := memory.NewGoAllocator()
+		runs := []struct {
+			op   string
+			file []byte
+			fn   func([]byte) (*fixedshape.Array, error)
+		}{
+			{"decode", little.Bytes(), func(f []byte) (*fixedshape.Array, error) { return npy.DecodeColumn(f, &npy.ReadOptions{Mem: mem}) }},
+			{"read", little.Bytes(), func(f []byte) (*fixedshape.Array, error) {
+				return npy.ReadColumn(bytes.NewReader(f), &npy.ReadOptions{Mem: mem})
+			}},
+			{"read-big-endian", big.Bytes(), func(f []byte) (*fixedshape.Array, error) {
+				return npy.ReadColumn(bytes.NewReader(f), &npy.ReadOptions{Mem: mem})
+			}},
+			{"read-fortran", fortran, func(f []byte) (*fixedshape.Array, error) {
+				return npy.ReadColumn(bytes.NewReader(f), &npy.ReadOptions{Mem: mem})
+			}},
+		}
+		for _, r := range runs {
+			b.Run("op="+r.op+"/impl=npy"+name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					c, err := r.fn(r.file)
+					if err != nil {
+						b.Fatal(err)
+					}
+					c.Release()
+				}
+			})
+		}
+		// What op=read cannot avoid: fresh memory for the column, then the
+		// copy into it.
+		b.Run("op=read/impl=make-copy"+name, func(b *testing.B) {
+			src := little.Bytes()[little.Len()-size:]
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				dst := make([]byte, size)
+				copy(dst, src)
+			}
+		})
+		b.Run("op=read/impl=copy"+name, func(b *testing.B) {
+			src := little.Bytes()[len(little.Bytes())-size:]
+			dst := make([]byte, size)
+			copy(dst, src) // fault the pages in before timing
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				copy(dst, src)
+			}
+		})
+	}
+}
