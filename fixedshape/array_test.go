@@ -422,3 +422,28 @@ func TestMarshalJSON(t *testing.T) {
 		t.Errorf("0-D MarshalJSON = %s", b)
 	}
 }
+
+func TestNewArrayFromBuffer(t *testing.T) {
+	mem := newMem(t)
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int16, metadata.MustNew([]int{2, 3}, nil, []int{1, 0}))
+	buf := memory.NewResizableBuffer(mem)
+	defer buf.Release()
+	buf.Resize(2 * 6 * 2)
+	vals := []int16{1, 4, 2, 5, 3, 6, 7, 10, 8, 11, 9, 12}
+	for i, v := range vals {
+		buf.Bytes()[2*i], buf.Bytes()[2*i+1] = byte(v), byte(v>>8)
+	}
+	arr, err := fixedshape.NewArrayFromBuffer(typ, 2, buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arr.Release()
+	if got := arr.ValueStr(1); got != "[[7,8,9],[10,11,12]]" {
+		t.Errorf("ValueStr(1) = %s", got)
+	}
+	for _, n := range []int{3, -1, 1 << 62} {
+		if _, err := fixedshape.NewArrayFromBuffer(typ, n, buf); !errors.Is(err, arrow.ErrInvalid) {
+			t.Errorf("n=%d: %v, want ErrInvalid", n, err)
+		}
+	}
+}

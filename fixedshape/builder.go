@@ -165,6 +165,25 @@ func newArray(typ *Type, n int, valid *memory.Buffer, nulls int, values *memory.
 	return array.MakeFromData(data).(*Array)
 }
 
+// NewArrayFromBuffer returns an array of n valid tensors of typ whose
+// physical elements, n*ListSize of them in tensor order, are the start of
+// values. The array retains values (no copy); the caller keeps its own
+// reference and releases it. It fails with an error wrapping
+// arrow.ErrInvalid when n is negative or values is too short.
+func NewArrayFromBuffer(typ *Type, n int, values *memory.Buffer) (*Array, error) {
+	if n < 0 {
+		return nil, errorf("%d tensors", n)
+	}
+	need, ok := stride.MulCheck(n, typ.ListSize())
+	if ok {
+		need, ok = stride.MulCheck(need, typ.ElemWidth())
+	}
+	if !ok || values.Len() < need {
+		return nil, errorf("values buffer of %d bytes for %d tensors of %d %d-byte elements", values.Len(), n, typ.ListSize(), typ.ElemWidth())
+	}
+	return newArray(typ, n, nil, 0, values), nil
+}
+
 // FromSlice returns an array of typ over data, the physical elements of
 // len(data)/ListSize tensors, without copying them: the array's values
 // buffer is data's memory, owned by the Go garbage collector, so the

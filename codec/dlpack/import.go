@@ -11,8 +11,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -105,7 +103,7 @@ func importTensor(t *C.DLTensor, deleter func(), o *ImportOptions) (*fixedshape.
 		owner := &ownerAlloc{deleter: deleter}
 		buf := memory.NewBufferWithAllocator(src, owner)
 		defer buf.Release()
-		a, err := newColumn(p.Type, p.Len, buf)
+		a, err := fixedshape.NewArrayFromBuffer(p.Type, p.Len, buf)
 		if err == nil {
 			owner.armed = true
 		}
@@ -130,7 +128,7 @@ func importTensor(t *C.DLTensor, deleter func(), o *ImportOptions) (*fixedshape.
 		copy(dst[k:k+width], src[at:at+width])
 		k += width
 	}
-	a, err := newColumn(p.Type, p.Len, buf)
+	a, err := fixedshape.NewArrayFromBuffer(p.Type, p.Len, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -161,20 +159,4 @@ func (o *ownerAlloc) Free([]byte) {
 	if o.armed {
 		o.once.Do(o.deleter)
 	}
-}
-
-// newColumn makes a column of n valid tensors of typ over values (the
-// physical elements, n*ListSize of them), which it retains. It is the
-// same in codec/npy and codec/dlpack and belongs in fixedshape.
-func newColumn(typ *fixedshape.Type, n int, values *memory.Buffer) (*fixedshape.Array, error) {
-	child := array.NewData(typ.ElemType(), n*typ.ListSize(), []*memory.Buffer{nil, values}, nil, 0, 0)
-	defer child.Release()
-	data := array.NewData(typ, n, []*memory.Buffer{nil}, []arrow.ArrayData{child}, 0, 0)
-	defer data.Release()
-	arr := array.MakeFromData(data).(*fixedshape.Array)
-	if err := arr.Validate(); err != nil {
-		arr.Release()
-		return nil, err
-	}
-	return arr, nil
 }
