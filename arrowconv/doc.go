@@ -58,8 +58,11 @@
 // without an error, and cannot write null lists ([ParquetWriter]); the C
 // Data exporter drops the child of an extension column and the importer
 // does not rebuild extension types (ExportArray, ImportArray); the IPC
-// readers' 256 MiB body limit is raised to [DefaultBodySizeLimit];
-// arrow/tensor validates nothing (FromTensor does).
+// readers' 256 MiB body limit is raised to [DefaultBodySizeLimit], and
+// the decompressed buffer sizes arrow-go allocates unchecked are bounded
+// by the same limit ([WithBodySizeLimit]); pqarrow closes a writer it is
+// given (ParquetWriter does not); arrow/tensor validates nothing
+// (FromTensor does).
 //
 // # Errors
 //

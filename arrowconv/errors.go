@@ -37,6 +37,10 @@ func errorf(format string, args ...any) error {
 // data into an error; it is deferred by every reader entry point.
 func recovered(errp *error, what string) {
 	if r := recover(); r != nil {
+		if err, ok := r.(error); ok {
+			*errp = errorf("%s: malformed input: %w", what, err)
+			return
+		}
 		*errp = errorf("%s: malformed input: %v", what, r)
 	}
 }

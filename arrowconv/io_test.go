@@ -489,3 +489,29 @@ func asList(x any) []any {
 	l, _ := x.([]any)
 	return l
 }
+
+// TestParquetWriterLeavesFileOpen checks that Close writes the footer
+// but leaves the caller's file open (pqarrow alone would close it).
+func TestParquetWriterLeavesFileOpen(t *testing.T) {
+	mem := checkedMem(t)
+	rec := testRecord(t, mem, 2, false)
+	defer rec.Release()
+	f, err := os.Create(filepath.Join(t.TempDir(), "t.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := arrowconv.NewParquetWriter(f, rec.Schema(), arrowconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatalf("file closed by the writer: %v", err)
+	}
+}

@@ -10,9 +10,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
 
-// readOptions returns the ipc options of a reader configured by cfg.
-func (c *config) readOptions() []ipc.Option {
-	return []ipc.Option{ipc.WithAllocator(c.mem), ipc.WithBodySizeLimit(c.bodyLimit)}
+// readOptions returns the ipc options of a reader configured by c and
+// the budgeted allocator through which the reader must run its decodes.
+func (c *config) readOptions() ([]ipc.Option, *budgetAllocator) {
+	mem := newBudgetAllocator(c.mem, decodeBudget(c.bodyLimit))
+	return []ipc.Option{ipc.WithAllocator(mem), ipc.WithBodySizeLimit(c.bodyLimit)}, mem
 }
 
 // writeOptions returns the ipc options of a writer configured by cfg.
@@ -33,9 +35,11 @@ func (c *config) writeOptions(schema *arrow.Schema) ([]ipc.Option, error) {
 // FileReader reads the record batches of an Arrow IPC file. Tensor
 // columns come back as fixedshape arrays (the package registers the
 // extension type) and are validated before they are returned. A
-// FileReader is safe for concurrent calls of RecordBatch.
+// FileReader is safe for concurrent calls of RecordBatch, which decode
+// one batch at a time.
 type FileReader struct {
 	r      *ipc.FileReader
+	mem    *budgetAllocator
 	closer io.Closer // the file or the mapping; nil for NewIPCFileReader
 	mapped bool
 }
@@ -76,12 +80,13 @@ func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 	}
 	r, err := func() (r *FileReader, err error) {
 		defer recovered(&err, "ipc file")
-		cfg := newConfig(opts)
-		fr, err := ipc.NewMappedFileReader(m.data, cfg.readOptions()...)
+		o, mem := newConfig(opts).readOptions()
+		var fr *ipc.FileReader
+		mem.run(func() { fr, err = ipc.NewMappedFileReader(m.data, o...) })
 		if err != nil {
 			return nil, err
 		}
-		return &FileReader{r: fr, mapped: true}, nil
+		return &FileReader{r: fr, mem: mem, mapped: true}, nil
 	}()
 	if err != nil {
 		m.Close()
@@ -100,11 +105,13 @@ func NewIPCFileReader(r ipc.ReadAtSeeker, opts ...Option) (*FileReader, error) {
 
 func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader, err error) {
 	defer recovered(&err, "ipc file")
-	ir, err := ipc.NewFileReader(r, cfg.readOptions()...)
+	o, mem := cfg.readOptions()
+	var ir *ipc.FileReader
+	mem.run(func() { ir, err = ipc.NewFileReader(r, o...) })
 	if err != nil {
 		return nil, errorf("ipc file: %w", err)
 	}
-	return &FileReader{r: ir, mapped: mapped}, nil
+	return &FileReader{r: ir, mem: mem, mapped: mapped}, nil
 }
 
 // Schema returns the file's schema.
@@ -125,7 +132,7 @@ func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
 		return nil, errorf("record batch %d out of range [0,%d): %w", i, r.r.NumRecords(), arrow.ErrIndex)
 	}
 	defer recovered(&err, "ipc file")
-	rec, err = r.r.RecordBatchAt(i)
+	r.mem.run(func() { rec, err = r.r.RecordBatchAt(i) })
 	if err != nil {
 		return nil, errorf("ipc file: record batch %d: %w", i, err)
 	}
@@ -175,14 +182,17 @@ func newRecordReader(schema *arrow.Schema, next func() (arrow.RecordBatch, error
 // The caller releases the reader; it does not close r.
 func NewIPCStreamReader(r io.Reader, opts ...Option) (rr *RecordReader, err error) {
 	defer recovered(&err, "ipc stream")
-	cfg := newConfig(opts)
-	ir, err := ipc.NewReader(r, cfg.readOptions()...)
+	o, mem := newConfig(opts).readOptions()
+	var ir *ipc.Reader
+	mem.run(func() { ir, err = ipc.NewReader(r, o...) })
 	if err != nil {
 		return nil, errorf("ipc stream: %w", err)
 	}
 	next := func() (rec arrow.RecordBatch, err error) {
 		defer recovered(&err, "ipc stream")
-		if !ir.Next() {
+		var ok bool
+		mem.run(func() { ok = ir.Next() })
+		if !ok {
 			if err := ir.Err(); err != nil && err != io.EOF {
 				return nil, errorf("ipc stream: %w", err)
 			}

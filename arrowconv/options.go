@@ -84,8 +84,11 @@ func WithCopy() Option { return func(c *config) { c.copy = true } }
 
 // WithBodySizeLimit sets the largest IPC message body, in bytes, that the
 // IPC readers accept (default [DefaultBodySizeLimit]); n <= 0 removes
-// the limit. It bounds the memory a hostile file can make a plain reader
-// allocate.
+// the limit. It bounds the memory a hostile file can make a reader
+// allocate: decoding one message (the body as stored plus its
+// decompressed buffers, whose sizes arrow-go takes from the input
+// unchecked) may allocate at most 2n bytes from [WithAllocator], and a
+// message asking for more fails with an error wrapping arrow.ErrInvalid.
 func WithBodySizeLimit(n int64) Option { return func(c *config) { c.bodyLimit = n } }
 
 // WithCompression sets the codec of the IPC and Parquet writers.

@@ -34,7 +34,10 @@ import (
 //     that record is written.
 //
 // Tensor element lists are written as Parquet repeated groups (the LIST
-// logical type), which Parquet engines such as DuckDB read as arrays.
+// logical type; Parquet has no fixed-size list). Readers that use the
+// stored Arrow schema (arrow-go, pyarrow) get the tensor type back;
+// others see variable-size lists: DuckDB 2.0 types a float32 tensor
+// column FLOAT[] (LIST), not FLOAT[n] (ARRAY).
 type ParquetWriter struct {
 	schema  *arrow.Schema // the tensor schema the caller writes
 	storage *arrow.Schema // the schema given to pqarrow
@@ -66,12 +69,19 @@ func NewParquetWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Parqu
 		parquet.WithMaxRowGroupLength(int64(cfg.rowGroupRows)),
 	)
 	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem))
-	fw, err := pqarrow.NewFileWriter(storage, w, props, aprops)
+	// pqarrow closes a sink that is an io.Closer; hide Close so that w
+	// stays open, as documented.
+	fw, err := pqarrow.NewFileWriter(storage, writerOnly{w}, props, aprops)
 	if err != nil {
 		return nil, errorf("parquet: %w", err)
 	}
 	return &ParquetWriter{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows, mem: cfg.mem}, nil
 }
+
+// writerOnly hides every method of its writer but Write.
+type writerOnly struct{ w io.Writer }
+
+func (w writerOnly) Write(p []byte) (int, error) { return w.w.Write(p) }
 
 // Write writes rec, whose schema must equal the writer's, as one or more
 // row groups of at most the configured number of rows. It does not take

@@ -1,0 +1,193 @@
+package arrowconv_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// exampleRecord returns a record of n 2x2 int32 tensors stored transposed
+// (permutation [1,0]), tensor i holding 4i..4i+3 in storage order.
+func exampleRecord(n int) arrow.RecordBatch {
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{2, 2}, nil, []int{1, 0}))
+	data := make([]int32, 4*n)
+	for i := range data {
+		data[i] = int32(i)
+	}
+	arr, err := fixedshape.FromSlice(typ, data, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer arr.Release()
+	return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "m", Type: typ}}, nil), []arrow.Array{arr}, int64(n))
+}
+
+// writeExampleIPCFile writes rec to a new IPC file in dir as two record
+// batches, rows [0,1) and [1,n), and returns its path.
+func writeExampleIPCFile(dir string, rec arrow.RecordBatch) string {
+	path := filepath.Join(dir, "tensors.arrow")
+	f, err := os.Create(path)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	w, err := arrowconv.NewIPCFileWriter(f, rec.Schema(), arrowconv.WithCompression(arrowconv.LZ4))
+	if err != nil {
+		panic(err)
+	}
+	for _, rows := range [][2]int64{{0, 1}, {1, rec.NumRows()}} {
+		s := rec.NewSlice(rows[0], rows[1]) // written with only its own rows
+		if err := w.Write(s); err != nil {
+			panic(err)
+		}
+		s.Release()
+	}
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	return path
+}
+
+func ExampleOpenIPCFile() {
+	dir, _ := os.MkdirTemp("", "arrowconv")
+	defer os.RemoveAll(dir)
+	rec := exampleRecord(3)
+	defer rec.Release()
+	path := writeExampleIPCFile(dir, rec)
+
+	r, err := arrowconv.OpenIPCFile(path)
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close()
+	fmt.Println(r.NumRecords(), r.Schema().Field(0).Type)
+	for i := range r.NumRecords() {
+		b, err := r.RecordBatch(i)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(b.Column(0))
+		b.Release()
+	}
+	// Output:
+	// 2 extension<arrow.fixed_shape_tensor[value_type=int32, shape=[2,2], permutation=[1,0]]>
+	// [[[0,2],[1,3]]]
+	// [[[4,6],[5,7]] [[8,10],[9,11]]]
+}
+
+func ExampleOpenMappedIPCFile() {
+	dir, _ := os.MkdirTemp("", "arrowconv")
+	defer os.RemoveAll(dir)
+	rec := exampleRecord(3)
+	defer rec.Release()
+	path := filepath.Join(dir, "tensors.arrow")
+	f, _ := os.Create(path)
+	w, _ := arrowconv.NewIPCFileWriter(f, rec.Schema()) // uncompressed: mapped zero-copy
+	if err := w.Write(rec); err != nil {
+		panic(err)
+	}
+	w.Close()
+	f.Close()
+
+	r, err := arrowconv.OpenMappedIPCFile(path)
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close() // unmaps: b and t must not be used after it
+	b, err := r.RecordBatch(0)
+	if err != nil {
+		panic(err)
+	}
+	defer b.Release()
+	// A tensor view of the column points into the mapping too.
+	t, err := arrowconv.ToTensor(b.Column(0).(*fixedshape.Array))
+	if err != nil {
+		panic(err)
+	}
+	defer t.Release()
+	fmt.Println(r.Mapped(), b.Column(0))
+	fmt.Println(t.Shape(), t.Strides())
+	// Output:
+	// true [[[0,2],[1,3]] [[4,6],[5,7]] [[8,10],[9,11]]]
+	// [3 2 2] [16 4 8]
+}
+
+func ExampleNewIPCStreamReader() {
+	rec := exampleRecord(3)
+	defer rec.Release()
+	pr, pw, _ := os.Pipe()
+	go func() { // a producer writing a stream of two batches
+		w, _ := arrowconv.NewIPCStreamWriter(pw, rec.Schema(), arrowconv.WithCompression(arrowconv.LZ4))
+		for _, rows := range [][2]int64{{0, 2}, {2, 3}} {
+			s := rec.NewSlice(rows[0], rows[1])
+			w.Write(s)
+			s.Release()
+		}
+		w.Close()
+		pw.Close()
+	}()
+
+	r, err := arrowconv.NewIPCStreamReader(pr, arrowconv.WithBodySizeLimit(1<<20))
+	if err != nil {
+		panic(err)
+	}
+	defer r.Release()
+	for r.Next() {
+		fmt.Println(r.RecordBatch().NumRows(), r.RecordBatch().Column(0))
+	}
+	if err := r.Err(); err != nil {
+		panic(err)
+	}
+	// Output:
+	// 2 [[[0,2],[1,3]] [[4,6],[5,7]]]
+	// 1 [[[8,10],[9,11]]]
+}
+
+func ExampleOpenParquetFile() {
+	dir, _ := os.MkdirTemp("", "arrowconv")
+	defer os.RemoveAll(dir)
+	rec := exampleRecord(6)
+	defer rec.Release()
+	sliced := rec.NewSlice(1, 6) // rows 1..5: a column with a non-zero offset
+	defer sliced.Release()
+
+	path := filepath.Join(dir, "tensors.parquet")
+	f, _ := os.Create(path)
+	w, err := arrowconv.NewParquetWriter(f, sliced.Schema(), arrowconv.WithRowGroupRows(2), arrowconv.WithCompression(arrowconv.ZSTD))
+	if err != nil {
+		panic(err)
+	}
+	if err := w.Write(sliced); err != nil {
+		panic(err)
+	}
+	w.Close()
+	f.Close()
+
+	pf, _ := file.OpenParquetFile(path, false)
+	fmt.Println("row groups:", pf.NumRowGroups())
+	pf.Close()
+
+	r, err := arrowconv.OpenParquetFile(path, arrowconv.WithBatchRows(5))
+	if err != nil {
+		panic(err)
+	}
+	defer r.Release()
+	fmt.Println(r.Schema().Field(0).Type)
+	for r.Next() {
+		fmt.Println(r.RecordBatch().Column(0))
+	}
+	if err := r.Err(); err != nil {
+		panic(err)
+	}
+	// Output:
+	// row groups: 3
+	// extension<arrow.fixed_shape_tensor[value_type=int32, shape=[2,2], permutation=[1,0]]>
+	// [[[4,6],[5,7]] [[8,10],[9,11]] [[12,14],[13,15]] [[16,18],[17,19]] [[20,22],[21,23]]]
+}
