@@ -63,4 +63,6 @@ cat "$out/materialize.benchstat.txt"
 
 echo "== report"
 (cd "$bench_dir/peers" && go run ./cmd/benchtool report -o "$out" -machine "$MACHINE" -command "$command" "${results[@]}")
-echo "wrote $out/results.md, $out/materialize-float32.svg, $out/materialize-float64.svg and the raw results"
+mkdir -p "$bench_dir/charts"
+cp "$out/materialize-float32.svg" "$out/materialize-float64.svg" "$bench_dir/charts/"
+echo "wrote $out/results.md, the charts (also copied to bench/charts/ for the README) and the raw results"
