@@ -4,7 +4,6 @@ import (
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
-	"github.com/fstensor/fstensor/stride"
 )
 
 // NewColumn returns the tensors ts as one fixedshape column. They must all
@@ -89,14 +88,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 	if arr.IsNull(i) {
 		return Tensor{}, errorf("tensor %d is null; the format has no null tensors", i)
 	}
-	m := typ.Metadata()
-	var data []byte
-	if m.HasPermutation() && !stride.IsIdentity(m.Permutation()) {
-		data = rawcol.AppendLogical(nil, arr, i)
-	} else {
-		data = rawcol.TensorBytes(arr, i)
-	}
-	return Tensor{Type: dt, Shape: m.Shape(), Data: data}, nil
+	return Tensor{Type: dt, Shape: typ.Shape(), Data: rawcol.COrder(arr, i)}, nil
 }
 
 // AppendColumn appends every tensor of arr to dst, one serialized tensor

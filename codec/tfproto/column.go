@@ -6,7 +6,6 @@ import (
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
-	"github.com/fstensor/fstensor/stride"
 )
 
 // NewColumn returns the tensors ts as one fixedshape column. They must share
@@ -104,14 +103,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 	if arr.IsNull(i) {
 		return Tensor{}, errorf("tensor %d is null; TensorProto has no null tensors", i)
 	}
-	m := typ.Metadata()
-	t := Tensor{DType: dt, Shape: m.Shape(), DimNames: m.DimNames()}
-	if m.HasPermutation() && !stride.IsIdentity(m.Permutation()) {
-		t.Content = rawcol.AppendLogical(nil, arr, i)
-	} else {
-		t.Content = rawcol.TensorBytes(arr, i)
-	}
-	return t, nil
+	return Tensor{DType: dt, Shape: typ.Shape(), DimNames: typ.DimNames(), Content: rawcol.COrder(arr, i)}, nil
 }
 
 // AppendColumn appends one serialized TensorProto per tensor of arr to dst

@@ -146,3 +146,14 @@ func gather(dst, src []byte, shape, strides []int, w int) {
 		}
 	}
 }
+
+// COrder returns tensor i of arr in logical row-major (C) order: the
+// column's own bytes, shared, when its layout is row-major, and a copy
+// otherwise.
+func COrder(arr *fixedshape.Array, i int) []byte {
+	m := arr.TensorType().Metadata()
+	if m.HasPermutation() && !stride.IsIdentity(m.Permutation()) {
+		return AppendLogical(nil, arr, i)
+	}
+	return TensorBytes(arr, i)
+}
