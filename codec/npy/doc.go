@@ -7,8 +7,12 @@
 // (N, L...), batch axis first: [WriteColumn], [ReadColumn] (a stream) and
 // [DecodeColumn] (bytes, for example a memory-mapped file). One tensor is
 // an array of its own shape, 0-D included: [WriteTensor], [ReadTensor],
-// [DecodeTensor], whose result is a column of length 1. [ParseHeader],
-// [ReadHeader] and [AppendHeader] work on the header alone.
+// [DecodeTensor], whose result is a column of length 1. [MapColumn] and
+// [MapTensor] memory-map a file and decode it without copying.
+// [ParseHeader], [ReadHeader] and [AppendHeader] work on the header alone.
+// [WriteNPZ] and [ReadNPZ] write and read several named columns as a .npz
+// archive (a zip of .npy members, stored or deflated), as numpy.savez,
+// numpy.savez_compressed and numpy.load do.
 //
 // Element types are those of fstensor: int8..int64, uint8..uint64,
 // float16, float32, float64 (descr i1..i8, u1..u8, f2, f4, f8). Object,
@@ -43,6 +47,10 @@
 // bytes when no swap, transpose or realignment is needed: the input must
 // then stay unmodified while the array is in use. Other results own
 // memory from [ReadOptions].Mem. Callers release every returned array.
+// [MapColumn] and [MapTensor] return, besides the array, an io.Closer
+// that unmaps the file: the array must not be used after Close, and is
+// released first. [ReadNPZ] always copies (members may be compressed) and
+// holds at most twice the bytes it decompresses.
 // [WriteColumn] and [WriteTensor] write straight from the array's buffer
 // when the layout allows, and otherwise through a buffer of at most 64 KiB.
 //
@@ -55,5 +63,10 @@
 // [ReadOptions].MaxHeaderSize (NumPy's 10000 bytes by default), shapes by
 // metadata.MaxDims dimensions and by int overflow of the element and byte
 // counts; readers never allocate more than twice the data actually
-// present, and [ReadOptions].MaxDataSize bounds it further.
+// present, and [ReadOptions].MaxDataSize bounds it further. .npz
+// archives are bounded by [ReadOptions].MaxMembers and
+// [ReadOptions].MaxTotalSize (decompressed bytes, 1 GiB by default), which
+// are checked against the central directory before anything is
+// decompressed, sizes and checksums are held to what the directory
+// declares, and members that share bytes are refused.
 package npy

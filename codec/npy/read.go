@@ -29,6 +29,14 @@ type ReadOptions struct {
 	// 0 means no bound beyond int: readers never allocate more than twice
 	// the bytes the input actually holds, whatever the header says.
 	MaxDataSize int
+	// MaxMembers bounds the number of members (of any name) of a .npz
+	// archive that ReadNPZ accepts. 0 means DefaultMaxMembers.
+	MaxMembers int
+	// MaxTotalSize bounds the sum of the decompressed sizes of the .npy
+	// members of a .npz archive, headers included, in bytes: the bound on
+	// what ReadNPZ decompresses and holds, whatever the compression ratio.
+	// 0 means DefaultMaxTotalSize; math.MaxInt lifts the bound.
+	MaxTotalSize int
 }
 
 func (o *ReadOptions) mem() memory.Allocator {

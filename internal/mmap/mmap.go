@@ -1,0 +1,56 @@
+package mmap
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Mapping is a whole file held in memory, read-only. Its methods are safe
+// for concurrent use except Close, which must not run while the bytes are
+// in use.
+type Mapping struct {
+	data   []byte
+	mapped bool // data came from mmap and must be unmapped
+}
+
+// Map maps the file at path read-only. An empty file gives an empty
+// mapping. The caller must call Close once the bytes are no longer used.
+func Map(path string) (*Mapping, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "mmap", Path: path, Err: fmt.Errorf("not a regular file (%v)", fi.Mode().Type())}
+	}
+	if size < 0 || int64(int(size)) != size {
+		return nil, &fs.PathError{Op: "mmap", Path: path, Err: fmt.Errorf("%d bytes do not fit in the address space", size)}
+	}
+	if size == 0 {
+		return &Mapping{data: []byte{}}, nil
+	}
+	return mapFile(f, path, int(size))
+}
+
+// Bytes returns the file's bytes. They alias the mapping: they must not
+// be written, and must not be used after Close. After Close, Bytes
+// returns nil.
+func (m *Mapping) Bytes() []byte { return m.data }
+
+// Close unmaps the file. Using the bytes afterwards faults. Closing twice
+// returns nil.
+func (m *Mapping) Close() error {
+	data, mapped := m.data, m.mapped
+	m.data, m.mapped = nil, false
+	if !mapped {
+		return nil
+	}
+	return unmap(data)
+}
