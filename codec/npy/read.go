@@ -6,8 +6,6 @@ import (
 	"io"
 	"math/bits"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
@@ -147,7 +145,7 @@ func decode(b []byte, whole bool, o *ReadOptions) (*fixedshape.Array, error) {
 	data := b[h.DataOffset : h.DataOffset+l.size]
 	w := elemWidth(h.Type)
 	if !h.BigEndian && !l.transpose && unsafeslice.Aligned(data, w) {
-		return newColumn(l.typ, l.n, memory.NewBufferBytes(data))
+		return fixedshape.NewArrayFromBuffer(l.typ, l.n, memory.NewBufferBytes(data))
 	}
 	buf := memory.NewResizableBuffer(o.mem())
 	buf.Resize(l.size)
@@ -304,25 +302,9 @@ func finish(l layout, buf *memory.Buffer, o *ReadOptions) (*fixedshape.Array, er
 		// The file holds a (S x n) row-major matrix of elements, S the
 		// tensor size: element k of tensor i is at k*n + i.
 		transpose(t.Bytes(), buf.Bytes(), l.typ.ListSize(), l.n, w)
-		return newColumn(l.typ, l.n, t)
+		return fixedshape.NewArrayFromBuffer(l.typ, l.n, t)
 	}
-	return newColumn(l.typ, l.n, buf)
-}
-
-// newColumn makes a column of n valid tensors of typ over values (the
-// physical elements, n*ListSize of them), which it retains. It is the
-// same in codec/npy and codec/dlpack and belongs in fixedshape.
-func newColumn(typ *fixedshape.Type, n int, values *memory.Buffer) (*fixedshape.Array, error) {
-	child := array.NewData(typ.ElemType(), n*typ.ListSize(), []*memory.Buffer{nil, values}, nil, 0, 0)
-	defer child.Release()
-	data := array.NewData(typ, n, []*memory.Buffer{nil}, []arrow.ArrayData{child}, 0, 0)
-	defer data.Release()
-	arr := array.MakeFromData(data).(*fixedshape.Array)
-	if err := arr.Validate(); err != nil {
-		arr.Release()
-		return nil, err
-	}
-	return arr, nil
+	return fixedshape.NewArrayFromBuffer(l.typ, l.n, buf)
 }
 
 // swapBytes reverses the byte order of every w-byte element of b.
