@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"github.com/fstensor/fstensor/internal/mmap"
 )
 
 // readOptions returns the ipc options of a reader configured by c and
@@ -74,7 +76,7 @@ func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 // used after Close. Compressed bodies are decompressed into memory from
 // [WithAllocator]. Options: [WithAllocator], [WithBodySizeLimit].
 func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
-	m, err := mapFile(path)
+	m, err := mmap.Map(path)
 	if err != nil {
 		return nil, errorf("map %s: %w", path, err)
 	}
@@ -82,7 +84,7 @@ func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 		defer recovered(&err, "ipc file")
 		o, mem := newConfig(opts).readOptions()
 		var fr *ipc.FileReader
-		mem.run(func() { fr, err = ipc.NewMappedFileReader(m.data, o...) })
+		mem.run(func() { fr, err = ipc.NewMappedFileReader(m.Bytes(), o...) })
 		if err != nil {
 			return nil, err
 		}
