@@ -39,6 +39,9 @@ func WithRelabel() Option { return func(o *options) { o.relabel = true } }
 func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
 
 func config(opts []Option) options {
+	if len(opts) == 0 { // the options escape only when there are some
+		return options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}
+	}
 	o := options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}
 	for _, f := range opts {
 		f(&o)
@@ -147,7 +150,11 @@ func (p *Plan) checkInput(t *fixedshape.Type) error {
 		return errorf("input of %v elements for an expression of %v elements", t.ElemType(), p.elem)
 	}
 	m := t.Metadata()
-	if !slices.Equal(m.Shape(), p.in.Shape()) || !slices.Equal(m.ElemStrides(), p.inElem) {
+	// Compare through a stack buffer: no allocation for up to 8 axes.
+	var buf [16]int
+	shape := m.AppendShape(buf[:0])
+	strides := m.AppendElemStrides(shape[len(shape):len(shape)])
+	if !slices.Equal(shape, p.inShape) || !slices.Equal(strides, p.inElem) {
 		return errorf("input %v for an expression of %v", m, p.in)
 	}
 	return nil

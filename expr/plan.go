@@ -36,6 +36,7 @@ type Plan struct {
 	out     metadata.Metadata
 	stages  []Stage
 	kernels []kernel.Plan
+	inShape []int // the input's logical shape
 	inElem  []int // the input's logical element strides
 	relabel []int // the zero-copy result's permutation when ok
 	ok      bool  // the result is a relabelling of the input's elements
@@ -56,6 +57,7 @@ func Compile(e Expr) (*Plan, error) {
 	n := e.node()
 	p := &Plan{expr: e, elem: n.elem, in: n.in, out: n.meta, inSize: n.in.Size()}
 	p.width = n.elem.(arrow.FixedWidthDataType).BitWidth() / 8
+	p.inShape = n.in.Shape()
 	p.inElem = n.in.ElemStrides()
 	var chain []*node
 	for m := n; m.x != nil; m = m.x {

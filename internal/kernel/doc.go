@@ -16,8 +16,13 @@
 //     copy() (the whole batch is one run when the view is the identity);
 //   - transpose: another axis has source stride 1 (a permuted innermost
 //     pair, such as NCHW <-> NHWC or a 2-D transpose), so the pair is
-//     copied in tiles that keep the source lines in cache, with unrolled
-//     paths for 3 or 4 destination-contiguous elements (image channels);
+//     copied in bands of 2 KiB of each source line and tiles of half a
+//     destination cache line (or the whole row when it is short), each tile
+//     in strips of 4 columns; aligned 4-byte elements move in pairs as
+//     64-bit words (a 2x2 block is two loads, two stores and a few register
+//     operations), and 3 or 4 destination-contiguous elements (image
+//     channels) have their own loops, paired as words for 3 channels of 4
+//     bytes in either direction;
 //   - gather: anything else (steps, reversed axes), strided reads and
 //     contiguous writes.
 //

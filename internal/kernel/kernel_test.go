@@ -170,6 +170,61 @@ func TestRunParallel(t *testing.T) {
 	}
 }
 
+// TestRunPaths covers the edges of the specialised loops: odd pixel
+// counts for the paired 4-byte channel loops, tiles with partial strips and
+// blocks, rows long enough to be tiled, and misaligned buffers.
+func TestRunPaths(t *testing.T) {
+	tests := []struct {
+		name           string
+		shape, strides []int
+		n, srcStride   int
+	}{
+		{"nchw-nhwc odd pixels", []int{7, 5, 3}, []int{5, 1, 35}, 3, 105},
+		{"nhwc-nchw odd pixels", []int{3, 7, 5}, []int{1, 15, 3}, 3, 105},
+		{"nchw-nhwc 4 channels", []int{5, 3, 4}, []int{3, 1, 15}, 2, 60},
+		{"transpose 3x3", []int{3, 3}, []int{1, 3}, 2, 9},
+		{"transpose 5x9", []int{9, 5}, []int{1, 9}, 2, 45},
+		{"transpose 6x7", []int{7, 6}, []int{1, 7}, 2, 42},
+		{"transpose long rows", []int{70, 130}, []int{1, 70}, 2, 9100},
+		{"transpose wide band", []int{1100, 21}, []int{1, 1100}, 1, 23100},
+		{"3-cycle", []int{4, 5, 6}, []int{1, 24, 4}, 2, 120},
+		{"reversed transpose", []int{9, 7}, []int{1, -9}, 2, 63},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			off := 0
+			for i, s := range tt.strides {
+				if s < 0 {
+					off -= s * (tt.shape[i] - 1)
+				}
+			}
+			for _, width := range []int{1, 2, 4, 8} {
+				p, err := kernel.NewPlan(width, tt.shape, tt.strides, off)
+				if err != nil {
+					t.Fatal(err)
+				}
+				src := make([]byte, (tt.n*tt.srcStride+1)*width)
+				for i := range src {
+					src[i] = byte(i*13 + i>>8)
+				}
+				want := make([]byte, tt.n*p.Size()*width)
+				naive(want, src, width, tt.shape, tt.strides, off, tt.n, tt.srcStride)
+				for _, misalign := range []int{0, 1} {
+					got := make([]byte, len(want)+misalign)[misalign:]
+					p.Run(got, src[misalign:], tt.n, tt.srcStride, 1)
+					if misalign == 1 {
+						// The shifted source holds the same view one byte on.
+						naive(want, src[1:], width, tt.shape, tt.strides, off, tt.n, tt.srcStride)
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Fatalf("width %d misalign %d kind %s (-want +got):\n%s", width, misalign, p.Kind(), diff)
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestNewPlanErrors(t *testing.T) {
 	tests := []struct {
 		name           string

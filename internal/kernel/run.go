@@ -13,7 +13,6 @@ import (
 const (
 	chunkBytes    = 256 << 10 // longest piece of one run handled as a unit
 	parallelBytes = 1 << 20   // do not start goroutines below this many bytes per worker
-	transposeBand = 16        // rows of the stride-1 source axis per band
 )
 
 // Run copies n tensors: tensor i of the source starts at element
@@ -55,6 +54,7 @@ type job struct {
 	ax      int // transpose: the stride-1 source axis
 	units   int // total work units
 	perRow  int // units per outer row (chunks or bands)
+	band    int // transpose: rows of the stride-1 source axis per band
 	inner   int // contiguous/gather: elements per chunk
 	width   int
 	aligned bool
@@ -104,7 +104,8 @@ func (p *Plan) run(dst, src []byte, n, srcStride, workers int, aligned bool) {
 	switch j.k {
 	case kindTranspose:
 		j.ax = d.unitAxis()
-		j.perRow = (d.shape[j.ax] + transposeBand - 1) / transposeBand
+		j.band = bandRows(j.width)
+		j.perRow = (d.shape[j.ax] + j.band - 1) / j.band
 		for i := 0; i < r; i++ {
 			if i != j.ax && i != r-1 {
 				j.addOuter(d.shape[i], d.src[i], d.dst[i])
@@ -130,6 +131,16 @@ func (p *Plan) run(dst, src []byte, n, srcStride, workers int, aligned bool) {
 		j.do(0, j.units)
 		return
 	}
+	// The goroutines share a heap copy: j itself stays on the stack, so
+	// that a run on one goroutine allocates nothing.
+	jp := new(job)
+	*jp = j
+	jp.parallel(workers)
+}
+
+// parallel splits the units of j into workers contiguous ranges, runs all
+// but the last on new goroutines and the last on the caller's, and waits.
+func (j *job) parallel(workers int) {
 	var wg sync.WaitGroup
 	per, extra := j.units/workers, j.units%workers
 	lo := 0
@@ -217,8 +228,8 @@ func doT[E elem](j *job, lo, hi int) {
 			ss := d.src[r-1]
 			gather[E](unsafe.Add(j.dst, (do+a)*w), unsafe.Add(j.src, (so+a*ss)*w), m, ss)
 		case kindTranspose:
-			a := part * transposeBand
-			m := min(transposeBand, d.shape[j.ax]-a)
+			a := part * j.band
+			m := min(j.band, d.shape[j.ax]-a)
 			transpose[E](unsafe.Add(j.dst, (do+a*d.dst[j.ax])*w), unsafe.Add(j.src, (so+a)*w),
 				m, d.shape[r-1], d.dst[j.ax], d.src[r-1])
 		}
