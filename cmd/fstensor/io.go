@@ -320,7 +320,7 @@ func columnNames(schema *arrow.Schema) string {
 	return strings.Join(names, ", ")
 }
 
-// project returns the schema and a batch restricted to the columns idx.
+// projectSchema returns the schema restricted to the columns idx.
 func projectSchema(schema *arrow.Schema, idx []int) *arrow.Schema {
 	fields := make([]arrow.Field, len(idx))
 	for k, i := range idx {
@@ -330,6 +330,7 @@ func projectSchema(schema *arrow.Schema, idx []int) *arrow.Schema {
 	return arrow.NewSchema(fields, &md)
 }
 
+// projectBatch returns rec restricted to the columns idx, with schema.
 func projectBatch(schema *arrow.Schema, rec arrow.RecordBatch, idx []int) arrow.RecordBatch {
 	cols := make([]arrow.Array, len(idx))
 	for k, i := range idx {

@@ -6,8 +6,44 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+
 	"github.com/fstensor/fstensor/fixedshape"
 )
+
+// floatColumn reads the tensors of a column as float64 values.
+type floatColumn interface {
+	// appendPhysical appends tensor i's elements in storage order.
+	appendPhysical(dst []float64, i int) []float64
+	// appendLogical appends tensor i's elements in logical row-major order.
+	appendLogical(dst []float64, i int) []float64
+}
+
+type floatCol[T fixedshape.Elem] struct {
+	c *fixedshape.Column[T]
+	f func(T) float64
+}
+
+func (fc floatCol[T]) appendPhysical(dst []float64, i int) []float64 {
+	for _, v := range fc.c.Tensor(i).Data() {
+		dst = append(dst, fc.f(v))
+	}
+	return dst
+}
+
+func (fc floatCol[T]) appendLogical(dst []float64, i int) []float64 {
+	for v := range fc.c.Tensor(i).All() {
+		dst = append(dst, fc.f(v))
+	}
+	return dst
+}
+
+func newFloatCol[T fixedshape.Elem](a *fixedshape.Array, f func(T) float64) (floatColumn, error) {
+	c, err := fixedshape.ColumnOf[T](a)
+	if err != nil {
+		return nil, err
+	}
+	return floatCol[T]{c, f}, nil
+}
 
 // number is every element type but float16, which converts through
 // float32.
@@ -17,51 +53,44 @@ type number interface {
 
 func toFloat[T number](v T) float64     { return float64(v) }
 func halfToFloat(v float16.Num) float64 { return float64(v.Float32()) }
-func tensorValues[T fixedshape.Elem](c *fixedshape.Column[T], i int, f func(T) float64) []float64 {
-	t := c.Tensor(i)
-	out := make([]float64, 0, t.Size())
-	for v := range t.All() {
-		out = append(out, f(v))
+
+// floatsOf returns the float64 reader of a column, for every element type.
+func floatsOf(a *fixedshape.Array) (floatColumn, error) {
+	switch a.TensorType().ElemType().ID() {
+	case arrow.INT8:
+		return newFloatCol(a, toFloat[int8])
+	case arrow.INT16:
+		return newFloatCol(a, toFloat[int16])
+	case arrow.INT32:
+		return newFloatCol(a, toFloat[int32])
+	case arrow.INT64:
+		return newFloatCol(a, toFloat[int64])
+	case arrow.UINT8:
+		return newFloatCol(a, toFloat[uint8])
+	case arrow.UINT16:
+		return newFloatCol(a, toFloat[uint16])
+	case arrow.UINT32:
+		return newFloatCol(a, toFloat[uint32])
+	case arrow.UINT64:
+		return newFloatCol(a, toFloat[uint64])
+	case arrow.FLOAT16:
+		return newFloatCol(a, halfToFloat)
+	case arrow.FLOAT32:
+		return newFloatCol(a, toFloat[float32])
+	case arrow.FLOAT64:
+		return newFloatCol(a, toFloat[float64])
 	}
-	return out
+	return nil, fmt.Errorf("unsupported element type %v", a.TensorType().ElemType())
 }
 
 // logicalValues returns tensor i of a as float64 values in logical
 // row-major order.
 func logicalValues(a *fixedshape.Array, i int) ([]float64, error) {
-	switch a.TensorType().ElemType().ID() {
-	case arrow.INT8:
-		return valuesAs(a, i, toFloat[int8])
-	case arrow.INT16:
-		return valuesAs(a, i, toFloat[int16])
-	case arrow.INT32:
-		return valuesAs(a, i, toFloat[int32])
-	case arrow.INT64:
-		return valuesAs(a, i, toFloat[int64])
-	case arrow.UINT8:
-		return valuesAs(a, i, toFloat[uint8])
-	case arrow.UINT16:
-		return valuesAs(a, i, toFloat[uint16])
-	case arrow.UINT32:
-		return valuesAs(a, i, toFloat[uint32])
-	case arrow.UINT64:
-		return valuesAs(a, i, toFloat[uint64])
-	case arrow.FLOAT16:
-		return valuesAs(a, i, halfToFloat)
-	case arrow.FLOAT32:
-		return valuesAs(a, i, toFloat[float32])
-	case arrow.FLOAT64:
-		return valuesAs(a, i, toFloat[float64])
-	}
-	return nil, fmt.Errorf("unsupported element type %v", a.TensorType().ElemType())
-}
-
-func valuesAs[T fixedshape.Elem](a *fixedshape.Array, i int, f func(T) float64) ([]float64, error) {
-	c, err := fixedshape.ColumnOf[T](a)
+	fc, err := floatsOf(a)
 	if err != nil {
 		return nil, err
 	}
-	return tensorValues(c, i, f), nil
+	return fc.appendLogical(nil, i), nil
 }
 
 // stats accumulates per-column statistics over the valid tensors of one or
@@ -80,49 +109,20 @@ type stats struct {
 
 func (s *stats) add(a *fixedshape.Array) error {
 	t := a.TensorType()
-	s.Rows += int64(a.Len())
-	s.Nulls += int64(a.NullN())
-	s.Bytes += int64(a.Len()) * int64(t.ListSize()) * int64(t.ElemWidth())
-	switch t.ElemType().ID() {
-	case arrow.INT8:
-		return addAs(s, a, toFloat[int8])
-	case arrow.INT16:
-		return addAs(s, a, toFloat[int16])
-	case arrow.INT32:
-		return addAs(s, a, toFloat[int32])
-	case arrow.INT64:
-		return addAs(s, a, toFloat[int64])
-	case arrow.UINT8:
-		return addAs(s, a, toFloat[uint8])
-	case arrow.UINT16:
-		return addAs(s, a, toFloat[uint16])
-	case arrow.UINT32:
-		return addAs(s, a, toFloat[uint32])
-	case arrow.UINT64:
-		return addAs(s, a, toFloat[uint64])
-	case arrow.FLOAT16:
-		return addAs(s, a, halfToFloat)
-	case arrow.FLOAT32:
-		return addAs(s, a, toFloat[float32])
-	case arrow.FLOAT64:
-		return addAs(s, a, toFloat[float64])
-	}
-	return fmt.Errorf("unsupported element type %v", t.ElemType())
-}
-
-func addAs[T fixedshape.Elem](s *stats, a *fixedshape.Array, f func(T) float64) error {
-	c, err := fixedshape.ColumnOf[T](a)
+	fc, err := floatsOf(a)
 	if err != nil {
 		return err
 	}
-	size := a.TensorType().ListSize()
-	vals := c.Values()
-	for i := range c.Len() {
-		if c.IsNull(i) {
+	s.Rows += int64(a.Len())
+	s.Nulls += int64(a.NullN())
+	s.Bytes += int64(a.Len()) * int64(t.ListSize()) * int64(t.ElemWidth())
+	buf := make([]float64, 0, t.ListSize())
+	for i := range a.Len() {
+		if a.IsNull(i) {
 			continue
 		}
-		for _, v := range vals[i*size : (i+1)*size] {
-			x := f(v)
+		buf = fc.appendPhysical(buf[:0], i)
+		for _, x := range buf {
 			if math.IsNaN(x) {
 				s.NaN++
 				continue
