@@ -13,28 +13,17 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
 
-// python returns the interpreter of the interop suite ($FSTENSOR_PYTHON,
-// else the repository's .venv, else python3) after checking that it has
-// the given modules, or skips the test.
+// python returns the interpreter of the interop suite after checking that
+// it has the given modules, or skips the test (see internal/pyrun).
 func python(t *testing.T, modules ...string) string {
 	t.Helper()
-	py := os.Getenv("FSTENSOR_PYTHON")
-	if py == "" {
-		py = filepath.Join(testvec.Dir(), "..", ".venv", "bin", "python")
-		if _, err := os.Stat(py); err != nil {
-			py = "python3"
-		}
-	}
-	out, err := exec.Command(py, "-c", "import "+strings.Join(modules, ", ")).CombinedOutput()
-	if err != nil {
-		t.Skipf("interop needs %s with %v: %v: %s", py, modules, err, out)
-	}
-	return py
+	return pyrun.Python(t, modules...)
 }
 
 func runPy(t *testing.T, py string, args ...string) {
