@@ -14,6 +14,9 @@
 //
 //   - contiguous: the innermost source stride is 1, so each run is one
 //     copy() (the whole batch is one run when the view is the identity);
+//     when the batch writes at least 1 MiB, runs of at least 1 KiB are
+//     written with non-temporal stores on amd64 (as copy() does for one
+//     copy of at least 1 MiB), which skip reading the destination lines;
 //   - transpose: another axis has source stride 1 (a permuted innermost
 //     pair, such as NCHW <-> NHWC or a 2-D transpose), so the pair is
 //     copied in bands of 2 KiB of each source line and tiles of half a
@@ -22,9 +25,13 @@
 //     64-bit words (a 2x2 block is two loads, two stores and a few register
 //     operations), and 3 or 4 destination-contiguous elements (image
 //     channels) have their own loops, paired as words for 3 channels of 4
-//     bytes in either direction;
+//     bytes in either direction (with non-temporal stores on amd64 for
+//     planes to channels when the batch writes at least 1 MiB);
 //   - gather: anything else (steps, reversed axes), strided reads and
 //     contiguous writes.
+//
+// The non-temporal loops are in assembly (stream_amd64.s); the purego
+// build tag, or another architecture, uses the pure-Go loops throughout.
 //
 // Element widths share one generic code path instantiated for uint8,
 // uint16, uint32 and uint64 (and byte arrays, for buffers that are not

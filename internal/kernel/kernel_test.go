@@ -139,6 +139,8 @@ func TestRunParallel(t *testing.T) {
 		{"transpose", []int{300, 200}, []int{1, 300}, 0, 5, 60000, "transpose"},
 		{"nchw-nhwc", []int{50, 40, 3}, []int{40, 1, 2000}, 0, 9, 6000, "transpose"},
 		{"nhwc-nchw", []int{3, 50, 40}, []int{1, 120, 3}, 0, 9, 6000, "transpose"},
+		{"streamed odd runs", []int{300, 333}, []int{340, 1}, 3, 4, 300 * 340, "contiguous"},
+		{"streamed nchw-nhwc odd pixels", []int{101, 99, 3}, []int{99, 1, 9999}, 0, 12, 29997, "transpose"},
 		{"reverse", []int{1000, 300}, []int{300, -1}, 299, 2, 300000, "gather"},
 		{"0-D", []int{}, []int{}, 7, 400000, 9, "contiguous"},
 	}
@@ -187,6 +189,8 @@ func TestRunPaths(t *testing.T) {
 		{"transpose 6x7", []int{7, 6}, []int{1, 7}, 2, 42},
 		{"transpose long rows", []int{70, 130}, []int{1, 70}, 2, 9100},
 		{"transpose wide band", []int{1100, 21}, []int{1, 1100}, 1, 23100},
+		{"transpose long rows odd tiles", []int{150, 83}, []int{1, 150}, 2, 12450},
+		{"transpose long rows wide band", []int{1030, 70}, []int{1, 1030}, 1, 72100},
 		{"3-cycle", []int{4, 5, 6}, []int{1, 24, 4}, 2, 120},
 		{"reversed transpose", []int{9, 7}, []int{1, -9}, 2, 63},
 	}

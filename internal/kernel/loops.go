@@ -37,7 +37,9 @@ func gather[E elem](dst, src unsafe.Pointer, n, ss int) {
 // along b with rows dstRow elements apart: dst[i*dstRow+k] = src[i+k*sb].
 // The b axis is walked in tiles of tileSide source lines, which stay in
 // cache while they are read in strips of 4 columns.
-func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int) {
+// With stream, a destination written in order (3 channels of 4 bytes)
+// takes non-temporal stores.
+func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) {
 	var z E
 	w := int(unsafe.Sizeof(z))
 	switch b {
@@ -45,7 +47,11 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int) {
 		s1, s2 := sb*w, 2*sb*w
 		i := 0
 		if w == 4 && unsafe.Alignof(z) == 4 && dstRow == 3 {
-			i = interleave3x32(dst, src, a, s1)
+			if stream {
+				i = interleave3Stream(dst, src, a, s1)
+			} else {
+				i = interleave3x32(dst, src, a, s1)
+			}
 		}
 		for ; i < a; i++ {
 			s := unsafe.Add(src, i*w)

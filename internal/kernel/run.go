@@ -13,6 +13,14 @@ import (
 const (
 	chunkBytes    = 256 << 10 // longest piece of one run handled as a unit
 	parallelBytes = 1 << 20   // do not start goroutines below this many bytes per worker
+	// A batch that writes at least streamBytes in all writes its
+	// contiguous runs of at least streamMin bytes, and its 3-channel
+	// interleaves of 4-byte elements, with non-temporal stores (where
+	// the build has them), as copy() does for one copy of at least 1 MiB:
+	// the destination is written once, in order, and is too large to
+	// stay in cache.
+	streamBytes = 1 << 20
+	streamMin   = 1 << 10
 )
 
 // Run copies n tensors: tensor i of the source starts at element
@@ -51,11 +59,12 @@ func (p *Plan) Run(dst, src []byte, n, srcStride, workers int) {
 type job struct {
 	d       dims
 	k       kind
-	ax      int // transpose: the stride-1 source axis
-	units   int // total work units
-	perRow  int // units per outer row (chunks or bands)
-	band    int // transpose: rows of the stride-1 source axis per band
-	inner   int // contiguous/gather: elements per chunk
+	ax      int  // transpose: the stride-1 source axis
+	units   int  // total work units
+	perRow  int  // units per outer row (chunks or bands)
+	band    int  // transpose: rows of the stride-1 source axis per band
+	inner   int  // contiguous/gather: elements per chunk
+	stream  bool // large: write with non-temporal stores where the loops can
 	width   int
 	aligned bool
 	dst     unsafe.Pointer
@@ -122,6 +131,7 @@ func (p *Plan) run(dst, src []byte, n, srcStride, workers int, aligned bool) {
 			j.addOuter(d.shape[i], d.src[i], d.dst[i])
 		}
 	}
+	j.stream = total*j.width >= streamBytes
 	j.units = j.perRow
 	for i := 0; i < j.orank; i++ {
 		j.units *= j.oshape[i]
@@ -221,7 +231,11 @@ func doT[E elem](j *job, lo, hi int) {
 			m := min(j.inner, d.shape[r-1]-a)
 			s := unsafe.Add(j.src, (so+a)*w)
 			t := unsafe.Add(j.dst, (do+a)*w)
-			copy(unsafe.Slice((*byte)(t), m*w), unsafe.Slice((*byte)(s), m*w))
+			if j.stream {
+				streamCopy(t, s, m*w)
+			} else {
+				copy(unsafe.Slice((*byte)(t), m*w), unsafe.Slice((*byte)(s), m*w))
+			}
 		case kindGather:
 			a := part * j.inner
 			m := min(j.inner, d.shape[r-1]-a)
@@ -231,7 +245,7 @@ func doT[E elem](j *job, lo, hi int) {
 			a := part * j.band
 			m := min(j.band, d.shape[j.ax]-a)
 			transpose[E](unsafe.Add(j.dst, (do+a*d.dst[j.ax])*w), unsafe.Add(j.src, (so+a)*w),
-				m, d.shape[r-1], d.dst[j.ax], d.src[r-1])
+				m, d.shape[r-1], d.dst[j.ax], d.src[r-1], j.stream)
 		}
 		part++
 		if part == j.perRow {
