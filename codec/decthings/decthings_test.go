@@ -266,25 +266,7 @@ func TestRoundTripAllTypes(t *testing.T) {
 func buildColumn(t *testing.T, mem memory.Allocator, shape, perm []int, nulls []bool) *fixedshape.Array {
 	t.Helper()
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int16, metadata.MustNew(shape, nil, perm))
-	b, err := fixedshape.NewBuilder[int16](mem, typ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Release()
-	for k, null := range nulls {
-		if null {
-			b.AppendNull()
-			continue
-		}
-		vals := make([]int16, typ.ListSize())
-		for i := range vals {
-			vals[i] = int16(100*k + i)
-		}
-		if err := b.Append(vals); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b.NewArray()
+	return testvec.Column[int16](t, mem, typ, nulls, 100)
 }
 
 func TestColumnRoundTrip(t *testing.T) {

@@ -252,25 +252,7 @@ func TestAppendTensorErrors(t *testing.T) {
 func buildColumn[T int16 | float64](t *testing.T, mem memory.Allocator, dt arrow.DataType, shape []int, names []string, perm []int, nulls []bool) *fixedshape.Array {
 	t.Helper()
 	typ := fixedshape.MustNewType(dt, metadata.MustNew(shape, names, perm))
-	b, err := fixedshape.NewBuilder[T](mem, typ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Release()
-	for k, null := range nulls {
-		if null {
-			b.AppendNull()
-			continue
-		}
-		vals := make([]T, typ.ListSize())
-		for i := range vals {
-			vals[i] = T(10*k + i)
-		}
-		if err := b.Append(vals); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b.NewArray()
+	return testvec.Column[T](t, mem, typ, nulls, 10)
 }
 
 func TestColumnRoundTrip(t *testing.T) {

@@ -3,6 +3,7 @@ package zio_test
 import (
 	"encoding/json"
 	"errors"
+	"github.com/fstensor/fstensor/internal/testvec"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,25 +18,7 @@ import (
 func buildColumn(t *testing.T, mem memory.Allocator, shape []int, names []string, perm []int, nulls []bool) *fixedshape.Array {
 	t.Helper()
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Uint16, metadata.MustNew(shape, names, perm))
-	b, err := fixedshape.NewBuilder[uint16](mem, typ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Release()
-	for k, null := range nulls {
-		if null {
-			b.AppendNull()
-			continue
-		}
-		vals := make([]uint16, typ.ListSize())
-		for i := range vals {
-			vals[i] = uint16(100*k + i)
-		}
-		if err := b.Append(vals); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b.NewArray()
+	return testvec.Column[uint16](t, mem, typ, nulls, 100)
 }
 
 func TestColumnRoundTrip(t *testing.T) {

@@ -15,6 +15,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/fixedshape"
 )
 
 // Dir returns the absolute path of the repository's testdata directory.
@@ -213,4 +216,35 @@ func Hex(t testing.TB, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Number is the element types Column can fill from an int.
+type Number interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
+}
+
+// Column builds a column of typ with one tensor per entry of nulls (true
+// for a null tensor); physical element j of tensor k holds step*k + j. The
+// caller releases it.
+func Column[T Number](t testing.TB, mem memory.Allocator, typ *fixedshape.Type, nulls []bool, step int) *fixedshape.Array {
+	t.Helper()
+	b, err := fixedshape.NewBuilder[T](mem, typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	vals := make([]T, typ.ListSize())
+	for k, null := range nulls {
+		if null {
+			b.AppendNull()
+			continue
+		}
+		for j := range vals {
+			vals[j] = T(step*k + j)
+		}
+		if err := b.Append(vals); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.NewArray()
 }
