@@ -90,7 +90,20 @@ func randomView(r *rand.Rand, maxDim int) view {
 	return v
 }
 
-func TestRunMatchesNaive(t *testing.T) {
+// bothKernels runs f with the assembly kernels on (where the CPU has them)
+// and off, so that the pure-Go loops are covered on every machine.
+func bothKernels(t *testing.T, f func(t *testing.T)) {
+	for _, on := range []bool{true, false} {
+		t.Run(fmt.Sprintf("asm=%v", on), func(t *testing.T) {
+			defer kernel.SetAVX2(on)()
+			f(t)
+		})
+	}
+}
+
+func TestRunMatchesNaive(t *testing.T) { bothKernels(t, testRunMatchesNaive) }
+
+func testRunMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for it := range 3000 {
 		width := []int{1, 2, 4, 8}[it%4]
@@ -125,7 +138,9 @@ func TestRunMatchesNaive(t *testing.T) {
 }
 
 // TestRunParallel runs views big enough to be split across goroutines.
-func TestRunParallel(t *testing.T) {
+func TestRunParallel(t *testing.T) { bothKernels(t, testRunParallel) }
+
+func testRunParallel(t *testing.T) {
 	tests := []struct {
 		name           string
 		shape, strides []int
@@ -137,6 +152,10 @@ func TestRunParallel(t *testing.T) {
 		{"slice", []int{32, 64}, []int{64, 1}, 16 * 64, 300, 4096, "contiguous"},
 		{"index", []int{64}, []int{1}, 5 * 64, 300, 4096, "contiguous"},
 		{"transpose", []int{300, 200}, []int{1, 300}, 0, 5, 60000, "transpose"},
+		{"streamed nhwc-nchw", []int{3, 64, 64}, []int{1, 192, 3}, 0, 30, 12288, "transpose"},
+		{"streamed nhwc-nchw odd pixels", []int{3, 50, 41}, []int{1, 123, 3}, 0, 45, 6150, "transpose"},
+		{"streamed transpose", []int{64, 48}, []int{1, 64}, 0, 100, 3072, "transpose"},
+		{"streamed transpose odd rows", []int{67, 48}, []int{1, 67}, 0, 90, 3216, "transpose"},
 		{"nchw-nhwc", []int{50, 40, 3}, []int{40, 1, 2000}, 0, 9, 6000, "transpose"},
 		{"nhwc-nchw", []int{3, 50, 40}, []int{1, 120, 3}, 0, 9, 6000, "transpose"},
 		{"streamed odd runs", []int{300, 333}, []int{340, 1}, 3, 4, 300 * 340, "contiguous"},
@@ -175,7 +194,9 @@ func TestRunParallel(t *testing.T) {
 // TestRunPaths covers the edges of the specialised loops: odd pixel
 // counts for the paired 4-byte channel loops, tiles with partial strips and
 // blocks, rows long enough to be tiled, and misaligned buffers.
-func TestRunPaths(t *testing.T) {
+func TestRunPaths(t *testing.T) { bothKernels(t, testRunPaths) }
+
+func testRunPaths(t *testing.T) {
 	tests := []struct {
 		name           string
 		shape, strides []int
@@ -193,6 +214,11 @@ func TestRunPaths(t *testing.T) {
 		{"transpose long rows wide band", []int{1030, 70}, []int{1, 1030}, 1, 72100},
 		{"3-cycle", []int{4, 5, 6}, []int{1, 24, 4}, 2, 120},
 		{"reversed transpose", []int{9, 7}, []int{1, -9}, 2, 63},
+		{"reversed transpose blocks", []int{20, 40}, []int{1, -20}, 2, 800},
+		{"transpose whole blocks", []int{16, 32}, []int{1, 16}, 3, 512},
+		{"transpose blocks and remainders", []int{19, 37}, []int{1, 19}, 2, 703},
+		{"transpose blocks under an outer axis", []int{2, 24, 20}, []int{480, 1, 24}, 2, 960},
+		{"transpose blocks with an axis between", []int{24, 3, 20}, []int{1, 480, 24}, 2, 1440},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

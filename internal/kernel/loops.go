@@ -72,7 +72,8 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream boo
 		// Few source-contiguous rows (NHWC -> NCHW): one destination row
 		// at a time; the source lines are shared by the a passes.
 		if a == 3 && sb == 3 && w == 4 && unsafe.Alignof(z) == 4 {
-			k := deinterleave3x32(dst, src, b, dstRow)
+			k := deinterleave3(dst, src, b, dstRow, stream)
+			k += deinterleave3x32(unsafe.Add(dst, k*w), unsafe.Add(src, k*sb*w), b-k, dstRow)
 			if k == b {
 				return
 			}
@@ -83,9 +84,30 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream boo
 		}
 		return
 	}
-	// Tiles of a x side elements (tileSide), copied in strips of 4
-	// columns: each step reads four elements from each of two or four
-	// source lines and writes them to four destination rows.
+	if w == 4 && unsafe.Alignof(z) == 4 {
+		// Whole 8x16 blocks through the assembly kernel, where there is
+		// one; the loops below copy the right and bottom remainders.
+		a8, b16 := transpose32(dst, src, a, b, dstRow, sb, stream)
+		if a8 > 0 {
+			if b16 < b {
+				tiles[E](unsafe.Add(dst, b16*w), unsafe.Add(src, b16*sb*w), a8, b-b16, dstRow, sb)
+			}
+			if a8 < a {
+				tiles[E](unsafe.Add(dst, a8*dstRow*w), unsafe.Add(src, a8*w), a-a8, b, dstRow, sb)
+			}
+			return
+		}
+	}
+	tiles[E](dst, src, a, b, dstRow, sb)
+}
+
+// tiles copies an a x b block as transpose does, in tiles of a x side
+// elements (tileSide) copied in strips of 4 columns: each step reads four
+// elements from each of two or four source lines and writes them to four
+// destination rows.
+func tiles[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int) {
+	var z E
+	w := int(unsafe.Sizeof(z))
 	side := tileSide(w, b)
 	for k0 := 0; k0 < b; k0 += side {
 		kn := min(side, b-k0)

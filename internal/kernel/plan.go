@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // MaxRank is the largest number of axes a Plan keeps after dropping the
@@ -105,7 +106,7 @@ func NewPlan(width int, shape, strides []int, offset int) (Plan, error) {
 		} else {
 			hi += reach
 		}
-		if lo > offset || hi < offset || lo < -(1<<62) || hi > 1<<62 {
+		if lo > offset || hi < offset || lo < math.MinInt/2 || hi > math.MaxInt/2 {
 			return Plan{}, fmt.Errorf("%w: offsets overflow", ErrInvalid)
 		}
 	}

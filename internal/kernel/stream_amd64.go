@@ -11,6 +11,14 @@ import "unsafe"
 //go:noescape
 func copyNT(dst, src unsafe.Pointer, n int)
 
+// copyNT32 is copyNT with 32-byte AVX moves and no software prefetch,
+// for CPUs with AVX2 (useAVX2), where it measured faster on runs of a few
+// KiB (slices of tensors): dst must be 32-byte aligned. Implemented in
+// stream_amd64.s.
+//
+//go:noescape
+func copyNT32(dst, src unsafe.Pointer, n int)
+
 // streamCopy copies n bytes from src to dst, the whole cache lines of dst
 // with non-temporal stores when n is at least streamMin, like copy() does
 // for copies of at least 1 MiB.
@@ -22,7 +30,11 @@ func streamCopy(dst, src unsafe.Pointer, n int) {
 	head := int(-uintptr(dst) & 63)
 	copy(unsafe.Slice((*byte)(dst), head), unsafe.Slice((*byte)(src), head))
 	body := (n - head) &^ 63
-	copyNT(unsafe.Add(dst, head), unsafe.Add(src, head), body)
+	if useAVX2 {
+		copyNT32(unsafe.Add(dst, head), unsafe.Add(src, head), body)
+	} else {
+		copyNT(unsafe.Add(dst, head), unsafe.Add(src, head), body)
+	}
 	if tail := n - head - body; tail > 0 {
 		copy(unsafe.Slice((*byte)(unsafe.Add(dst, head+body)), tail), unsafe.Slice((*byte)(unsafe.Add(src, head+body)), tail))
 	}

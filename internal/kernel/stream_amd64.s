@@ -32,6 +32,45 @@ done:
 	SFENCE
 	RET
 
+// func copyNT32(dst, src unsafe.Pointer, n int)
+//
+// copyNT32 is copyNT with 32-byte AVX moves and without the software
+// prefetch: dst must be 32-byte aligned.
+TEXT ·copyNT32(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ CX, AX
+	SHRQ $7, CX
+	JZ   half32
+
+loop32:
+	VMOVUPS  0(SI), Y0
+	VMOVUPS  32(SI), Y1
+	VMOVUPS  64(SI), Y2
+	VMOVUPS  96(SI), Y3
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ     $128, SI
+	ADDQ     $128, DI
+	DECQ     CX
+	JNZ      loop32
+
+half32:
+	ANDQ     $64, AX
+	JZ       done32
+	VMOVUPS  0(SI), Y0
+	VMOVUPS  32(SI), Y1
+	VMOVNTPS Y0, 0(DI)
+	VMOVNTPS Y1, 32(DI)
+
+done32:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func interleave3NT(dst, src unsafe.Pointer, pairs, ss int)
 //
 // interleave3NT is interleave3x32 with non-temporal stores: it writes

@@ -1,0 +1,9 @@
+package kernel
+
+// SetAVX2 turns the AVX2 kernels on (where the CPU has them) or off, and
+// returns the function that restores the previous setting.
+func SetAVX2(on bool) (restore func()) {
+	old := useAVX2
+	useAVX2 = on && old
+	return func() { useAVX2 = old }
+}

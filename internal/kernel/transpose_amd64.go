@@ -1,0 +1,64 @@
+//go:build !purego
+
+package kernel
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// useAVX2 selects the AVX2 block kernel for 4-byte transposes. It is set
+// from the CPU's features (including the operating system's support for
+// the YMM registers); tests turn it off to cover the pure-Go loops.
+var useAVX2 = cpu.X86.HasAVX2
+
+// transpose8x16 copies tiles x steps blocks of 8 source columns by 16
+// source lines of 4-byte elements: dst[i*dstRow+k] = src[i+k*srcRow] for
+// i < 8*steps, k < 16*tiles, with the strides in bytes here. The tiles of
+// 16 source lines are the outer loop, so the source is read line by line
+// and each destination row takes 64 bytes per block. With nt the stores
+// are non-temporal and dst and dstRow must be multiples of 32 bytes.
+// Implemented in transpose_amd64.s.
+//
+//go:noescape
+func transpose8x16(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int, nt bool)
+
+// transpose32 copies, with the AVX2 kernel, the whole 8x16 blocks of the
+// a x b block of transpose for aligned 4-byte elements (rows i < a&^7,
+// columns k < b&^15) and returns the extent it copied, or 0, 0 when the
+// CPU lacks AVX2 or the block is smaller than one 8x16 block. With stream,
+// a destination whose rows are 64-byte aligned is written with
+// non-temporal stores, a whole cache line per row and block.
+func transpose32(dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (int, int) {
+	if !useAVX2 || a < 8 || b < 16 {
+		return 0, 0
+	}
+	a8, b16 := a&^7, b&^15
+	nt := stream && (uintptr(dst)|uintptr(dstRow*4))&63 == 0
+	transpose8x16(dst, src, a8/8, b16/16, dstRow*4, sb*4, nt)
+	return a8, b16
+}
+
+// deinterleave3x16 splits groups groups of 16 pixels of 3 channels of
+// 4-byte elements at src into three planes dstRow bytes apart from dst
+// (64 bytes per plane and group). With nt the stores are non-temporal and
+// dst and dstRow must be multiples of 32 bytes. Implemented in
+// transpose_amd64.s.
+//
+//go:noescape
+func deinterleave3x16(dst, src unsafe.Pointer, groups, dstRow int, nt bool)
+
+// deinterleave3 splits pixels [0, n&^15) of 3 channels of aligned 4-byte
+// elements at src into three planes dstRow elements apart from dst with
+// the AVX2 kernel, and returns the number split (0 without AVX2). With
+// stream, planes whose rows are 64-byte aligned are written with
+// non-temporal stores.
+func deinterleave3(dst, src unsafe.Pointer, n, dstRow int, stream bool) int {
+	if !useAVX2 || n < 16 {
+		return 0
+	}
+	nt := stream && (uintptr(dst)|uintptr(dstRow*4))&63 == 0
+	deinterleave3x16(dst, src, n/16, dstRow*4, nt)
+	return n &^ 15
+}

@@ -1,0 +1,18 @@
+//go:build !amd64 || purego
+
+package kernel
+
+import "unsafe"
+
+// useAVX2 is false: the pure-Go build has no assembly kernels.
+var useAVX2 = false
+
+// transpose32 copies nothing in the pure-Go build.
+func transpose32(dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (int, int) {
+	return 0, 0
+}
+
+// deinterleave3 splits nothing in the pure-Go build.
+func deinterleave3(dst, src unsafe.Pointer, n, dstRow int, stream bool) int {
+	return 0
+}
