@@ -19,19 +19,29 @@
 //     copy of at least 1 MiB), which skip reading the destination lines;
 //   - transpose: another axis has source stride 1 (a permuted innermost
 //     pair, such as NCHW <-> NHWC or a 2-D transpose), so the pair is
-//     copied in bands of 2 KiB of each source line and tiles of half a
-//     destination cache line (or the whole row when it is short), each tile
-//     in strips of 4 columns; aligned 4-byte elements move in pairs as
-//     64-bit words (a 2x2 block is two loads, two stores and a few register
-//     operations), and 3 or 4 destination-contiguous elements (image
-//     channels) have their own loops, paired as words for 3 channels of 4
-//     bytes in either direction (with non-temporal stores on amd64 for
-//     planes to channels when the batch writes at least 1 MiB);
+//     copied in bands of 2 KiB of each source line. With AVX2, aligned
+//     4-byte elements go through an assembly kernel in blocks of 8 source
+//     columns by 16 source lines: tiles of 16 source lines are read line by
+//     line and each block writes 64 bytes (a whole cache line when the
+//     destination is aligned) to each of 8 destination rows, with
+//     non-temporal stores when the batch writes at least 1 MiB. Otherwise,
+//     and for the remainders, tiles of half a destination cache line (or
+//     the whole row when it is short) are copied in strips of 4 columns;
+//     aligned 4-byte elements move in pairs as 64-bit words (a 2x2 block is
+//     two loads, two stores and a few register operations), and 3 or 4
+//     destination-contiguous elements (image channels) have their own
+//     loops: for 3 channels of 4 bytes, pixel pairs as words for planes to
+//     channels (with non-temporal stores on amd64 when the batch writes at
+//     least 1 MiB), and blends and permutes of 16 pixels at a time with
+//     AVX2 (pairs as words without it) for channels to planes;
 //   - gather: anything else (steps, reversed axes), strided reads and
 //     contiguous writes.
 //
-// The non-temporal loops are in assembly (stream_amd64.s); the purego
-// build tag, or another architecture, uses the pure-Go loops throughout.
+// The assembly is in stream_amd64.s (non-temporal copies, SSE2 or AVX)
+// and transpose_amd64.s (AVX2 blocks); the AVX2 kernels run only when the
+// CPU and the operating system support AVX2 (golang.org/x/sys/cpu). The
+// purego build tag, or another architecture, uses the pure-Go loops
+// throughout.
 //
 // Element widths share one generic code path instantiated for uint8,
 // uint16, uint32 and uint64 (and byte arrays, for buffers that are not
