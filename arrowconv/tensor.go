@@ -1,6 +1,7 @@
 package arrowconv
 
 import (
+	"runtime"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -8,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/tensor"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/kernel"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -317,11 +319,15 @@ func copyStrided(typ *fixedshape.Type, src []byte, shape, estr []int, w int, mem
 	buf := memory.NewResizableBuffer(mem)
 	defer buf.Release()
 	buf.Resize(nbytes)
-	dst := buf.Bytes()
-	k := 0
-	for off := range stride.Offsets(shape, estr) {
-		copy(dst[k:k+w], src[off*w:off*w+w])
-		k += w
+	if total > 0 {
+		p, err := kernel.NewPlan(w, shape, estr, 0)
+		if err != nil {
+			return nil, errorf("%w", err)
+		}
+		if p.MinSource() > len(src)/w {
+			return nil, errorf("copy reads element %d of %d", p.MinSource()-1, len(src)/w)
+		}
+		p.Run(buf.Bytes(), src, 1, 0, runtime.GOMAXPROCS(0))
 	}
 	return wrapValues(typ, buf, 0, shape[0])
 }

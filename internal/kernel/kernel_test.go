@@ -159,6 +159,7 @@ func testRunParallel(t *testing.T) {
 		{"nchw-nhwc", []int{50, 40, 3}, []int{40, 1, 2000}, 0, 9, 6000, "transpose"},
 		{"nhwc-nchw", []int{3, 50, 40}, []int{1, 120, 3}, 0, 9, 6000, "transpose"},
 		{"streamed odd runs", []int{300, 333}, []int{340, 1}, 3, 4, 300 * 340, "contiguous"},
+		{"runs split mid-row", []int{301, 2, 512}, []int{1100, 520, 1}, 0, 5, 331100, "contiguous"},
 		{"streamed nchw-nhwc odd pixels", []int{101, 99, 3}, []int{99, 1, 9999}, 0, 12, 29997, "transpose"},
 		{"reverse", []int{1000, 300}, []int{300, -1}, 299, 2, 300000, "gather"},
 		{"0-D", []int{}, []int{}, 7, 400000, 9, "contiguous"},

@@ -224,6 +224,40 @@ func doT[E elem](j *job, lo, hi int) {
 	r := d.rank
 	var esz E
 	w := int(unsafe.Sizeof(esz))
+	if j.k == kindContig && j.perRow == 1 && j.orank > 0 {
+		// Whole runs (a row, an index, a slice of rows): a tight loop
+		// along the innermost outer axis, the odometer once per row of
+		// runs.
+		last := j.orank - 1
+		m := d.shape[r-1] * w
+		for u := lo; u < hi; {
+			cnt := min(hi-u, j.oshape[last]-idx[last])
+			for c := range cnt {
+				s := unsafe.Add(j.src, (so+c*j.osrc[last])*w)
+				t := unsafe.Add(j.dst, (do+c*j.odst[last])*w)
+				if j.stream {
+					streamCopy(t, s, m)
+				} else {
+					copy(unsafe.Slice((*byte)(t), m), unsafe.Slice((*byte)(s), m))
+				}
+			}
+			u += cnt
+			idx[last] += cnt
+			so += cnt * j.osrc[last]
+			do += cnt * j.odst[last]
+			for i := last; i >= 0 && idx[i] == j.oshape[i]; i-- {
+				so -= idx[i] * j.osrc[i]
+				do -= idx[i] * j.odst[i]
+				idx[i] = 0
+				if i > 0 {
+					idx[i-1]++
+					so += j.osrc[i-1]
+					do += j.odst[i-1]
+				}
+			}
+		}
+		return
+	}
 	for u := lo; u < hi; u++ {
 		switch j.k {
 		case kindContig:
