@@ -20,10 +20,11 @@
 //   - transpose: another axis has source stride 1 (a permuted innermost
 //     pair, such as NCHW <-> NHWC or a 2-D transpose), so the pair is
 //     copied in bands of 2 KiB of each source line. With AVX2, aligned
-//     4-byte elements go through an assembly kernel in blocks of 8 source
-//     columns by 16 source lines: tiles of 16 source lines are read line by
-//     line and each block writes 64 bytes (a whole cache line when the
-//     destination is aligned) to each of 8 destination rows, with
+//     4-byte and 8-byte elements go through assembly kernels in blocks of
+//     8 source columns by 16 source lines (4 by 8 for 8 bytes): tiles of
+//     source lines are read line by line and each block writes 64 bytes
+//     (a whole cache line when the destination is aligned) to each
+//     destination row it covers, with
 //     non-temporal stores when the batch writes at least 1 MiB. Otherwise,
 //     and for the remainders, tiles of half a destination cache line (or
 //     the whole row when it is short) are copied in strips of 4 columns;

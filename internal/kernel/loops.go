@@ -84,16 +84,16 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream boo
 		}
 		return
 	}
-	if w == 4 && unsafe.Alignof(z) == 4 {
-		// Whole 8x16 blocks through the assembly kernel, where there is
-		// one; the loops below copy the right and bottom remainders.
-		a8, b16 := transpose32(dst, src, a, b, dstRow, sb, stream)
-		if a8 > 0 {
-			if b16 < b {
-				tiles[E](unsafe.Add(dst, b16*w), unsafe.Add(src, b16*sb*w), a8, b-b16, dstRow, sb)
+	if unsafe.Alignof(z) == uintptr(w) {
+		// Whole blocks through the assembly kernels, where there are
+		// some; the loops below copy the right and bottom remainders.
+		ai, bk := transposeBlocks(w, dst, src, a, b, dstRow, sb, stream)
+		if ai > 0 {
+			if bk < b {
+				tiles[E](unsafe.Add(dst, bk*w), unsafe.Add(src, bk*sb*w), ai, b-bk, dstRow, sb)
 			}
-			if a8 < a {
-				tiles[E](unsafe.Add(dst, a8*dstRow*w), unsafe.Add(src, a8*w), a-a8, b, dstRow, sb)
+			if ai < a {
+				tiles[E](unsafe.Add(dst, ai*dstRow*w), unsafe.Add(src, ai*w), a-ai, b, dstRow, sb)
 			}
 			return
 		}

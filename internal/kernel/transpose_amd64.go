@@ -24,20 +24,34 @@ var useAVX2 = cpu.X86.HasAVX2
 //go:noescape
 func transpose8x16(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int, nt bool)
 
-// transpose32 copies, with the AVX2 kernel, the whole 8x16 blocks of the
-// a x b block of transpose for aligned 4-byte elements (rows i < a&^7,
-// columns k < b&^15) and returns the extent it copied, or 0, 0 when the
-// CPU lacks AVX2 or the block is smaller than one 8x16 block. With stream,
-// a destination whose rows are 64-byte aligned is written with
-// non-temporal stores, a whole cache line per row and block.
-func transpose32(dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (int, int) {
-	if !useAVX2 || a < 8 || b < 16 {
+// transpose4x8 is transpose8x16 for 8-byte elements: blocks of 4 source
+// columns by 8 source lines, tiles of 8 source lines outermost, 64 bytes
+// per destination row and block. Implemented in transpose_amd64.s.
+//
+//go:noescape
+func transpose4x8(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int, nt bool)
+
+// transposeBlocks copies, with the AVX2 kernels, the whole blocks of the
+// a x b block of transpose for aligned elements of w bytes: blocks of 8x16
+// 4-byte or 4x8 8-byte elements, each writing one 64-byte line per
+// destination row. It returns the extent it copied (rows i < ai, columns
+// k < bk), or 0, 0 for other widths, without AVX2, or when the block is
+// smaller than one kernel block. With stream, a destination whose rows
+// are 64-byte aligned is written with non-temporal stores.
+func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (ai, bk int) {
+	if !useAVX2 {
 		return 0, 0
 	}
-	a8, b16 := a&^7, b&^15
-	nt := stream && (uintptr(dst)|uintptr(dstRow*4))&63 == 0
-	transpose8x16(dst, src, a8/8, b16/16, dstRow*4, sb*4, nt)
-	return a8, b16
+	nt := stream && (uintptr(dst)|uintptr(dstRow*w))&63 == 0
+	switch {
+	case w == 4 && a >= 8 && b >= 16:
+		ai, bk = a&^7, b&^15
+		transpose8x16(dst, src, ai/8, bk/16, dstRow*4, sb*4, nt)
+	case w == 8 && a >= 4 && b >= 8:
+		ai, bk = a&^3, b&^7
+		transpose4x8(dst, src, ai/4, bk/8, dstRow*8, sb*8, nt)
+	}
+	return ai, bk
 }
 
 // deinterleave3x16 splits groups groups of 16 pixels of 3 channels of

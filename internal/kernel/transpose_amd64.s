@@ -123,6 +123,94 @@ done:
 	VZEROUPPER
 	RET
 
+// HALF64 transposes a 4x4 block of 8-byte elements: the first 4 columns
+// of source lines 0-3 at LO become four destination rows of 4 elements in
+// O0-O3. Y0-Y3 are scratch; the inserts put lines 2 and 3 in the upper
+// lanes, so in-lane unpacks finish the job.
+#define HALF64(LO, O0, O1, O2, O3) \
+	VMOVUPD     (LO), X0; \
+	VINSERTF128 $1, (LO)(R8*2), Y0, Y0; \
+	VMOVUPD     (LO)(R8*1), X1; \
+	VINSERTF128 $1, (LO)(R9*1), Y1, Y1; \
+	VMOVUPD     16(LO), X2; \
+	VINSERTF128 $1, 16(LO)(R8*2), Y2, Y2; \
+	VMOVUPD     16(LO)(R8*1), X3; \
+	VINSERTF128 $1, 16(LO)(R9*1), Y3, Y3; \
+	VUNPCKLPD   Y1, Y0, O0; \
+	VUNPCKHPD   Y1, Y0, O1; \
+	VUNPCKLPD   Y3, Y2, O2; \
+	VUNPCKHPD   Y3, Y2, O3
+
+// ROWS64 stores four destination rows of 8 elements at DI: the first 4 of
+// each from Y4-Y7 (source lines 0-3), the last 4 from Y8-Y11 (lines 4-7).
+#define ROWS64(STORE) \
+	STORE Y4, (DI); \
+	STORE Y8, 32(DI); \
+	STORE Y5, (DI)(R11*1); \
+	STORE Y9, 32(DI)(R11*1); \
+	STORE Y6, (DI)(R11*2); \
+	STORE Y10, 32(DI)(R11*2); \
+	STORE Y7, (DI)(R12*1); \
+	STORE Y11, 32(DI)(R12*1)
+
+// func transpose4x8(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int, nt bool)
+//
+// transpose4x8 is transpose8x16 for 8-byte elements: for each of tiles
+// tiles of 8 source lines, for each of steps steps of 4 columns, one 4x8
+// block, which writes 64 bytes to each of 4 destination rows. Registers
+// as in transpose8x16, with SI and R10 at source lines 0 and 4.
+TEXT ·transpose4x8(SB), NOSPLIT, $0-49
+	MOVQ dst+0(FP), DX
+	MOVQ src+8(FP), CX
+	MOVQ tiles+24(FP), BX
+	MOVQ dstRow+32(FP), R11
+	MOVQ srcRow+40(FP), R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+	CMPQ steps+16(FP), $0
+	JLE  done64
+	TESTQ BX, BX
+	JLE  done64
+
+tile64:
+	MOVQ steps+16(FP), AX
+	MOVQ CX, SI
+	LEAQ (SI)(R8*4), R10
+	MOVQ DX, DI
+
+step64:
+	HALF64(SI, Y4, Y5, Y6, Y7)
+	HALF64(R10, Y8, Y9, Y10, Y11)
+	CMPB nt+48(FP), $0
+	JNE  nt64
+	ROWS64(VMOVUPD)
+	JMP  next64
+
+nt64:
+	ROWS64(VMOVNTPD)
+
+next64:
+	ADDQ $32, SI
+	ADDQ $32, R10
+	LEAQ (DI)(R11*4), DI
+	DECQ AX
+	JNZ  step64
+
+	// Next tile: 8 source lines down, 8 destination columns right.
+	MOVQ R8, AX
+	SHLQ $3, AX
+	ADDQ AX, CX
+	ADDQ $64, DX
+	DECQ BX
+	JNZ  tile64
+	CMPB nt+48(FP), $0
+	JEQ  done64
+	SFENCE
+
+done64:
+	VZEROUPPER
+	RET
+
 // VPERMPS indexes that put the channels gathered by the blends of
 // deinterleave3x16 back in pixel order: for R, G and B.
 DATA deint3<>+0(SB)/4, $0

@@ -7,8 +7,8 @@ import "unsafe"
 // useAVX2 is false: the pure-Go build has no assembly kernels.
 var useAVX2 = false
 
-// transpose32 copies nothing in the pure-Go build.
-func transpose32(dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (int, int) {
+// transposeBlocks copies nothing in the pure-Go build.
+func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (int, int) {
 	return 0, 0
 }
 
