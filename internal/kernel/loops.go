@@ -72,8 +72,14 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream boo
 		// Few source-contiguous rows (NHWC -> NCHW): one destination row
 		// at a time; the source lines are shared by the a passes.
 		if a == 3 && sb == 3 && w == 4 && unsafe.Alignof(z) == 4 {
+			// Pointers are advanced only while pixels remain: Go forbids
+			// arithmetic that leaves the allocation.
 			k := deinterleave3(dst, src, b, dstRow, stream)
-			k += deinterleave3x32(unsafe.Add(dst, k*w), unsafe.Add(src, k*sb*w), b-k, dstRow)
+			if k == b {
+				return
+			}
+			dst, src, b = unsafe.Add(dst, k*w), unsafe.Add(src, k*sb*w), b-k
+			k = deinterleave3x32(dst, src, b, dstRow)
 			if k == b {
 				return
 			}
