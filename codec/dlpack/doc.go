@@ -12,7 +12,12 @@
 // dmlc/dlpack include/dlpack/dlpack.h v1.1. The pure-Go parts ([DataType],
 // [DataTypeOf], [PlanImport], [ExportLayout]) build without cgo; the C
 // structs and functions need cgo, and the package still builds with
-// CGO_ENABLED=0 (without them).
+// CGO_ENABLED=0 (without them). The C code and every unsafe pointer
+// operation live in an internal package; [ManagedTensorVersioned],
+// [ManagedTensor], [Layout], [DataType], [Device], [DeviceType], [Code]
+// and [Error] are aliases of its types and of those of a pure-Go
+// internal package, so their doc comments list their fields and
+// methods.
 //
 // # Layout
 //

@@ -1,14 +1,12 @@
 package dlpack
 
 import (
-	"encoding/binary"
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/codec/dlpack/internal/dltype"
 )
 
 // Code is a DLDataTypeCode of dlpack.h v1.1.
-type Code uint8
+type Code = dltype.Code
 
 // The type codes of dlpack.h v1.1.
 const (
@@ -35,23 +33,19 @@ const (
 // DataType is a DLDataType: a type code, the bits of one lane and the
 // number of lanes. Its wire form is 4 bytes: code, bits, lanes as a
 // little-endian uint16 on little-endian hosts.
-type DataType struct {
-	Code  Code
-	Bits  uint8
-	Lanes uint16
-}
-
-// AppendBinary appends the 4-byte in-memory form of d (little-endian
-// lanes, as on every little-endian host) to dst.
-func (d DataType) AppendBinary(dst []byte) ([]byte, error) {
-	dst = append(dst, byte(d.Code), d.Bits)
-	return binary.LittleEndian.AppendUint16(dst, d.Lanes), nil
-}
-
-// String returns the form "code=2 bits=32 lanes=1".
-func (d DataType) String() string {
-	return fmt.Sprintf("code=%d bits=%d lanes=%d", d.Code, d.Bits, d.Lanes)
-}
+//
+// Its methods:
+//
+//   - AppendBinary(dst []byte) ([]byte, error) appends the 4-byte
+//     in-memory form of d (little-endian lanes, as on every little-endian
+//     host) to dst; the error is always nil.
+//   - String() string returns the form "code=2 bits=32 lanes=1".
+//   - ArrowType() (arrow.DataType, error) returns the fstensor element
+//     type of d. It fails with an error wrapping arrow.ErrInvalid when
+//     lanes != 1 or when the code and bits are not an fstensor element
+//     type (bool, bfloat16, complex, the float8/6/4 formats and opaque
+//     handles are refused).
+type DataType = dltype.DataType
 
 // DataTypeOf returns the DLPack type of an fstensor element type
 // (int8..int64, uint8..uint64, float16, float32, float64; one lane). It
@@ -74,89 +68,22 @@ func DataTypeOf(dt arrow.DataType) (DataType, error) {
 	return DataType{Code: c, Bits: uint8(dt.(arrow.FixedWidthDataType).BitWidth()), Lanes: 1}, nil
 }
 
-// ArrowType returns the fstensor element type of d. It fails with an
-// error wrapping arrow.ErrInvalid when lanes != 1 or when the code and
-// bits are not an fstensor element type (bool, bfloat16, complex, the
-// float8/6/4 formats and opaque handles are refused).
-func (d DataType) ArrowType() (arrow.DataType, error) {
-	if d.Lanes != 1 {
-		return nil, errorf("dtype %v: %d lanes (want 1)", d, d.Lanes)
-	}
-	switch d.Code {
-	case CodeInt:
-		switch d.Bits {
-		case 8:
-			return arrow.PrimitiveTypes.Int8, nil
-		case 16:
-			return arrow.PrimitiveTypes.Int16, nil
-		case 32:
-			return arrow.PrimitiveTypes.Int32, nil
-		case 64:
-			return arrow.PrimitiveTypes.Int64, nil
-		}
-	case CodeUInt:
-		switch d.Bits {
-		case 8:
-			return arrow.PrimitiveTypes.Uint8, nil
-		case 16:
-			return arrow.PrimitiveTypes.Uint16, nil
-		case 32:
-			return arrow.PrimitiveTypes.Uint32, nil
-		case 64:
-			return arrow.PrimitiveTypes.Uint64, nil
-		}
-	case CodeFloat:
-		switch d.Bits {
-		case 16:
-			return arrow.FixedWidthTypes.Float16, nil
-		case 32:
-			return arrow.PrimitiveTypes.Float32, nil
-		case 64:
-			return arrow.PrimitiveTypes.Float64, nil
-		}
-	}
-	return nil, errorf("dtype %v is not an fstensor element type", d)
-}
-
 // DeviceType is a DLDeviceType.
-type DeviceType int32
+type DeviceType = dltype.DeviceType
 
 // CPU is kDLCPU, the only device this package exchanges.
 const CPU DeviceType = 1
 
-// Device is a DLDevice.
-type Device struct {
-	Type DeviceType
-	ID   int32
-}
+// Device is a DLDevice: fields Type (a [DeviceType]) and ID (int32).
+type Device = dltype.Device
 
-// Error is the error type of the package. It wraps arrow.ErrInvalid.
-type Error struct {
-	msg string
-	err error // an extra cause, or nil
-}
+// Error is the error type of the package. It wraps arrow.ErrInvalid:
+// its Unwrap() []error method returns arrow.ErrInvalid and the cause, if
+// any, and its Error() string method returns the message prefixed with
+// "dlpack: ".
+type Error = dltype.Error
 
-// Error returns the message, prefixed with "dlpack: ".
-func (e *Error) Error() string {
-	if e.err != nil {
-		return "dlpack: " + e.msg + ": " + e.err.Error()
-	}
-	return "dlpack: " + e.msg
-}
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.err != nil {
-		return []error{arrow.ErrInvalid, e.err}
-	}
-	return []error{arrow.ErrInvalid}
-}
-
-func errorf(format string, args ...any) error {
-	return &Error{msg: fmt.Sprintf(format, args...)}
-}
+func errorf(format string, args ...any) error { return dltype.Errorf(format, args...) }
 
 // wrapf returns an *Error that also wraps err.
-func wrapf(err error, format string, args ...any) error {
-	return &Error{msg: fmt.Sprintf(format, args...), err: err}
-}
+func wrapf(err error, format string, args ...any) error { return dltype.Wrapf(err, format, args...) }

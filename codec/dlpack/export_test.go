@@ -2,13 +2,16 @@
 
 package dlpack
 
-// Test hooks over the synthetic producer (synthetic.go).
-var (
-	NewSynthetic       = newSynthetic
-	NewSyntheticLegacy = newSyntheticLegacy
-	SyntheticDeletes   = syntheticDeletes
-	CLayout            = cLayout
-)
+import "github.com/fstensor/fstensor/codec/dlpack/internal/capi"
 
-func (m *ManagedTensorVersioned) SetVersion(major, minor uint32) { m.setVersion(major, minor) }
-func (m *ManagedTensorVersioned) SetNDim(n int32)                { m.setNDim(n) }
+// Test hooks over the synthetic producer of internal/capi. SetVersion and
+// SetNDim are functions, as methods on the aliased managed tensor types
+// would be public API.
+var (
+	NewSynthetic       = capi.NewSynthetic
+	NewSyntheticLegacy = capi.NewSyntheticLegacy
+	SyntheticDeletes   = capi.SyntheticDeletes
+	CLayout            = capi.ABI
+	SetVersion         = capi.SetVersion
+	SetNDim            = capi.SetNDim
+)

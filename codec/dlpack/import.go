@@ -2,17 +2,13 @@
 
 package dlpack
 
-/*
-#include "dlpack.h"
-*/
-import "C"
-
 import (
 	"sync"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/dlpack/internal/capi"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -48,10 +44,10 @@ func ImportVersioned(m *ManagedTensorVersioned, opts *ImportOptions) (*fixedshap
 	if m == nil {
 		return nil, errorf("nil DLManagedTensorVersioned")
 	}
-	if m.version.major != C.FST_DLPACK_MAJOR {
-		return nil, errorf("DLPack version %d.%d is not supported (want 1.x)", m.version.major, m.version.minor)
+	if major, minor := m.Version(); major != capi.VersionMajor {
+		return nil, errorf("DLPack version %d.%d is not supported (want 1.x)", major, minor)
 	}
-	return importTensor(&m.dl_tensor, func() { C.fst_call_versioned((*C.DLManagedTensorVersioned)(m)) }, opts)
+	return importTensor(capi.VersionedTensor(m), m.Delete, opts)
 }
 
 // Import is [ImportVersioned] for a legacy DLManagedTensor.
@@ -59,25 +55,18 @@ func Import(m *ManagedTensor, opts *ImportOptions) (*fixedshape.Array, error) {
 	if m == nil {
 		return nil, errorf("nil DLManagedTensor")
 	}
-	return importTensor(&m.dl_tensor, func() { C.fst_call_legacy((*C.DLManagedTensor)(m)) }, opts)
+	return importTensor(capi.LegacyTensor(m), m.Delete, opts)
 }
 
-// checkedLayout reads t's layout after checking ndim and the pointers.
-func checkedLayout(t *C.DLTensor) (Layout, error) {
-	if t.ndim < 0 || int(t.ndim) > metadata.MaxDims+1 {
-		return Layout{}, errorf("ndim %d is out of range [0, %d]", t.ndim, metadata.MaxDims+1)
-	}
-	if t.ndim > 0 && t.shape == nil {
-		return Layout{}, errorf("NULL shape for ndim %d", t.ndim)
-	}
-	return layoutOf(t), nil
-}
-
-func importTensor(t *C.DLTensor, deleter func(), o *ImportOptions) (*fixedshape.Array, error) {
+// importTensor imports the producer's tensor t; deleter runs the
+// producer's deleter.
+func importTensor(t capi.Tensor, deleter func(), o *ImportOptions) (*fixedshape.Array, error) {
 	if o == nil {
 		o = &ImportOptions{}
 	}
-	l, err := checkedLayout(t)
+	// ndim is checked against metadata.MaxDims+1 before shape and
+	// strides are read.
+	l, err := t.CheckedLayout()
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +77,21 @@ func importTensor(t *C.DLTensor, deleter func(), o *ImportOptions) (*fixedshape.
 	width := int(l.DataType.Bits / 8)
 	var src []byte
 	if p.Hi > p.Lo {
-		if t.data == nil {
+		if !t.HasData() {
 			return nil, errorf("NULL data for %d-element span", p.Hi-p.Lo)
 		}
-		base := unsafe.Add(t.data, int(l.ByteOffset)+p.Lo*width)
-		src = unsafe.Slice((*byte)(base), (p.Hi-p.Lo)*width)
+		// PlanImport bounds the element offsets, not their bytes: a
+		// producer's huge strides can still overflow here.
+		off, ok := stride.MulCheck(-p.Lo, width) // Lo <= 0
+		n, ok2 := stride.MulCheck(p.Hi-p.Lo, width)
+		if !ok || !ok2 {
+			return nil, errorf("strides %v of shape %s span more than %d bytes", p.Strides, metadata.FormatShape(p.Shape), maxInt)
+		}
+		if src, err = t.Bytes(-off, n); err != nil {
+			return nil, err
+		}
 	}
-	aligned := len(src) == 0 || uintptr(unsafe.Pointer(&src[0]))%uintptr(width) == 0
+	aligned := unsafeslice.Aligned(src, width)
 	if !aligned && !o.AllowCopy {
 		return nil, errorf("data is not aligned to %d bytes (copy not allowed)", width)
 	}

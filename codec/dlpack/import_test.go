@@ -76,6 +76,10 @@ func TestImport(t *testing.T) {
 			opts: dlpack.ImportOptions{AllowCopy: true, MaxCopySize: 16}, wantShape: []int{2, 2}, want: []float32{0, 1, 0, 1}},
 		{name: "overflowing strides", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{3, 3}, Strides: []int64{1 << 62, 1}}, elems: 0,
 			opts: dlpack.ImportOptions{AllowCopy: true}, wantErr: arrow.ErrInvalid},
+		{name: "byte span overflows int", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{3}, Strides: []int64{1 << 61}}, elems: 0,
+			opts: dlpack.ImportOptions{AllowCopy: true}, wantErr: arrow.ErrInvalid},
+		{name: "negative byte span overflows int", l: dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{3}, Strides: []int64{-(1 << 61)}}, elems: 0,
+			opts: dlpack.ImportOptions{AllowCopy: true}, wantErr: arrow.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,16 +141,16 @@ func permOrNil(typ *fixedshape.Type) []int {
 func TestImportCorrupt(t *testing.T) {
 	m := dlpack.NewSynthetic(dlpack.Layout{Device: cpu, DataType: f32, Shape: []int64{2}}, 8, nil)
 	defer m.Delete()
-	m.SetVersion(2, 0)
+	dlpack.SetVersion(m, 2, 0)
 	if _, err := dlpack.ImportVersioned(m, nil); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("version 2.0: error = %v", err)
 	}
-	m.SetVersion(1, 0)
-	m.SetNDim(-1)
+	dlpack.SetVersion(m, 1, 0)
+	dlpack.SetNDim(m, -1)
 	if _, err := dlpack.ImportVersioned(m, nil); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("ndim -1: error = %v", err)
 	}
-	m.SetNDim(1)
+	dlpack.SetNDim(m, 1)
 	if _, err := dlpack.ImportVersioned(nil, nil); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("nil: error = %v", err)
 	}

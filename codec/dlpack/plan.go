@@ -1,6 +1,7 @@
 package dlpack
 
 import (
+	"github.com/fstensor/fstensor/codec/dlpack/internal/dltype"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
@@ -8,14 +9,14 @@ import (
 
 // Layout is a DLTensor's description without its data pointer: what the
 // importer validates. Shape and Strides are in elements; nil Strides
-// means compact row-major.
-type Layout struct {
-	Device     Device
-	DataType   DataType
-	Shape      []int64
-	Strides    []int64
-	ByteOffset uint64
-}
+// means compact row-major. Its fields:
+//
+//	Device     Device
+//	DataType   DataType
+//	Shape      []int64
+//	Strides    []int64
+//	ByteOffset uint64 // bytes from the data pointer to element 0
+type Layout = dltype.Layout
 
 // Plan says how a [Layout] becomes a column.
 type Plan struct {
