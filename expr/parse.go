@@ -27,7 +27,8 @@ const (
 //
 // with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
 // an expression of tensors of type t, and Parse(text, e) extends e.
-// Integers have at most MaxInt magnitude.
+// Integers have at most MaxInt magnitude and fit in an int (so at most
+// math.MaxInt32 on a 32-bit platform).
 //
 // Parse fails on text over MaxText bytes, more than MaxOps operations,
 // syntax errors and invalid arguments (Check), with an *Error wrapping
@@ -281,7 +282,9 @@ func (p *parser) int() (int, error) {
 		}
 		return 0, p.errorf("expected an integer, found the end")
 	}
-	v, err := strconv.ParseInt(p.text[start:p.pos], 10, 64)
+	// At the width of int: on a 32-bit platform an integer beyond
+	// math.MaxInt32 is out of range rather than truncated.
+	v, err := strconv.ParseInt(p.text[start:p.pos], 10, strconv.IntSize)
 	if err != nil || v > MaxInt || v < -MaxInt {
 		p.pos = start
 		return 0, p.errorf("integer %s out of range", p.text[start:min(len(p.text), start+40)])

@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,6 +75,12 @@ func TestParse(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	x := expr.InputOf(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 3}, nil, nil))
 	overflow := expr.InputOf(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{1 << 30, 1}, nil, nil))
+	// 2**32 is an index out of bounds on 64-bit; on 32-bit it does not fit
+	// an int and must be refused, not truncated to index 0.
+	beyond32 := "index 4294967296 is out of bounds for axis 0 with size 2"
+	if strconv.IntSize == 32 {
+		beyond32 = "integer 4294967296"
+	}
 	tests := []struct {
 		name, text, msg string
 		x               expr.Expr
@@ -88,6 +95,9 @@ func TestParseErrors(t *testing.T) {
 		{"trailing", "x.T)", "unexpected", x},
 		{"huge int", "x[99999999999999999999]", "out of range", x},
 		{"min int", "x[-9223372036854775808]", "out of range", x},
+		{"beyond MaxInt", "x[9007199254740993]", "out of range", x},
+		{"beyond 32 bits", "x[4294967296]", beyond32, x},
+		{"reshape beyond 32 bits", "x.reshape(4294967298, 3)", "4294967298", x},
 		{"out of bounds", "x[2]", "index 2 is out of bounds for axis 0 with size 2", x},
 		{"negative out of bounds", "x[0, -4]", "index -4 is out of bounds for axis 1 with size 3", x},
 		{"too many", "x[0, 0, 0]", "too many indices for array: array is 2-dimensional, but 3 were indexed", x},

@@ -44,16 +44,22 @@ func (a *Array) Validate() error {
 	size := t.ListSize()
 	st := a.Storage().Data()
 	child := a.storage().ListValues()
-	need := (st.Offset() + st.Len()) * size
-	if child.Len() < need {
-		return errorf("storage child has %d elements, %d tensors of %d need %d", child.Len(), st.Offset()+st.Len(), size, need)
+	// The products are checked: on a 32-bit platform a few tensors of a
+	// large type already overflow int, and a wrapped count would pass.
+	tensors := st.Offset() + st.Len()
+	need, ok := stride.MulCheck(tensors, size)
+	if !ok || child.Len() < need {
+		return errorf("storage child has %d elements, %d tensors of %d need more", child.Len(), tensors, size)
 	}
 	bufs := child.Data().Buffers()
 	if len(bufs) < 2 || (need > 0 && bufs[1] == nil) {
 		return errorf("storage child has no values buffer")
 	}
-	if w := t.ElemWidth(); need > 0 && bufs[1].Len() < (child.Data().Offset()+need)*w {
-		return errorf("values buffer has %d bytes, %d tensors of %d %d-byte elements need %d", bufs[1].Len(), st.Offset()+st.Len(), size, w, (child.Data().Offset()+need)*w)
+	if w := t.ElemWidth(); need > 0 {
+		nbytes, ok := stride.MulCheck(child.Data().Offset()+need, w)
+		if !ok || bufs[1].Len() < nbytes {
+			return errorf("values buffer has %d bytes, too few for %d tensors of %d %d-byte elements at element offset %d", bufs[1].Len(), tensors, size, w, child.Data().Offset())
+		}
 	}
 	if child.NullN() == 0 {
 		return nil

@@ -2,6 +2,7 @@ package fixedshape_test
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -328,6 +329,24 @@ func TestValidate(t *testing.T) {
 	if _, err := fixedshape.NewArray(typ, bad); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("NewArray with a short child: %v, want ErrInvalid", err)
 	}
+	// A storage of n tensors of 2**30 elements over an empty child: the
+	// element count n*2**30 overflows a 32-bit int (to a negative number
+	// for 3, to 0 for 4) and must still be refused.
+	huge := fixedshape.MustNewType(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{1 << 30}, nil, nil))
+	for _, n := range []int{1, 3, 4} {
+		empty := array.NewData(arrow.PrimitiveTypes.Int8, 0, []*memory.Buffer{nil, nil}, nil, 0, 0)
+		d := array.NewData(huge.StorageType(), n, []*memory.Buffer{nil}, []arrow.ArrayData{empty}, 0, 0)
+		empty.Release()
+		st := array.MakeFromData(d)
+		d.Release()
+		if arr, err := fixedshape.NewArray(huge, st); !errors.Is(err, arrow.ErrInvalid) {
+			t.Errorf("NewArray of %d tensors of 2**30 elements over an empty child: %v, want ErrInvalid", n, err)
+			if arr != nil {
+				arr.Release()
+			}
+		}
+		st.Release()
+	}
 	other := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, metadata.MustNew([]int{2}, nil, nil))
 	if _, err := fixedshape.NewArray(other, storage); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("NewArray with int32 storage for int64: %v, want ErrInvalid", err)
@@ -441,7 +460,9 @@ func TestNewArrayFromBuffer(t *testing.T) {
 	if got := arr.ValueStr(1); got != "[[7,8,9],[10,11,12]]" {
 		t.Errorf("ValueStr(1) = %s", got)
 	}
-	for _, n := range []int{3, -1, 1 << 62} {
+	// 3 tensors overrun the buffer; MaxInt/2+1 tensors overflow int in
+	// n*ListSize and MaxInt/6 in n*ListSize*ElemWidth, on either word size.
+	for _, n := range []int{3, -1, math.MaxInt/2 + 1, math.MaxInt / 6} {
 		if _, err := fixedshape.NewArrayFromBuffer(typ, n, buf); !errors.Is(err, arrow.ErrInvalid) {
 			t.Errorf("n=%d: %v, want ErrInvalid", n, err)
 		}

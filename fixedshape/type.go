@@ -72,16 +72,21 @@ func ElemTypeOK(dt arrow.DataType) bool {
 // NewType returns the tensor type with element type elem and metadata m.
 // The storage is fixed_size_list<item: elem>[m.Size()], as Arrow C++ makes
 // it. It fails with an error wrapping arrow.ErrInvalid when elem is not an
-// element type ([ElemTypeOK]), and additionally arrow.ErrNotImplemented
-// when the shape has no elements: a size-0 dimension is valid metadata,
-// but arrow-go cannot represent a FixedSizeList of size 0 (its type
-// constructor panics, IPC and C Data refuse it).
+// element type ([ElemTypeOK]) or one tensor has more bytes than an int
+// counts (only possible on a 32-bit platform, where the limit is 2 GiB),
+// and additionally arrow.ErrNotImplemented when the shape has no elements:
+// a size-0 dimension is valid metadata, but arrow-go cannot represent a
+// FixedSizeList of size 0 (its type constructor panics, IPC and C Data
+// refuse it).
 func NewType(elem arrow.DataType, m metadata.Metadata) (*Type, error) {
 	if elem == nil || !ElemTypeOK(elem) {
 		return nil, errorf("element type %v is not a primitive integer or float type", elem)
 	}
 	if m.Size() == 0 {
 		return nil, errorf("shape %s has no elements: a FixedSizeList of size 0 cannot be represented: %w", metadata.FormatShape(m.Shape()), arrow.ErrNotImplemented)
+	}
+	if err := checkByteSize(elem, m); err != nil {
+		return nil, err
 	}
 	return &Type{
 		ExtensionBase: arrow.ExtensionBase{Storage: arrow.FixedSizeListOf(int32(m.Size()), elem)},
@@ -114,7 +119,22 @@ func NewTypeWithStorage(storage arrow.DataType, m metadata.Metadata) (*Type, err
 	if err := m.CheckListSize(int(fsl.Len())); err != nil {
 		return nil, errorf("storage %v: %w", storage, err)
 	}
+	if err := checkByteSize(fsl.Elem(), m); err != nil {
+		return nil, err
+	}
 	return &Type{ExtensionBase: arrow.ExtensionBase{Storage: fsl}, meta: m}, nil
+}
+
+// checkByteSize refuses a tensor whose size in bytes overflows int, so that
+// byte strides and offsets computed from the type fit. The list size is at
+// most math.MaxInt32 and an element at most 8 bytes, so this only happens
+// on a 32-bit platform.
+func checkByteSize(elem arrow.DataType, m metadata.Metadata) error {
+	w := elem.(arrow.FixedWidthDataType).Bytes()
+	if _, ok := stride.MulCheck(m.Size(), w); !ok {
+		return errorf("shape %s of %d-byte %v elements: a tensor of %d elements has more bytes than an int counts", metadata.FormatShape(m.Shape()), w, elem, m.Size())
+	}
+	return nil
 }
 
 // ArrayType returns the Go type of the arrays of this type, [Array].

@@ -2,6 +2,8 @@ package fixedshape_test
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,6 +100,33 @@ func TestNewType(t *testing.T) {
 			}
 		})
 	}
+	t.Run("2 GiB tensor", func(t *testing.T) {
+		// 2**28 float64 elements are 2**31 bytes, one more than a 32-bit int
+		// counts: 64-bit accepts the type, 32-bit refuses it rather than
+		// wrap its byte strides.
+		typ, err := fixedshape.NewType(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2, 1 << 27}, nil, nil))
+		if strconv.IntSize == 32 {
+			if !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("NewType on 32-bit: %v, want an error wrapping arrow.ErrInvalid", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]int{1 << 30, 8}, typ.ByteStrides()); diff != "" {
+			t.Errorf("ByteStrides (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("largest int8 tensor", func(t *testing.T) {
+		typ, err := fixedshape.NewType(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{math.MaxInt32}, nil, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]int{1}, typ.ByteStrides()); diff != "" {
+			t.Errorf("ByteStrides (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("0-D", func(t *testing.T) {
 		typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, metadata.Metadata{})
 		if typ.ListSize() != 1 || typ.NDim() != 0 || typ.Serialize() != `{"shape":[]}` {
@@ -251,6 +280,9 @@ func TestDeserializeStorage(t *testing.T) {
 		{"primitive", arrow.PrimitiveTypes.Int64, `{"shape":[]}`, false},
 		{"overflowing shape", arrow.FixedSizeListOf(6, arrow.PrimitiveTypes.Int64), `{"shape":[4294967296,4294967296]}`, false},
 		{"3-cycle", arrow.FixedSizeListOf(24, arrow.PrimitiveTypes.Int8), `{"shape":[3,4,2],"permutation":[2,0,1]}`, true},
+		{"largest list", arrow.FixedSizeListOf(math.MaxInt32, arrow.PrimitiveTypes.Int8), `{"shape":[2147483647]}`, true},
+		// 2**31 bytes per tensor: more than a 32-bit int counts.
+		{"2 GiB tensor", arrow.FixedSizeListOf(1<<28, arrow.PrimitiveTypes.Float64), `{"shape":[2,134217728]}`, strconv.IntSize == 64},
 		{"empty metadata", arrow.FixedSizeListOf(6, arrow.PrimitiveTypes.Int64), ``, false},
 	}
 	for _, tt := range tests {

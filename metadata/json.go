@@ -99,7 +99,8 @@ func appendString(dst []byte, s string) []byte {
 // [Metadata].
 //
 // The input must be one JSON object of at most [MaxJSONSize] bytes with a
-// `shape` array of non-negative integers; `permutation`, when present, must
+// `shape` array of non-negative integers that fit in an int (so at most
+// math.MaxInt32 on a 32-bit platform); `permutation`, when present, must
 // be a permutation of the right length and `dim_names` an array of strings
 // of the right length. JSON null stands for an absent optional key; the
 // plural `permutations` (written by arrow-rs) is read when `permutation` is
@@ -215,7 +216,9 @@ func parseInts(key string, raw json.RawMessage) ([]int, error) {
 		if it[0] != '-' && (it[0] < '0' || it[0] > '9') {
 			return nil, errorf("%q must contain integers, got %s", key, kindOf(it))
 		}
-		v, err := strconv.ParseInt(string(it), 10, 64)
+		// Parse at the width of int: on a 32-bit platform a value above
+		// math.MaxInt32 is out of range rather than truncated.
+		v, err := strconv.ParseInt(string(it), 10, strconv.IntSize)
 		if err != nil {
 			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 				return nil, errorf("%q value %s is out of range", key, it)

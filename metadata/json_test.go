@@ -180,6 +180,12 @@ func TestParse(t *testing.T) {
 		{name: "negative", json: `{"shape":[-1]}`, err: true},
 		{name: "huge", json: `{"shape":[18446744073709551615]}`, err: true},
 		{name: "overflow", json: `{"shape":[4294967296,4294967296]}`, err: true},
+		// 2**32+1 truncated to a 32-bit int would be 1: it must be refused
+		// there (out of range) as on 64-bit (beyond the list size).
+		{name: "above 32 bits", json: `{"shape":[4294967297]}`, err: true},
+		{name: "permutation above 32 bits", json: `{"shape":[3,4],"permutation":[4294967297,0]}`, err: true},
+		{name: "max int64", json: `{"shape":[9223372036854775807]}`, err: true},
+		{name: "max int64 plus one", json: `{"shape":[9223372036854775808]}`, err: true},
 		{name: "beyond list size", json: `{"shape":[65536,65536]}`, err: true},
 		{name: "names count", json: `{"shape":[3,4],"dim_names":["x"]}`, err: true},
 		{name: "permutation length", json: `{"shape":[3,4],"permutation":[0]}`, err: true},

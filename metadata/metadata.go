@@ -64,7 +64,7 @@ func errorf(format string, args ...any) error {
 // It fails, with an error wrapping arrow.ErrInvalid, on a negative
 // dimension, a name count other than len(shape), a permutation of the wrong
 // length, with an axis out of range or repeated, and an element count that
-// overflows int64 or exceeds [MaxListSize].
+// overflows int or exceeds [MaxListSize].
 func New(shape []int, names []string, perm []int) (Metadata, error) {
 	if len(shape) > MaxDims {
 		return Metadata{}, errorf(`"shape" has %d dimensions, more than %d`, len(shape), MaxDims)
@@ -219,7 +219,9 @@ func (m Metadata) AppendElemStrides(dst []int) []int {
 }
 
 // ByteStrides returns the byte strides of the logical axes for elements of
-// width bytes.
+// width bytes. The products are not checked: Size()*width must fit in an
+// int, as it does for every fixedshape.Type (on a 32-bit platform a large
+// shape of wide elements does not).
 func (m Metadata) ByteStrides(width int) []int {
 	return stride.Bytes(nil, m.ElemStrides(), width)
 }

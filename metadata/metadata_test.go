@@ -3,6 +3,7 @@ package metadata_test
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +15,10 @@ import (
 )
 
 var equateEmpty = cmpopts.EquateEmpty()
+
+// halfInt is 2**(IntSize/2): 1<<32 on 64-bit, 1<<16 on 32-bit, so that
+// halfInt*halfInt overflows int on either word size.
+const halfInt = 1 << (strconv.IntSize / 2)
 
 func TestNew(t *testing.T) {
 	tests := []struct {
@@ -40,8 +45,8 @@ func TestNew(t *testing.T) {
 		{name: "permutation out of range", shape: []int{5, 6}, perm: []int{3, 0}, wantErr: true},
 		{name: "permutation repeats", shape: []int{1, 2, 3}, perm: []int{0, 1, 1}, wantErr: true},
 		{name: "permutation negative", shape: []int{3, 4}, perm: []int{-1, 0}, wantErr: true},
-		{name: "overflow int64", shape: []int{1 << 40, 1 << 40}, wantErr: true},
-		{name: "overflow behind a zero", shape: []int{0, 1 << 40, 1 << 40}, wantErr: true},
+		{name: "overflow int", shape: []int{halfInt, halfInt}, wantErr: true},
+		{name: "overflow behind a zero", shape: []int{0, halfInt, halfInt}, wantErr: true},
 		{name: "beyond list size", shape: []int{65536, 65536}, wantErr: true},
 		{name: "too many dims", shape: make([]int, metadata.MaxDims+1), wantErr: true},
 	}

@@ -30,8 +30,9 @@ const MaxShapeText = 64 << 10
 // list form `[3,4]`, `[]`, with optional spaces around every token and an
 // optional trailing comma after the last dimension. Dimensions are
 // non-negative decimal integers; a sign, a negative value (no unsigned
-// wrap-around of -1), an overflow, mismatched brackets, a missing or
-// doubled comma and trailing text are errors wrapping arrow.ErrInvalid.
+// wrap-around of -1), a value above math.MaxInt (math.MaxInt32 on a 32-bit
+// platform), mismatched brackets, a missing or doubled comma and trailing
+// text are errors wrapping arrow.ErrInvalid.
 func ParseShape(s string) ([]int, error) {
 	if len(s) > MaxShapeText {
 		return nil, errorf("shape text is %d bytes, more than %d", len(s), MaxShapeText)
@@ -106,7 +107,9 @@ func (p *shapeParser) dim() (int, error) {
 		}
 		return 0, p.fail("expected a dimension")
 	}
-	v, err := strconv.ParseInt(p.s[start:p.i], 10, 64)
+	// At the width of int: on a 32-bit platform a dimension above
+	// math.MaxInt32 is out of range rather than truncated.
+	v, err := strconv.ParseInt(p.s[start:p.i], 10, strconv.IntSize)
 	if err != nil {
 		p.i = start
 		return 0, p.fail("dimension out of range")

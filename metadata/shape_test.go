@@ -2,6 +2,8 @@ package metadata_test
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +35,20 @@ func TestFormatShape(t *testing.T) {
 	}
 }
 
+// ifInt returns dims as a shape when each fits in an int, and nil (the
+// table's "want an error") otherwise: on a 32-bit platform a dimension above
+// math.MaxInt32 is out of range, where 64-bit reads it.
+func ifInt(dims ...int64) []int {
+	shape := make([]int, len(dims))
+	for i, d := range dims {
+		if strconv.IntSize == 32 && d > math.MaxInt32 {
+			return nil
+		}
+		shape[i] = int(d)
+	}
+	return shape
+}
+
 func TestParseShape(t *testing.T) {
 	tests := []struct {
 		name string
@@ -48,7 +64,10 @@ func TestParseShape(t *testing.T) {
 		{"spaces", " ( 3 , 4 ) ", []int{3, 4}},
 		{"trailing comma", "(3,4,)", []int{3, 4}},
 		{"size-0", "(0,5)", []int{0, 5}},
-		{"large", "(9223372036854775807)", []int{9223372036854775807}},
+		{"max int", "(" + strconv.Itoa(math.MaxInt) + ")", []int{math.MaxInt}},
+		{"max int plus one", "(" + strconv.FormatUint(math.MaxInt+1, 10) + ")", nil},
+		{"max int64", "(9223372036854775807)", ifInt(math.MaxInt64)},
+		{"above 32 bits", "(4294967297,3)", ifInt(1<<32+1, 3)},
 		{"negative", "(-1,2)", nil},
 		{"plus sign", "(+1,2)", nil},
 		{"missing comma", "(3 4)", nil},

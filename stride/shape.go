@@ -57,7 +57,7 @@ func CheckShape(shape []int) error {
 		}
 		var ok bool
 		if n, ok = MulCheck(n, d); !ok {
-			return invalid("shape", shape, "has an element count that overflows int64")
+			return invalid("shape", shape, "has an element count that overflows int")
 		}
 	}
 	return nil

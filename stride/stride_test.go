@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,6 +14,11 @@ import (
 )
 
 var equateEmpty = cmpopts.EquateEmpty()
+
+// halfInt is 2**(IntSize/2): 1<<32 on 64-bit, 1<<16 on 32-bit. Two of them
+// multiply to MaxInt+1 as an unsigned number, one past the largest int, so the
+// overflow rows test the same edge on either word size.
+const halfInt = 1 << (strconv.IntSize / 2)
 
 func TestRowMajor(t *testing.T) {
 	tests := []struct {
@@ -102,8 +108,10 @@ func TestCheckShape(t *testing.T) {
 		{"non-square", []int{3, 4}, 12, true},
 		{"size-0", []int{3, 0, 4}, 0, true},
 		{"negative", []int{3, -1}, 0, false},
-		{"overflow", []int{1 << 32, 1 << 32}, 0, false},
-		{"overflow hidden by zero", []int{0, 1 << 32, 1 << 32}, 0, false},
+		{"overflow", []int{halfInt, halfInt}, 0, false},
+		{"overflow hidden by zero", []int{0, halfInt, halfInt}, 0, false},
+		{"just under max int", []int{halfInt/2 - 1, halfInt}, (halfInt/2 - 1) * halfInt, true},
+		{"max int plus one", []int{halfInt / 2, halfInt}, 0, false},
 		{"max int", []int{math.MaxInt}, math.MaxInt, true},
 		{"max int times 2", []int{math.MaxInt, 2}, 0, false},
 	}
@@ -139,7 +147,9 @@ func TestMulCheck(t *testing.T) {
 		{3, 4, 12, true},
 		{math.MaxInt, 1, math.MaxInt, true},
 		{math.MaxInt/2 + 1, 2, 0, false},
-		{1 << 32, 1 << 31, 0, false},
+		{halfInt, halfInt / 2, 0, false},
+		{halfInt / 2, halfInt, 0, false},
+		{halfInt/2 - 1, halfInt, (halfInt/2 - 1) * halfInt, true},
 	}
 	for _, tt := range tests {
 		got, ok := stride.MulCheck(tt.a, tt.b)

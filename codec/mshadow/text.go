@@ -16,7 +16,9 @@ import (
 //     white space anywhere and an optional trailing comma: `(3, 4L, 5)`;
 //   - numbers are read as C++ reads the 32-bit unsigned index_t: a sign is
 //     allowed and a negative value wraps, so `(-1,2)` is (4294967295,2); a
-//     magnitude above math.MaxUint32 fails.
+//     magnitude above math.MaxUint32 fails. On a 32-bit platform, where an
+//     int stops at math.MaxInt32, a larger value (so `(-1,2)` too) is an
+//     error that mshadow does not have.
 //
 // It returns the shape the TShape holds afterwards, the number of bytes
 // consumed and, when the stream would have its failbit set, an error wrapping
@@ -35,9 +37,9 @@ func ReadText(s string) (shape []int, n int, err error) {
 	for {
 		c := r.peek()
 		if isDigit(c) {
-			v, ok := r.index()
-			if !ok {
-				return []int{}, r.i, r.fail()
+			v, err := r.index()
+			if err != nil {
+				return []int{}, r.i, err
 			}
 			return []int{v}, r.i, nil
 		}
@@ -52,9 +54,9 @@ func ReadText(s string) (shape []int, n int, err error) {
 	// Second part: numbers up to ')'.
 	tmp := []int{}
 	for {
-		v, ok := r.index()
-		if !ok {
-			return tmp, r.i, r.fail()
+		v, err := r.index()
+		if err != nil {
+			return tmp, r.i, err
 		}
 		if len(tmp) == MaxDims {
 			return []int{}, r.i, errorf("shape text %q has more than %d dimensions", clip(s), MaxDims)
@@ -112,8 +114,10 @@ func (r *textReader) fail() error {
 
 // index reads an unsigned 32-bit number as `is >> index_t` does: skip white
 // space, an optional sign, at least one digit; a negative value wraps modulo
-// 2^32 and a magnitude above math.MaxUint32 fails.
-func (r *textReader) index() (int, bool) {
+// 2^32 and a magnitude above math.MaxUint32 fails (r.fail). A value mshadow
+// reads but an int cannot hold, above math.MaxInt32 on a 32-bit platform,
+// fails too, with its own message.
+func (r *textReader) index() (int, error) {
 	for isSpace(r.peek()) {
 		r.i++
 	}
@@ -123,7 +127,7 @@ func (r *textReader) index() (int, bool) {
 		r.i++
 	}
 	if !isDigit(r.peek()) {
-		return 0, false
+		return 0, r.fail()
 	}
 	var v uint64
 	over := false
@@ -135,12 +139,15 @@ func (r *textReader) index() (int, bool) {
 		}
 	}
 	if over {
-		return 0, false
+		return 0, r.fail()
 	}
 	if neg {
 		v = uint64(uint32(-int64(v)))
 	}
-	return int(v), true
+	if v > math.MaxInt {
+		return 0, errorf("shape text %q: dimension %d does not fit an int (stopped at byte %d)", clip(r.s), v, r.i)
+	}
+	return int(v), nil
 }
 
 func isDigit(c int) bool { return c >= '0' && c <= '9' }

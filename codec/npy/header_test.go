@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,6 +118,16 @@ func TestParseHeader(t *testing.T) {
 	}
 }
 
+// lyingBeyond32 is the error of a header announcing 4e11 bytes: a short
+// read on 64-bit; on 32-bit the shape itself overflows int, a plain
+// arrow.ErrInvalid.
+var lyingBeyond32 = func() error {
+	if strconv.IntSize == 32 {
+		return arrow.ErrInvalid
+	}
+	return io.ErrUnexpectedEOF
+}()
+
 func TestReadErrors(t *testing.T) {
 	f4 := func(shape string, data int) []byte {
 		return file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': "+shape+"}", make([]byte, data))
@@ -131,7 +143,10 @@ func TestReadErrors(t *testing.T) {
 		{name: "size-0 tensor dimension", in: f4("(2, 0)", 0), wantErr: arrow.ErrNotImplemented},
 		{name: "size-0 tensor", in: f4("(0, 3)", 0), whole: true, wantErr: arrow.ErrNotImplemented},
 		{name: "truncated data", in: f4("(2, 3)", 23), wantErr: io.ErrUnexpectedEOF},
-		{name: "lying header", in: f4("(1000000000, 100)", 64), wantErr: io.ErrUnexpectedEOF},
+		// 2e9 bytes announced, 64 present: under math.MaxInt32, so a short
+		// read on either word size.
+		{name: "lying header", in: f4("(100000000, 5)", 64), wantErr: io.ErrUnexpectedEOF},
+		{name: "lying header beyond 32 bits", in: f4("(1000000000, 100)", 64), wantErr: lyingBeyond32},
 		{name: "over MaxDataSize", in: f4("(2, 3)", 24), opts: npy.ReadOptions{MaxDataSize: 23}, wantErr: arrow.ErrInvalid},
 		{name: "overflowing shape", in: f4("(4294967296, 4294967296, 4294967296)", 0), wantErr: arrow.ErrInvalid},
 	}
@@ -158,3 +173,29 @@ func TestReadErrors(t *testing.T) {
 }
 
 var typeEq = cmp.Comparer(func(a, b arrow.DataType) bool { return arrow.TypeEqual(a, b) })
+
+// TestNextChunk checks the growth of the read buffer of a reader that
+// cannot tell its size: it doubles, starts at 1 MiB, stops at the size and
+// never shrinks below what arrived, even where doubling overflows int.
+func TestNextChunk(t *testing.T) {
+	tests := []struct {
+		name            string
+		got, size, want int
+	}{
+		{"first chunk", 0, 10 << 20, 1 << 20},
+		{"small data", 0, 100, 100},
+		{"doubling", 1 << 20, 10 << 20, 2 << 20},
+		{"last chunk", 6 << 20, 10 << 20, 10 << 20},
+		// 2*got overflows a 32-bit int here.
+		{"1 GiB of 1.5 GiB", 1 << 30, 3 << 29, 3 << 29},
+		{"past half of max int", math.MaxInt/2 + 1, math.MaxInt, math.MaxInt},
+		{"one byte short of max int", math.MaxInt - 1, math.MaxInt, math.MaxInt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := npy.NextChunk(tt.got, tt.size); got != tt.want {
+				t.Errorf("NextChunk(%d, %d) = %d, want %d", tt.got, tt.size, got, tt.want)
+			}
+		})
+	}
+}

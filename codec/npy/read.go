@@ -253,7 +253,7 @@ func readData(r io.Reader, mem memory.Allocator, size int) (*memory.Buffer, erro
 	}
 	got := 0
 	for got < size {
-		next := min(size, max(2*got, firstChunk))
+		next := nextChunk(got, size)
 		buf.Resize(next)
 		n, err := io.ReadFull(r, buf.Bytes()[got:next])
 		got += n
@@ -264,6 +264,17 @@ func readData(r io.Reader, mem memory.Allocator, size int) (*memory.Buffer, erro
 	}
 	buf.Resize(size)
 	return buf, nil
+}
+
+// nextChunk returns the buffer length to read up to after got of size
+// bytes: double what arrived, at least firstChunk, at most size. got < size.
+// 2*got is not formed past size/2: on a 32-bit platform it would overflow
+// after 1 GiB and shrink the buffer below got.
+func nextChunk(got, size int) int {
+	if got > size/2 {
+		return size
+	}
+	return min(size, max(2*got, firstChunk))
 }
 
 // remaining reports the bytes left in r when r can tell cheaply.

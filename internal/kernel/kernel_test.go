@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/fstensor/fstensor/internal/kernel"
 	"github.com/google/go-cmp/cmp"
 )
+
+// halfInt is 2**(IntSize/2): 1<<32 on 64-bit, 1<<16 on 32-bit, so that
+// halfInt*halfInt overflows int on either word size.
+const halfInt = 1 << (strconv.IntSize / 2)
 
 // naive is the element-by-element reference: an odometer over shape.
 func naive(dst, src []byte, width int, shape, strides []int, offset, n, srcStride int) {
@@ -130,9 +136,10 @@ func testRunMatchesNaive(t *testing.T) {
 			}
 			got := make([]byte, n*size*width+misalign)[misalign:]
 			p.Run(got, s, n, srcStride, 2)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("width %d view %+v n %d stride %d kind %s misalign %d (-want +got):\n%s", width, v, n, srcStride, p.Kind(), misalign, diff)
+			if bytes.Equal(want, got) {
+				continue // cmp.Diff walks bytes by reflection: only on failure
 			}
+			t.Fatalf("width %d view %+v n %d stride %d kind %s misalign %d (-want +got):\n%s", width, v, n, srcStride, p.Kind(), misalign, cmp.Diff(want, got))
 		}
 	}
 }
@@ -247,8 +254,8 @@ func testRunPaths(t *testing.T) {
 						// The shifted source holds the same view one byte on.
 						naive(want, src[1:], width, tt.shape, tt.strides, off, tt.n, tt.srcStride)
 					}
-					if diff := cmp.Diff(want, got); diff != "" {
-						t.Fatalf("width %d misalign %d kind %s (-want +got):\n%s", width, misalign, p.Kind(), diff)
+					if !bytes.Equal(want, got) { // cmp.Diff is slow on large equal slices
+						t.Fatalf("width %d misalign %d kind %s (-want +got):\n%s", width, misalign, p.Kind(), cmp.Diff(want, got))
 					}
 				}
 			}
@@ -268,8 +275,11 @@ func TestNewPlanErrors(t *testing.T) {
 		{"negative dim", 4, []int{-1}, []int{1}, 0},
 		{"before start", 4, []int{3}, []int{-1}, 1},
 		{"negative offset", 4, []int{}, []int{}, -1},
-		{"overflow count", 4, []int{1 << 40, 1 << 40}, []int{1, 1}, 0},
-		{"overflow stride", 4, []int{3}, []int{1 << 62}, 0},
+		{"overflow count", 4, []int{halfInt, halfInt}, []int{1, 1}, 0},
+		{"overflow stride", 4, []int{3}, []int{math.MaxInt/4 + 1}, 0},
+		{"overflow negative stride", 4, []int{3}, []int{math.MinInt / 2}, math.MaxInt},
+		{"min int stride", 4, []int{2}, []int{math.MinInt}, math.MaxInt},
+		{"overflow offset", 4, []int{3}, []int{1}, math.MaxInt - 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -301,18 +311,29 @@ func TestRunPanicsOutside(t *testing.T) {
 		t.Fatalf("MinSource = %d, want 8", p.MinSource())
 	}
 	for _, tt := range []struct {
-		name     string
-		dst, src int
-	}{{"short source", 16, 28}, {"short destination", 12, 32}} {
+		name             string
+		dst, src         int
+		tensors, srcStep int
+	}{
+		{"short source", 16, 28, 1, 8},
+		{"short destination", 12, 32, 1, 8},
+		{"short source for the last tensor", 32, 60, 2, 8},
+		// n*Size*width is MaxInt+1: wrapped, it would pass the bound.
+		{"destination size overflows", 16, 32, math.MaxInt/16 + 1, 0},
+		// (n-1)*srcStride is MaxInt+1, 0 once wrapped.
+		{"source reach overflows", 9 * 16, 32, 9, math.MaxInt/8 + 1},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
 			defer func() {
 				if recover() == nil {
 					t.Fatal("no panic")
 				}
 			}()
-			p.Run(make([]byte, tt.dst), make([]byte, tt.src), 1, 8, 1)
+			p.Run(make([]byte, tt.dst), make([]byte, tt.src), tt.tensors, tt.srcStep, 1)
 		})
 	}
+	// The bounds are exact: the largest view that fits runs.
+	p.Run(make([]byte, 32), make([]byte, 64), 2, 8, 1)
 }
 
 func ExamplePlan_Run() {

@@ -36,15 +36,20 @@ func (p *Plan) Run(dst, src []byte, n, srcStride, workers int) {
 		return
 	}
 	w := p.width
-	if need := n * p.size * w; len(dst) < need {
-		panic(fmt.Sprintf("kernel: destination of %d bytes for %d bytes", len(dst), need))
+	// The bounds are the only guard of the unsafe loops, so their
+	// arithmetic is checked: a product that wrapped around (easily on a
+	// 32-bit platform) would pass them.
+	elems, ok := mulOK(n, p.size)
+	need, ok2 := mulOK(elems, w)
+	if !ok || !ok2 || len(dst) < need {
+		panic(fmt.Sprintf("kernel: destination of %d bytes for %d tensors of %d %d-byte elements", len(dst), n, p.size, w))
 	}
 	if srcStride < 0 {
 		panic("kernel: negative source stride")
 	}
-	last := (n-1)*srcStride + p.maxOff
-	if last >= len(src)/w || last < 0 {
-		panic(fmt.Sprintf("kernel: source of %d bytes, view reads element %d", len(src), last))
+	reach, ok := mulOK(n-1, srcStride)
+	if !ok || reach > len(src)/w-1-p.maxOff {
+		panic(fmt.Sprintf("kernel: source of %d bytes, view of tensor %d at stride %d reads past it", len(src), n-1, srcStride))
 	}
 	if uintptr(unsafe.Pointer(unsafe.SliceData(src)))%uintptr(w) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%uintptr(w) != 0 {
 		// Misaligned buffers (never produced by Arrow or Go slices of
