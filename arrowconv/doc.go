@@ -60,9 +60,12 @@
 // does not rebuild extension types (ExportArray, ImportArray); the IPC
 // readers' 256 MiB body limit is raised to [DefaultBodySizeLimit], and
 // the decompressed buffer sizes arrow-go allocates unchecked are bounded
-// by the same limit ([WithBodySizeLimit]); pqarrow closes a writer it is
-// given (ParquetWriter does not); arrow/tensor validates nothing
-// (FromTensor does).
+// by the same limit ([WithBodySizeLimit]); arrow-go's IPC decoder trusts
+// the flatbuffer metadata of each message and its stream reader applies
+// no metadata size limit (see Errors); arrow-go's mapped file reader
+// cannot read dictionary-encoded columns ([OpenMappedIPCFile] fails on
+// them); pqarrow closes a writer it is given (ParquetWriter does not);
+// arrow/tensor validates nothing (FromTensor does).
 //
 // # Errors
 //
@@ -71,7 +74,20 @@
 // (arrow.ErrNotImplemented for what arrow-go cannot represent: float16
 // tensors, size-0 shapes, null tensors in Parquet; arrow.ErrIndex for a
 // record index out of range). Readers recover panics of arrow-go's
-// decoders on malformed input and return them as errors. Panics are
-// reserved for caller bugs announced in the doc (a slot index out of
-// range).
+// decoders on malformed input and return them as errors.
+//
+// The IPC readers check the metadata of every message, and a file's
+// footer, before arrow-go decodes it, since arrow-go sizes Go slices
+// from its vector lengths and expands shared or cyclic tables once per
+// path: a few hundred crafted bytes would otherwise make it allocate
+// terabytes or recurse without end. Refused are metadata over 64 MiB;
+// tables, vectors and strings that leave the message; schema fields
+// nested deeper than 64 levels; more tables, elements or string bytes
+// than the message holds without sharing; record batches with fewer
+// field nodes or variadic buffer counts than their schema needs, counts
+// beyond their buffers, buffers outside the body, negative lengths or an
+// unknown codec; and tensor columns whose validity bitmaps are short.
+// The checks read the metadata in place, in time linear in its size.
+// Panics are reserved for caller bugs announced in the doc (a slot index
+// out of range).
 package arrowconv

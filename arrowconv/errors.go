@@ -3,6 +3,7 @@ package arrowconv
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -27,10 +28,12 @@ func (e *Error) Unwrap() []error {
 }
 
 // errorf formats an error whose text starts with "arrowconv: "; a %w
-// argument becomes the cause.
+// argument becomes the cause. The prefix of a wrapped error of this
+// package, also when arrow-go wrapped it in turn, is dropped.
 func errorf(format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
-	return &Error{msg: "arrowconv: " + err.Error(), cause: errors.Unwrap(err)}
+	msg := strings.ReplaceAll(err.Error(), ": arrowconv: ", ": ")
+	return &Error{msg: "arrowconv: " + msg, cause: errors.Unwrap(err)}
 }
 
 // recovered converts a panic raised by arrow-go while decoding outside

@@ -255,7 +255,7 @@ func tensorOf(t testing.TB, data []int64, shape, strides []int) tensor.Interface
 }
 
 func TestFromTensor(t *testing.T) {
-	big := math.MaxInt64 / 2
+	big := math.MaxInt / 2
 	tests := []struct {
 		name     string
 		shape    []int // batch first

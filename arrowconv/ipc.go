@@ -16,7 +16,11 @@ import (
 // the budgeted allocator through which the reader must run its decodes.
 func (c *config) readOptions() ([]ipc.Option, *budgetAllocator) {
 	mem := newBudgetAllocator(c.mem, decodeBudget(c.bodyLimit))
-	return []ipc.Option{ipc.WithAllocator(mem), ipc.WithBodySizeLimit(c.bodyLimit)}, mem
+	return []ipc.Option{
+		ipc.WithAllocator(mem),
+		ipc.WithBodySizeLimit(c.bodyLimit),
+		ipc.WithMetadataSizeLimit(maxMetadataSize),
+	}, mem
 }
 
 // writeOptions returns the ipc options of a writer configured by cfg.
@@ -41,6 +45,7 @@ func (c *config) writeOptions(schema *arrow.Schema) ([]ipc.Option, error) {
 // one batch at a time.
 type FileReader struct {
 	r      *ipc.FileReader
+	check  *fileCheck
 	mem    *budgetAllocator
 	closer io.Closer // the file or the mapping; nil for NewIPCFileReader
 	mapped bool
@@ -53,7 +58,9 @@ type FileReader struct {
 //
 // Errors from the file wrap arrow.ErrInvalid; a tensor column whose
 // extension metadata is invalid fails the whole schema (arrow-go's
-// behaviour), with the key and value named.
+// behaviour), with the key and value named. The footer and dictionaries
+// are checked before arrow-go decodes them, each record batch's metadata
+// before RecordBatch decodes it (see the package doc, Errors).
 func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -75,6 +82,8 @@ func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 // unmaps. Record batches and every view of them must therefore not be
 // used after Close. Compressed bodies are decompressed into memory from
 // [WithAllocator]. Options: [WithAllocator], [WithBodySizeLimit].
+// arrow-go v18.8.0's mapped reader cannot read dictionary-encoded
+// columns: such a file fails to open (use [OpenIPCFile]).
 func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 	m, err := mmap.Map(path)
 	if err != nil {
@@ -82,13 +91,18 @@ func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 	}
 	r, err := func() (r *FileReader, err error) {
 		defer recovered(&err, "ipc file")
-		o, mem := newConfig(opts).readOptions()
-		var fr *ipc.FileReader
-		mem.run(func() { fr, err = ipc.NewMappedFileReader(m.Bytes(), o...) })
+		data := m.Bytes()
+		check, err := checkFile(int64(len(data)), bytesFunc(data))
 		if err != nil {
 			return nil, err
 		}
-		return &FileReader{r: fr, mem: mem, mapped: true}, nil
+		o, mem := newConfig(opts).readOptions()
+		var fr *ipc.FileReader
+		mem.run(func() { fr, err = ipc.NewMappedFileReader(data, o...) })
+		if err != nil {
+			return nil, err
+		}
+		return &FileReader{r: fr, check: check, mem: mem, mapped: true}, nil
 	}()
 	if err != nil {
 		m.Close()
@@ -107,13 +121,21 @@ func NewIPCFileReader(r ipc.ReadAtSeeker, opts ...Option) (*FileReader, error) {
 
 func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader, err error) {
 	defer recovered(&err, "ipc file")
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, errorf("ipc file: %w", err)
+	}
+	check, err := checkFile(size, readerAtFunc(r))
+	if err != nil {
+		return nil, err
+	}
 	o, mem := cfg.readOptions()
 	var ir *ipc.FileReader
 	mem.run(func() { ir, err = ipc.NewFileReader(r, o...) })
 	if err != nil {
 		return nil, errorf("ipc file: %w", err)
 	}
-	return &FileReader{r: ir, mem: mem, mapped: mapped}, nil
+	return &FileReader{r: ir, check: check, mem: mem, mapped: mapped}, nil
 }
 
 // Schema returns the file's schema.
@@ -132,6 +154,9 @@ func (r *FileReader) Mapped() bool { return r.mapped }
 func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
 	if i < 0 || i >= r.r.NumRecords() {
 		return nil, errorf("record batch %d out of range [0,%d): %w", i, r.r.NumRecords(), arrow.ErrIndex)
+	}
+	if err := r.check.batch(i); err != nil {
+		return nil, err
 	}
 	defer recovered(&err, "ipc file")
 	r.mem.run(func() { rec, err = r.r.RecordBatchAt(i) })
@@ -180,13 +205,17 @@ func newRecordReader(schema *arrow.Schema, next func() (arrow.RecordBatch, error
 
 // NewIPCStreamReader reads an Arrow IPC stream from r: the schema at
 // once, then one record batch per call of Next. Options:
-// [WithAllocator], [WithBodySizeLimit]. Errors wrap arrow.ErrInvalid.
-// The caller releases the reader; it does not close r.
+// [WithAllocator], [WithBodySizeLimit]. Each message's metadata is
+// read as it arrives (at most 64 MiB) and checked before arrow-go
+// decodes it (see the package doc, Errors); its body is allocated at its
+// stated length once that is within the body size limit. Errors wrap
+// arrow.ErrInvalid. The caller releases the reader; it does not close r.
 func NewIPCStreamReader(r io.Reader, opts ...Option) (rr *RecordReader, err error) {
 	defer recovered(&err, "ipc stream")
-	o, mem := newConfig(opts).readOptions()
+	cfg := newConfig(opts)
+	o, mem := cfg.readOptions()
 	var ir *ipc.Reader
-	mem.run(func() { ir, err = ipc.NewReader(r, o...) })
+	mem.run(func() { ir, err = ipc.NewReaderFromMessageReader(newMessageReader(r, mem, cfg.bodyLimit), o...) })
 	if err != nil {
 		return nil, errorf("ipc stream: %w", err)
 	}
