@@ -35,15 +35,23 @@ func (a *Array) firstElem() int {
 	return a.Storage().Data().Offset()*a.TensorType().ListSize() + a.storage().ListValues().Data().Offset()
 }
 
-// Validate checks what arrow-go does not: that the child array and its
-// values buffer hold every tensor of the array, and that no valid tensor
-// has a null element. It returns an error wrapping arrow.ErrInvalid. It is
-// O(1) unless the child has nulls, then O(elements).
+// Validate checks what arrow-go does not: that the validity bitmaps of
+// the array and of its elements hold a bit for each value, that the child
+// array and its values buffer hold every tensor of the array, and that no
+// valid tensor has a null element. It returns an error wrapping
+// arrow.ErrInvalid. It is O(1) unless the child has nulls, then
+// O(elements).
 func (a *Array) Validate() error {
 	t := a.TensorType()
 	size := t.ListSize()
 	st := a.Storage().Data()
 	child := a.storage().ListValues()
+	if err := checkBitmap(st, "tensor"); err != nil {
+		return err
+	}
+	if err := checkBitmap(child.Data(), "element"); err != nil {
+		return err
+	}
 	// The products are checked: on a 32-bit platform a few tensors of a
 	// large type already overflow int, and a wrapped count would pass.
 	tensors := st.Offset() + st.Len()
@@ -70,6 +78,27 @@ func (a *Array) Validate() error {
 		if a.IsValid(i) && bitutil.CountSetBits(bits, first+i*size, size) != size {
 			return errorf("tensor %d is valid but has null elements", i)
 		}
+	}
+	return nil
+}
+
+// checkBitmap checks that the validity bitmap of d, when d has nulls or
+// a bitmap, holds a bit for each of its values: readers take both the
+// null count and the bitmap from their input, and arrow-go reads the bits
+// unchecked.
+func checkBitmap(d arrow.ArrayData, what string) error {
+	n := 0
+	if bufs := d.Buffers(); len(bufs) > 0 && bufs[0] != nil {
+		n = bufs[0].Len()
+	}
+	if n == 0 {
+		if d.NullN() > 0 {
+			return errorf("%s validity bitmap missing for %d nulls", what, d.NullN())
+		}
+		return nil
+	}
+	if need := int(bitutil.BytesForBits(int64(d.Offset()) + int64(d.Len()))); n < need {
+		return errorf("%s validity bitmap of %d bytes is too short for %d values at offset %d", what, n, d.Len(), d.Offset())
 	}
 	return nil
 }

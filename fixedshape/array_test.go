@@ -329,6 +329,43 @@ func TestValidate(t *testing.T) {
 	if _, err := fixedshape.NewArray(typ, bad); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("NewArray with a short child: %v, want ErrInvalid", err)
 	}
+	// Validity bitmaps that a reader took from its input: missing for a
+	// null count, or shorter than the values; arrow-go reads them
+	// unchecked.
+	oneByte := memory.NewBufferBytes([]byte{0xff})
+	twoBytes := memory.NewBufferBytes([]byte{0xff, 0xfe})
+	bitmapTests := []struct {
+		name                   string
+		tensorBits             *memory.Buffer
+		tensorNulls, tensorOff int
+		elemBits               *memory.Buffer
+		elemNulls, elemOff     int
+		wantErr                bool
+	}{
+		{"tensor nulls without a bitmap", nil, 1, 0, nil, 0, 0, true},
+		{"element nulls without a bitmap", nil, 0, 0, nil, 1, 0, true},
+		{"tensor bitmap too short for the offset", oneByte, 1, 7, nil, 0, 0, true},  // tensors [7, 9): 2 bytes
+		{"element bitmap too short for the offset", nil, 0, 0, oneByte, 1, 6, true}, // elements [6, 10): 2 bytes
+		{"bitmaps that fit", twoBytes, 1, 7, nil, 0, 0, false},                      // tensor 8 is null
+	}
+	for _, tt := range bitmapTests {
+		const tensors = 2
+		elems := 2 * (tt.tensorOff + tensors)
+		child := array.NewData(arrow.PrimitiveTypes.Int32, elems, []*memory.Buffer{tt.elemBits, memory.NewBufferBytes(make([]byte, 4*(tt.elemOff+elems)))}, nil, tt.elemNulls, tt.elemOff)
+		d := array.NewData(typ.StorageType(), tensors, []*memory.Buffer{tt.tensorBits}, []arrow.ArrayData{child}, tt.tensorNulls, tt.tensorOff)
+		child.Release()
+		st := array.MakeFromData(d)
+		d.Release()
+		arr, err := fixedshape.NewArray(typ, st)
+		st.Release()
+		if got := errors.Is(err, arrow.ErrInvalid); got != tt.wantErr {
+			t.Errorf("%s: NewArray error %v, want an ErrInvalid: %v", tt.name, err, tt.wantErr)
+		}
+		if arr != nil {
+			arr.Release()
+		}
+	}
+
 	// A storage of n tensors of 2**30 elements over an empty child: the
 	// element count n*2**30 overflows a 32-bit int (to a negative number
 	// for 3, to 0 for 4) and must still be refused.
