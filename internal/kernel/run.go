@@ -183,6 +183,16 @@ func (j *job) addOuter(n, s, d int) {
 	j.orank++
 }
 
+// copyRun copies n bytes of a contiguous run from s to t, with
+// non-temporal stores for a large batch.
+func (j *job) copyRun(t, s unsafe.Pointer, n int) {
+	if j.stream {
+		streamCopy(t, s, n)
+	} else {
+		copy(unsafe.Slice((*byte)(t), n), unsafe.Slice((*byte)(s), n))
+	}
+}
+
 // do runs units [lo, hi).
 func (j *job) do(lo, hi int) {
 	switch {
@@ -238,13 +248,7 @@ func doT[E elem](j *job, lo, hi int) {
 		for u := lo; u < hi; {
 			cnt := min(hi-u, j.oshape[last]-idx[last])
 			for c := range cnt {
-				s := unsafe.Add(j.src, (so+c*j.osrc[last])*w)
-				t := unsafe.Add(j.dst, (do+c*j.odst[last])*w)
-				if j.stream {
-					streamCopy(t, s, m)
-				} else {
-					copy(unsafe.Slice((*byte)(t), m), unsafe.Slice((*byte)(s), m))
-				}
+				j.copyRun(unsafe.Add(j.dst, (do+c*j.odst[last])*w), unsafe.Add(j.src, (so+c*j.osrc[last])*w), m)
 			}
 			u += cnt
 			idx[last] += cnt
@@ -270,11 +274,7 @@ func doT[E elem](j *job, lo, hi int) {
 			m := min(j.inner, d.shape[r-1]-a)
 			s := unsafe.Add(j.src, (so+a)*w)
 			t := unsafe.Add(j.dst, (do+a)*w)
-			if j.stream {
-				streamCopy(t, s, m*w)
-			} else {
-				copy(unsafe.Slice((*byte)(t), m*w), unsafe.Slice((*byte)(s), m*w))
-			}
+			j.copyRun(t, s, m*w)
 		case kindGather:
 			a := part * j.inner
 			m := min(j.inner, d.shape[r-1]-a)
