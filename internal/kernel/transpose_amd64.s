@@ -14,6 +14,19 @@
 //	AX, BX             block counters (i steps, k tiles)
 //	CX, DX             source and destination of the current k tile
 
+// BLOCKARGS loads the arguments shared by transpose8x16 and transpose4x8
+// (dst, src, steps, tiles, dstRow, srcRow, nt) into the registers above:
+// the destination and source of the first tile, the tile count, and the
+// two strides with their triples.
+#define BLOCKARGS \
+	MOVQ dst+0(FP), DX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ tiles+24(FP), BX; \
+	MOVQ dstRow+32(FP), R11; \
+	MOVQ srcRow+40(FP), R8; \
+	LEAQ (R8)(R8*2), R9; \
+	LEAQ (R11)(R11*2), R12
+
 // HALF transposes a 4x8 half block: columns OFF/4 to OFF/4+3 of source
 // lines 0-3 (at LO) and 4-7 (at HI) become four destination rows of 8
 // elements in O0-O3. Y0-Y3 and Y8-Y11 are scratch. The inserts put lines
@@ -56,13 +69,7 @@
 // non-temporal (dst and dstRow must then be multiples of 32 bytes) and are
 // fenced before returning.
 TEXT ·transpose8x16(SB), NOSPLIT, $0-49
-	MOVQ dst+0(FP), DX
-	MOVQ src+8(FP), CX
-	MOVQ tiles+24(FP), BX
-	MOVQ dstRow+32(FP), R11
-	MOVQ srcRow+40(FP), R8
-	LEAQ (R8)(R8*2), R9
-	LEAQ (R11)(R11*2), R12
+	BLOCKARGS
 	CMPQ steps+16(FP), $0
 	JLE  done
 	TESTQ BX, BX
@@ -160,13 +167,7 @@ done:
 // block, which writes 64 bytes to each of 4 destination rows. Registers
 // as in transpose8x16, with SI and R10 at source lines 0 and 4.
 TEXT ·transpose4x8(SB), NOSPLIT, $0-49
-	MOVQ dst+0(FP), DX
-	MOVQ src+8(FP), CX
-	MOVQ tiles+24(FP), BX
-	MOVQ dstRow+32(FP), R11
-	MOVQ srcRow+40(FP), R8
-	LEAQ (R8)(R8*2), R9
-	LEAQ (R11)(R11*2), R12
+	BLOCKARGS
 	CMPQ steps+16(FP), $0
 	JLE  done64
 	TESTQ BX, BX
