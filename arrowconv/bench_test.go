@@ -77,8 +77,8 @@ func benchCopy(b *testing.B, src []byte) {
 	}
 }
 
-// BenchmarkIO measures IPC write, read and memory-mapped read, and
-// Parquet write and read, of a 256 MiB column, each beside a copy() of
+// BenchmarkIO measures IPC write, read and memory-mapped read of a
+// 256 MiB column, each beside a copy() of
 // the same bytes (impl=copy).
 func BenchmarkIO(b *testing.B) {
 	rec, arr, shape := bigRecord(b)
@@ -141,56 +141,4 @@ func BenchmarkIO(b *testing.B) {
 			}
 		})
 	}
-
-	ppath := filepath.Join(dir, "big.parquet")
-	writeParquet := func() {
-		f, err := os.Create(ppath)
-		if err != nil {
-			b.Fatal(err)
-		}
-		w, err := arrowconv.NewParquetWriter(f, rec.Schema())
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			b.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.Run("op=parquet_write/impl=copy"+suffix, func(b *testing.B) { benchCopy(b, arr.ValueBytes()) })
-	b.Run("op=parquet_write/impl=arrowconv"+suffix, func(b *testing.B) {
-		b.SetBytes(size)
-		b.ReportAllocs()
-		for b.Loop() {
-			writeParquet()
-		}
-	})
-	writeParquet()
-	b.Run("op=parquet_read/impl=copy"+suffix, func(b *testing.B) { benchCopy(b, arr.ValueBytes()) })
-	b.Run("op=parquet_read/impl=arrowconv"+suffix, func(b *testing.B) {
-		b.SetBytes(size)
-		b.ReportAllocs()
-		for b.Loop() {
-			r, err := arrowconv.OpenParquetFile(ppath, arrowconv.WithBatchRows(int(rec.NumRows())))
-			if err != nil {
-				b.Fatal(err)
-			}
-			var rows int64
-			for r.Next() {
-				rows += r.RecordBatch().NumRows()
-			}
-			if err := r.Err(); err != nil {
-				b.Fatal(err)
-			}
-			r.Release()
-			if rows != rec.NumRows() {
-				b.Fatalf("read %d rows, want %d", rows, rec.NumRows())
-			}
-		}
-	})
 }

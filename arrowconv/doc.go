@@ -1,8 +1,9 @@
 // Package arrowconv moves tensor columns (package fixedshape) between
 // Go and everything else that speaks Arrow, without copying wherever the
 // layout allows: arrow-go's arrow/tensor, plain and nested FixedSizeList
-// arrays, IPC files and streams, Parquet files and, with cgo, the C Data
-// Interface.
+// arrays, IPC files and streams and, with cgo, the C Data Interface.
+// Parquet is in package parquetconv, so that this package does not link
+// arrow-go's pqarrow and with it Flight and gRPC.
 //
 // # Overview
 //
@@ -18,7 +19,7 @@
 //   - IPC: [OpenIPCFile], [OpenMappedIPCFile], [NewIPCFileReader],
 //     [NewIPCStreamReader], [NewIPCFileWriter], [NewIPCStreamWriter],
 //     with [WithBodySizeLimit] and [WithCompression].
-//   - Parquet: [NewParquetWriter], [OpenParquetFile], [NewParquetReader].
+//   - Readers of other formats: [NewRecordReader].
 //   - C Data Interface (build tag cgo): ExportArray, ImportArray,
 //     ExportRecordBatch, ImportRecordBatch.
 //
@@ -46,16 +47,14 @@
 // Conversions share buffers and retain them: the result stays valid after
 // the source is released, and the caller releases both. Copies happen
 // only where named: [FromTensor] with [WithCopy], plain IPC file readers
-// (the bytes are read into memory from [WithAllocator]), compressed IPC
-// bodies, and Parquet decoding. [OpenMappedIPCFile] maps the file: its
+// (the bytes are read into memory from [WithAllocator]), and compressed IPC
+// bodies. [OpenMappedIPCFile] maps the file: its
 // batches point into the mapping and must not be used after
 // FileReader.Close. Readers hand out batches the caller releases
 // ([FileReader.RecordBatch]) or that live until the next call
 // ([RecordReader.Next]).
 //
-// arrow-go defects routed around: pqarrow refuses FixedSizeList
-// extension columns, writes FixedSizeLists with a non-zero offset wrong
-// without an error, and cannot write null lists ([ParquetWriter]); the C
+// arrow-go defects routed around: the C
 // Data exporter drops the child of an extension column and the importer
 // does not rebuild extension types (ExportArray, ImportArray); the IPC
 // readers' 256 MiB body limit is raised to [DefaultBodySizeLimit], and
@@ -64,15 +63,14 @@
 // the flatbuffer metadata of each message and its stream reader applies
 // no metadata size limit (see Errors); arrow-go's mapped file reader
 // cannot read dictionary-encoded columns ([OpenMappedIPCFile] fails on
-// them); pqarrow closes a writer it is given (ParquetWriter does not);
-// arrow/tensor validates nothing (FromTensor does).
+// them); arrow/tensor validates nothing (FromTensor does).
 //
 // # Errors
 //
 // Errors from outside data (files, tensors, metadata, foreign arrays)
 // are *[Error] values that wrap arrow.ErrInvalid, plus their cause
 // (arrow.ErrNotImplemented for what arrow-go cannot represent: float16
-// tensors, size-0 shapes, null tensors in Parquet; arrow.ErrIndex for a
+// tensors, size-0 shapes; arrow.ErrIndex for a
 // record index out of range). Readers recover panics of arrow-go's
 // decoders on malformed input and return them as errors.
 //

@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -148,46 +147,4 @@ func ExampleNewIPCStreamReader() {
 	// Output:
 	// 2 [[[0,2],[1,3]] [[4,6],[5,7]]]
 	// 1 [[[8,10],[9,11]]]
-}
-
-func ExampleOpenParquetFile() {
-	dir, _ := os.MkdirTemp("", "arrowconv")
-	defer os.RemoveAll(dir)
-	rec := exampleRecord(6)
-	defer rec.Release()
-	sliced := rec.NewSlice(1, 6) // rows 1..5: a column with a non-zero offset
-	defer sliced.Release()
-
-	path := filepath.Join(dir, "tensors.parquet")
-	f, _ := os.Create(path)
-	w, err := arrowconv.NewParquetWriter(f, sliced.Schema(), arrowconv.WithRowGroupRows(2), arrowconv.WithCompression(arrowconv.ZSTD))
-	if err != nil {
-		panic(err)
-	}
-	if err := w.Write(sliced); err != nil {
-		panic(err)
-	}
-	w.Close()
-	f.Close()
-
-	pf, _ := file.OpenParquetFile(path, false)
-	fmt.Println("row groups:", pf.NumRowGroups())
-	pf.Close()
-
-	r, err := arrowconv.OpenParquetFile(path, arrowconv.WithBatchRows(5))
-	if err != nil {
-		panic(err)
-	}
-	defer r.Release()
-	fmt.Println(r.Schema().Field(0).Type)
-	for r.Next() {
-		fmt.Println(r.RecordBatch().Column(0))
-	}
-	if err := r.Err(); err != nil {
-		panic(err)
-	}
-	// Output:
-	// row groups: 3
-	// extension<arrow.fixed_shape_tensor[value_type=int32, shape=[2,2], permutation=[1,0]]>
-	// [[[4,6],[5,7]] [[8,10],[9,11]] [[12,14],[13,15]] [[16,18],[17,19]] [[20,22],[21,23]]]
 }

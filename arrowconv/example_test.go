@@ -91,36 +91,6 @@ func ExampleNewIPCStreamWriter() {
 	// Output: [[1,2,3] [4,5,6]]
 }
 
-func ExampleNewParquetWriter() {
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2}, []string{"xy"}, nil))
-	arr, _ := fixedshape.FromSlice(typ, []float64{1, 2, 3, 4, 5, 6}, nil)
-	defer arr.Release()
-	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "p", Type: typ}}, nil), []arrow.Array{arr}, 3)
-	defer rec.Release()
-	sliced := rec.NewSlice(1, 3) // arrow-go alone would write the wrong rows
-
-	var buf bytes.Buffer
-	w, _ := arrowconv.NewParquetWriter(&buf, sliced.Schema(), arrowconv.WithRowGroupRows(1))
-	if err := w.Write(sliced); err != nil {
-		panic(err)
-	}
-	w.Close()
-	sliced.Release()
-
-	r, err := arrowconv.NewParquetReader(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		panic(err)
-	}
-	defer r.Release()
-	fmt.Println(r.Schema().Field(0).Type)
-	for r.Next() {
-		fmt.Println(r.RecordBatch().Column(0))
-	}
-	// Output:
-	// extension<arrow.fixed_shape_tensor[value_type=double, shape=[2], dim_names=[xy]]>
-	// [[3,4] [5,6]]
-}
-
 func ExampleSlotTensor() {
 	// Two 2x3 tensors stored transposed (physical shape [3,2]).
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 3}, []string{"row", "col"}, []int{1, 0}))

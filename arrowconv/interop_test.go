@@ -16,6 +16,7 @@ import (
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -163,6 +164,7 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 		}
 		return cs
 	}
+	var pqCodec parquetconv.Compression // of the next Parquet file
 	write := func(name, format string, r arrow.RecordBatch, opts ...arrowconv.Option) {
 		path := filepath.Join(dir, name)
 		f, err := os.Create(path)
@@ -173,7 +175,7 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 		opts = append(opts, arrowconv.WithAllocator(mem))
 		switch format {
 		case "parquet":
-			w, err := arrowconv.NewParquetWriter(f, r.Schema(), append(opts, arrowconv.WithRowGroupRows(4))...)
+			w, err := parquetconv.NewWriter(f, r.Schema(), parquetconv.WithRowGroupRows(4), parquetconv.WithAllocator(mem), parquetconv.WithCompression(pqCodec))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,7 +216,8 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 	noNulls := dropColumn(rec, "nulls")
 	defer noNulls.Release()
 	write("go.parquet", "parquet", noNulls)
-	write("go_zstd.parquet", "parquet", noNulls, arrowconv.WithCompression(arrowconv.ZSTD))
+	pqCodec = parquetconv.ZSTD
+	write("go_zstd.parquet", "parquet", noNulls)
 	b, err := json.Marshal(man)
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +281,7 @@ func TestInteropPyarrowWritesGoReads(t *testing.T) {
 				var rr *arrowconv.RecordReader
 				var err error
 				if f.Format == "parquet" {
-					rr, err = arrowconv.OpenParquetFile(f.Path, arrowconv.WithAllocator(mem))
+					rr, err = parquetconv.OpenFile(f.Path, parquetconv.WithAllocator(mem))
 				} else {
 					fh, ferr := os.Open(f.Path)
 					if ferr != nil {

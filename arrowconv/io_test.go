@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -372,101 +371,6 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-func TestParquetRoundTrip(t *testing.T) {
-	tests := []struct {
-		name       string
-		n          int
-		slice      [2]int
-		rowGroup   int
-		wantGroups int
-		cmp        arrowconv.Compression
-	}{
-		{name: "one group", n: 5, rowGroup: 100, wantGroups: 1},
-		{name: "multi row group", n: 10, rowGroup: 3, wantGroups: 4},
-		{name: "sliced", n: 10, slice: [2]int{3, 8}, rowGroup: 100, wantGroups: 1},
-		{name: "sliced multi row group zstd", n: 12, slice: [2]int{1, 12}, rowGroup: 4, wantGroups: 3, cmp: arrowconv.ZSTD},
-		{name: "lz4", n: 4, rowGroup: 100, wantGroups: 1, cmp: arrowconv.LZ4},
-		{name: "empty", n: 0, rowGroup: 100, wantGroups: 1},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			mem := checkedMem(t)
-			rec := testRecord(t, mem, tc.n, false)
-			defer rec.Release()
-			if tc.slice != [2]int{} {
-				s := rec.NewSlice(int64(tc.slice[0]), int64(tc.slice[1]))
-				defer s.Release()
-				rec = s
-			}
-			var buf bytes.Buffer
-			w, err := arrowconv.NewParquetWriter(&buf, rec.Schema(), arrowconv.WithRowGroupRows(tc.rowGroup), arrowconv.WithCompression(tc.cmp), arrowconv.WithAllocator(mem))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			pf, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := pf.NumRowGroups(); got != tc.wantGroups {
-				t.Errorf("%d row groups, want %d", got, tc.wantGroups)
-			}
-			pf.Close()
-			r, err := arrowconv.NewParquetReader(bytes.NewReader(buf.Bytes()), arrowconv.WithAllocator(mem), arrowconv.WithBatchRows(1000))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Release()
-			if !r.Schema().Equal(rec.Schema()) {
-				t.Fatalf("schema:\n got %v\nwant %v", r.Schema(), rec.Schema())
-			}
-			rows := 0
-			for r.Next() {
-				got := r.RecordBatch()
-				want := rec.NewSlice(int64(rows), int64(rows)+got.NumRows())
-				checkRecordsEqual(t, want, got)
-				want.Release()
-				rows += int(got.NumRows())
-			}
-			if err := r.Err(); err != nil {
-				t.Fatal(err)
-			}
-			if rows != int(rec.NumRows()) {
-				t.Errorf("read %d rows, want %d", rows, rec.NumRows())
-			}
-		})
-	}
-}
-
-func TestParquetNullTensors(t *testing.T) {
-	mem := checkedMem(t)
-	rec := testRecord(t, mem, 4, true)
-	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := arrowconv.NewParquetWriter(&buf, rec.Schema(), arrowconv.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = w.Write(rec)
-	if !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, arrow.ErrNotImplemented) {
-		t.Fatalf("err = %v, want arrow.ErrInvalid and arrow.ErrNotImplemented", err)
-	}
-	// The record without its null column writes.
-	ok := rec.NewSlice(0, 1) // tensor 0 is valid in every column
-	defer ok.Release()
-	if err := w.Write(ok); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // columnOf returns a column of typ whose tensor i has the physical
 // elements rows[i].
 func columnOf(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, rows [][]float64) *fixedshape.Array {
@@ -488,30 +392,4 @@ func columnOf(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, rows [][
 func asList(x any) []any {
 	l, _ := x.([]any)
 	return l
-}
-
-// TestParquetWriterLeavesFileOpen checks that Close writes the footer
-// but leaves the caller's file open (pqarrow alone would close it).
-func TestParquetWriterLeavesFileOpen(t *testing.T) {
-	mem := checkedMem(t)
-	rec := testRecord(t, mem, 2, false)
-	defer rec.Release()
-	f, err := os.Create(filepath.Join(t.TempDir(), "t.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := arrowconv.NewParquetWriter(f, rec.Schema(), arrowconv.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.Seek(0, 0); err != nil {
-		t.Fatalf("file closed by the writer: %v", err)
-	}
 }

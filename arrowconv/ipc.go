@@ -183,8 +183,8 @@ func (r *FileReader) Close() error {
 	return err
 }
 
-// RecordReader yields the record batches of an IPC stream or a Parquet
-// file, validating the tensor columns of each (fixedshape.Array.Validate).
+// RecordReader yields the record batches of an IPC stream (or of another
+// format through [NewRecordReader]), validating the tensor columns of each (fixedshape.Array.Validate).
 // It implements array.RecordReader. It is not safe for concurrent use.
 type RecordReader struct {
 	refs   atomic.Int64
@@ -197,7 +197,14 @@ type RecordReader struct {
 
 var _ array.RecordReader = (*RecordReader)(nil)
 
-func newRecordReader(schema *arrow.Schema, next func() (arrow.RecordBatch, error), close func()) *RecordReader {
+// NewRecordReader returns a RecordReader of the batches next yields, for
+// readers of other formats (package parquetconv): next returns a batch
+// the reader then owns, or (nil, nil) at the end, or an error, which
+// stops the reader; every batch's tensor columns are validated
+// ([ValidateRecord]) before Next hands it out. close, if not nil, runs
+// once, when the last reference is released. schema is the schema of
+// the batches.
+func NewRecordReader(schema *arrow.Schema, next func() (arrow.RecordBatch, error), close func()) *RecordReader {
 	r := &RecordReader{schema: schema, next: next, close: close}
 	r.refs.Store(1)
 	return r
@@ -233,7 +240,7 @@ func NewIPCStreamReader(r io.Reader, opts ...Option) (rr *RecordReader, err erro
 		rec.Retain()
 		return rec, nil
 	}
-	return newRecordReader(ir.Schema(), next, ir.Release), nil
+	return NewRecordReader(ir.Schema(), next, ir.Release), nil
 }
 
 // Schema returns the schema of the batches.

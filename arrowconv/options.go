@@ -8,15 +8,15 @@ import (
 // entry point documents the options it reads and ignores the others.
 type Option func(*config)
 
-// Compression names a compression codec for IPC bodies and Parquet pages.
+// Compression names a compression codec for IPC bodies.
 type Compression int
 
 const (
 	// Uncompressed writes plain buffers (the default).
 	Uncompressed Compression = iota
-	// LZ4 writes LZ4 frame-compressed IPC bodies and LZ4_RAW Parquet pages.
+	// LZ4 writes LZ4 frame-compressed IPC bodies.
 	LZ4
-	// ZSTD writes Zstandard-compressed IPC bodies and Parquet pages.
+	// ZSTD writes Zstandard-compressed IPC bodies.
 	ZSTD
 )
 
@@ -38,25 +38,17 @@ func (c Compression) String() string {
 // 256 MiB, is too small for batches of images or embeddings.
 const DefaultBodySizeLimit int64 = 4 << 30
 
-// DefaultRowGroupRows is the number of rows per Parquet row group written
-// unless told otherwise.
-const DefaultRowGroupRows = 64 * 1024
-
 type config struct {
-	mem          memory.Allocator
-	copy         bool
-	bodyLimit    int64
-	compression  Compression
-	rowGroupRows int
-	batchRows    int
+	mem         memory.Allocator
+	copy        bool
+	bodyLimit   int64
+	compression Compression
 }
 
 func newConfig(opts []Option) *config {
 	c := &config{
-		mem:          memory.DefaultAllocator,
-		bodyLimit:    DefaultBodySizeLimit,
-		rowGroupRows: DefaultRowGroupRows,
-		batchRows:    DefaultRowGroupRows,
+		mem:       memory.DefaultAllocator,
+		bodyLimit: DefaultBodySizeLimit,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -91,19 +83,5 @@ func WithCopy() Option { return func(c *config) { c.copy = true } }
 // message asking for more fails with an error wrapping arrow.ErrInvalid.
 func WithBodySizeLimit(n int64) Option { return func(c *config) { c.bodyLimit = n } }
 
-// WithCompression sets the codec of the IPC and Parquet writers.
+// WithCompression sets the codec of the IPC writers.
 func WithCompression(cmp Compression) Option { return func(c *config) { c.compression = cmp } }
-
-// WithRowGroupRows sets the number of rows per Parquet row group written
-// by [ParquetWriter] (default [DefaultRowGroupRows]); values below 1 are
-// taken as 1.
-func WithRowGroupRows(n int) Option {
-	return func(c *config) { c.rowGroupRows = max(n, 1) }
-}
-
-// WithBatchRows sets the number of rows per record batch produced by the
-// Parquet readers (default [DefaultRowGroupRows]); values below 1 are
-// taken as 1.
-func WithBatchRows(n int) Option {
-	return func(c *config) { c.batchRows = max(n, 1) }
-}

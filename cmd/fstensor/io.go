@@ -13,6 +13,7 @@ import (
 
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/parquetconv"
 )
 
 // format is a file format the command reads and writes.
@@ -104,7 +105,7 @@ func openInput(path string, f format) (*input, error) {
 		var file *os.File
 		var err error
 		if f == parquetF {
-			rr, err = arrowconv.OpenParquetFile(path)
+			rr, err = parquetconv.OpenFile(path)
 		} else if file, err = os.Open(path); err == nil {
 			if rr, err = arrowconv.NewIPCStreamReader(file); err != nil {
 				file.Close()
@@ -199,7 +200,7 @@ func createOutput(path string, f format, schema *arrow.Schema, comp arrowconv.Co
 	case ipcStream:
 		w, err = arrowconv.NewIPCStreamWriter(file, schema, arrowconv.WithCompression(comp))
 	case parquetF:
-		w, err = arrowconv.NewParquetWriter(file, schema, arrowconv.WithCompression(comp))
+		w, err = parquetconv.NewWriter(file, schema, parquetconv.WithCompression(parquetCompression(comp)))
 	default:
 		w, err = newColumnWriter(schema, f)
 	}
@@ -289,6 +290,17 @@ func parseCompression(s string) (arrowconv.Compression, error) {
 		return arrowconv.ZSTD, nil
 	}
 	return 0, fmt.Errorf("%w: unknown compression %q (want none, lz4 or zstd)", errUsage, s)
+}
+
+// parquetCompression returns the Parquet codec of an IPC one.
+func parquetCompression(c arrowconv.Compression) parquetconv.Compression {
+	switch c {
+	case arrowconv.LZ4:
+		return parquetconv.LZ4
+	case arrowconv.ZSTD:
+		return parquetconv.ZSTD
+	}
+	return parquetconv.Uncompressed
 }
 
 // selectColumns returns the indices of the named columns, all when names is

@@ -1,4 +1,4 @@
-package arrowconv
+package parquetconv
 
 import (
 	"context"
@@ -12,15 +12,16 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
-// ParquetWriter writes record batches with tensor columns to a Parquet
+// Writer writes record batches with tensor columns to a Parquet
 // file, routing around three arrow-go defects:
 //
 //   - pqarrow refuses extension columns with FixedSizeList storage, so a
 //     tensor column is written as its storage column with the extension
-//     name and metadata in the field metadata ([StorageField]), and the
+//     name and metadata in the field metadata ([arrowconv.StorageField]), and the
 //     Arrow schema is stored in the file: arrow-go and pyarrow readers
 //     get the tensor type back.
 //   - pqarrow silently writes wrong rows for a FixedSizeList with a
@@ -38,7 +39,7 @@ import (
 // stored Arrow schema (arrow-go, pyarrow) get the tensor type back;
 // others see variable-size lists: DuckDB 2.0 types a float32 tensor
 // column FLOAT[] (LIST), not FLOAT[n] (ARRAY).
-type ParquetWriter struct {
+type Writer struct {
 	schema  *arrow.Schema // the tensor schema the caller writes
 	storage *arrow.Schema // the schema given to pqarrow
 	fw      *pqarrow.FileWriter
@@ -46,23 +47,27 @@ type ParquetWriter struct {
 	mem     memory.Allocator
 }
 
-// NewParquetWriter starts a Parquet file of the given schema on w.
+// NewWriter starts a Parquet file of the given schema on w.
 // Options: [WithAllocator], [WithCompression] (ZSTD, or LZ4 as
 // LZ4_RAW), [WithRowGroupRows]. Close writes the footer; it does not
 // close w.
-func NewParquetWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*ParquetWriter, error) {
+func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {
 	cfg := newConfig(opts)
 	codec := compress.Codecs.Uncompressed
 	switch cfg.compression {
 	case Uncompressed:
+	case Snappy:
+		codec = compress.Codecs.Snappy
 	case LZ4:
 		codec = compress.Codecs.Lz4Raw
+	case Gzip:
+		codec = compress.Codecs.Gzip
 	case ZSTD:
 		codec = compress.Codecs.Zstd
 	default:
 		return nil, errorf("unknown compression %d", cfg.compression)
 	}
-	storage := StorageSchema(schema)
+	storage := arrowconv.StorageSchema(schema)
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(cfg.mem),
 		parquet.WithCompression(codec),
@@ -73,9 +78,9 @@ func NewParquetWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Parqu
 	// stays open, as documented.
 	fw, err := pqarrow.NewFileWriter(storage, writerOnly{w}, props, aprops)
 	if err != nil {
-		return nil, errorf("parquet: %w", err)
+		return nil, errorf("%w", err)
 	}
-	return &ParquetWriter{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows, mem: cfg.mem}, nil
+	return &Writer{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows, mem: cfg.mem}, nil
 }
 
 // writerOnly hides every method of its writer but Write.
@@ -86,16 +91,16 @@ func (w writerOnly) Write(p []byte) (int, error) { return w.w.Write(p) }
 // Write writes rec, whose schema must equal the writer's, as one or more
 // row groups of at most the configured number of rows. It does not take
 // ownership of rec.
-func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
+func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if !rec.Schema().Equal(w.schema) {
 		return errorf("record schema %v does not match the writer's %v", rec.Schema(), w.schema)
 	}
-	if err := ValidateRecord(rec); err != nil {
+	if err := arrowconv.ValidateRecord(rec); err != nil {
 		return err
 	}
 	for i, c := range rec.Columns() {
 		if _, ok := c.(*fixedshape.Array); ok && c.NullN() > 0 {
-			return errorf("parquet: column %q has %d null tensors; arrow-go cannot write null FixedSizeList entries: %w", rec.Schema().Field(i).Name, c.NullN(), arrow.ErrNotImplemented)
+			return errorf("column %q has %d null tensors; arrow-go cannot write null FixedSizeList entries: %w", rec.Schema().Field(i).Name, c.NullN(), arrow.ErrNotImplemented)
 		}
 	}
 	n := int(rec.NumRows())
@@ -105,7 +110,7 @@ func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
 		err := w.fw.Write(chunk)
 		chunk.Release()
 		if err != nil {
-			return errorf("parquet write: %w", err)
+			return errorf("write: %w", err)
 		}
 		if n == 0 {
 			break
@@ -115,9 +120,9 @@ func (w *ParquetWriter) Write(rec arrow.RecordBatch) error {
 }
 
 // Close writes the footer.
-func (w *ParquetWriter) Close() error {
+func (w *Writer) Close() error {
 	if err := w.fw.Close(); err != nil {
-		return errorf("parquet close: %w", err)
+		return errorf("close: %w", err)
 	}
 	return nil
 }
@@ -160,13 +165,13 @@ func rebase(c arrow.Array, start, end int) arrow.Array {
 	return array.MakeFromData(d)
 }
 
-// OpenParquetFile opens the Parquet file at path and returns a reader of
+// OpenFile opens the Parquet file at path and returns a reader of
 // its record batches; tensor columns come back as fixedshape arrays when
 // the file stores an Arrow schema (fstensor, pyarrow and arrow-go write
 // one) or when the field metadata carries the extension keys. Options:
 // [WithAllocator], [WithBatchRows]. The caller releases the reader, which
 // closes the file.
-func OpenParquetFile(path string, opts ...Option) (*RecordReader, error) {
+func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf("open %s: %w", path, err)
@@ -179,43 +184,43 @@ func OpenParquetFile(path string, opts ...Option) (*RecordReader, error) {
 	return r, nil
 }
 
-// NewParquetReader is [OpenParquetFile] for a file already open as r;
+// NewReader is [OpenFile] for a file already open as r;
 // releasing the reader does not close r.
-func NewParquetReader(r parquet.ReaderAtSeeker, opts ...Option) (*RecordReader, error) {
+func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (*arrowconv.RecordReader, error) {
 	return newParquetReader(r, nil, newConfig(opts))
 }
 
-func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *RecordReader, err error) {
-	defer recovered(&err, "parquet")
+func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *arrowconv.RecordReader, err error) {
+	defer recovered(&err, "read")
 	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
 	if err != nil {
-		return nil, errorf("parquet: %w", err)
+		return nil, errorf("%w", err)
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(cfg.batchRows)}, cfg.mem)
 	if err != nil {
 		pf.Close()
-		return nil, errorf("parquet: %w", err)
+		return nil, errorf("%w", err)
 	}
 	rec, err := fr.GetRecordReader(context.Background(), nil, nil)
 	if err != nil {
 		pf.Close()
-		return nil, errorf("parquet: %w", err)
+		return nil, errorf("%w", err)
 	}
-	sc, err := TensorSchema(dropUnsetFieldIDs(rec.Schema()))
+	sc, err := arrowconv.TensorSchema(dropUnsetFieldIDs(rec.Schema()))
 	if err != nil {
 		rec.Release()
 		pf.Close()
 		return nil, err
 	}
 	next := func() (out arrow.RecordBatch, err error) {
-		defer recovered(&err, "parquet")
+		defer recovered(&err, "read")
 		if !rec.Next() {
 			if err := rec.Err(); err != nil && err != io.EOF {
-				return nil, errorf("parquet: %w", err)
+				return nil, errorf("%w", err)
 			}
 			return nil, nil
 		}
-		tr, err := TensorRecord(rec.RecordBatch())
+		tr, err := arrowconv.TensorRecord(rec.RecordBatch())
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +234,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 			closeFn()
 		}
 	}
-	return newRecordReader(sc, next, closeAll), nil
+	return arrowconv.NewRecordReader(sc, next, closeAll), nil
 }
 
 // fieldIDKey is the field metadata key in which pqarrow reports Parquet

@@ -1,0 +1,97 @@
+package parquetconv
+
+import (
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Option configures a reader or writer of this package. Each entry point
+// documents the options it reads and ignores the others.
+type Option func(*config)
+
+// Compression names the codec of the Parquet pages written.
+type Compression int
+
+const (
+	// Uncompressed writes plain pages (the default).
+	Uncompressed Compression = iota
+	// Snappy writes Snappy-compressed pages.
+	Snappy
+	// LZ4 writes LZ4_RAW-compressed pages.
+	LZ4
+	// ZSTD writes Zstandard-compressed pages.
+	ZSTD
+	// Gzip writes gzip-compressed pages.
+	Gzip
+)
+
+// String returns "none", "snappy", "lz4", "zstd" or "gzip".
+func (c Compression) String() string {
+	switch c {
+	case Uncompressed:
+		return "none"
+	case Snappy:
+		return "snappy"
+	case LZ4:
+		return "lz4"
+	case ZSTD:
+		return "zstd"
+	case Gzip:
+		return "gzip"
+	}
+	return "Compression(?)"
+}
+
+// DefaultRowGroupRows is the largest number of rows per row group written
+// unless told otherwise.
+const DefaultRowGroupRows = 64 * 1024
+
+// DefaultBatchRows is the largest number of rows per record batch read
+// unless told otherwise.
+const DefaultBatchRows = 64 * 1024
+
+type config struct {
+	mem          memory.Allocator
+	compression  Compression
+	rowGroupRows int
+	batchRows    int
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{
+		mem:          memory.DefaultAllocator,
+		rowGroupRows: DefaultRowGroupRows,
+		batchRows:    DefaultBatchRows,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	return c
+}
+
+// WithAllocator sets the allocator of decoded data and of the writers'
+// buffers (the default is memory.DefaultAllocator).
+func WithAllocator(mem memory.Allocator) Option {
+	return func(c *config) {
+		if mem != nil {
+			c.mem = mem
+		}
+	}
+}
+
+// WithCompression sets the codec of the pages written (default
+// [Uncompressed]).
+func WithCompression(cmp Compression) Option { return func(c *config) { c.compression = cmp } }
+
+// WithRowGroupRows sets the largest number of rows per row group written
+// (default [DefaultRowGroupRows]); values below 1 are taken as 1.
+func WithRowGroupRows(n int) Option {
+	return func(c *config) { c.rowGroupRows = max(n, 1) }
+}
+
+// WithBatchRows sets the largest number of rows per record batch read
+// (default [DefaultBatchRows]); values below 1 are taken as 1.
+func WithBatchRows(n int) Option {
+	return func(c *config) { c.batchRows = max(n, 1) }
+}
