@@ -2,6 +2,7 @@ package parquetconv
 
 import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 )
 
 // Option configures a reader or writer of this package. Each entry point
@@ -49,11 +50,21 @@ const DefaultRowGroupRows = 64 * 1024
 // unless told otherwise.
 const DefaultBatchRows = 64 * 1024
 
+// DefaultRowGroupBytes bounds the tensor bytes of a row group written
+// unless told otherwise.
+const DefaultRowGroupBytes = 64 << 20
+
 type config struct {
 	mem          memory.Allocator
 	compression  Compression
 	rowGroupRows int
 	batchRows    int
+
+	// writer
+	compressionLevel int
+	rowGroupBytes    int64
+	dataPageV2       bool
+	byteStreamSplit  bool
 }
 
 func newConfig(opts []Option) *config {
@@ -61,6 +72,9 @@ func newConfig(opts []Option) *config {
 		mem:          memory.DefaultAllocator,
 		rowGroupRows: DefaultRowGroupRows,
 		batchRows:    DefaultBatchRows,
+
+		compressionLevel: compress.DefaultCompressionLevel,
+		rowGroupBytes:    DefaultRowGroupBytes,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -95,3 +109,26 @@ func WithRowGroupRows(n int) Option {
 func WithBatchRows(n int) Option {
 	return func(c *config) { c.batchRows = max(n, 1) }
 }
+
+// WithCompressionLevel sets the level of the codec chosen by
+// [WithCompression] (codec-specific: zstd 1..22, gzip 1..9; the default
+// is each codec's default). Snappy and LZ4 ignore it.
+func WithCompressionLevel(level int) Option {
+	return func(c *config) { c.compressionLevel = level }
+}
+
+// WithRowGroupBytes bounds the bytes of tensor values of a row group
+// written (default [DefaultRowGroupBytes]); a row group holds at least
+// one row.
+func WithRowGroupBytes(n int64) Option {
+	return func(c *config) { c.rowGroupBytes = max(n, 1) }
+}
+
+// WithDataPageV2 makes writers write data pages of version 2 (levels
+// uncompressed before the values) instead of version 1.
+func WithDataPageV2() Option { return func(c *config) { c.dataPageV2 = true } }
+
+// WithByteStreamSplit makes writers encode the values of float32 and
+// float64 tensor columns as BYTE_STREAM_SPLIT instead of PLAIN, which
+// usually compresses better; it has no effect on other columns.
+func WithByteStreamSplit() Option { return func(c *config) { c.byteStreamSplit = true } }

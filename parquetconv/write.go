@@ -13,41 +13,43 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
-// Writer writes record batches with tensor columns to a Parquet
-// file, routing around three arrow-go defects:
+// Writer writes record batches with tensor columns to a Parquet file.
 //
-//   - pqarrow refuses extension columns with FixedSizeList storage, so a
-//     tensor column is written as its storage column with the extension
-//     name and metadata in the field metadata ([arrowconv.StorageField]), and the
-//     Arrow schema is stored in the file: arrow-go and pyarrow readers
-//     get the tensor type back.
-//   - pqarrow silently writes wrong rows for a FixedSizeList with a
-//     non-zero offset (a sliced column, or any column it splits into row
-//     groups itself), so every row group is written from a record whose
-//     FixedSizeList columns are rebased to offset 0 (sharing the
-//     elements; no copy).
-//   - pqarrow cannot write null lists of a FixedSizeList, so a tensor
-//     column with null tensors is refused with an error wrapping
-//     arrow.ErrInvalid and arrow.ErrNotImplemented, before anything of
-//     that record is written.
+// A tensor column is stored as pyarrow stores a fixed_size_list: the
+// Parquet LIST of its physical elements (Parquet has no fixed-size list),
+// with the Arrow schema in the file's "ARROW:schema" key, so that
+// arrow-go and pyarrow readers get the tensor type back; readers that
+// ignore the stored schema see variable-size lists (DuckDB types a
+// float32 tensor column FLOAT[], polars List(Float32)).
 //
-// Tensor element lists are written as Parquet repeated groups (the LIST
-// logical type; Parquet has no fixed-size list). Readers that use the
-// stored Arrow schema (arrow-go, pyarrow) get the tensor type back;
-// others see variable-size lists: DuckDB 2.0 types a float32 tensor
-// column FLOAT[] (LIST), not FLOAT[n] (ARRAY).
+// When every field is a tensor column or a flat column (booleans,
+// integers, floats, strings, binaries, dates, times, timestamps,
+// decimals), the Writer writes tensor columns itself: levels cost a few
+// bytes per row instead of two per element, values are copied straight
+// from the column (1- and 2-byte integers widened to INT32), never
+// dictionary-encoded, so every bit (NaN payloads and signs included)
+// survives, and null tensors are written. Flat columns go through
+// arrow-go's column writers in the same row groups. Schemas with other
+// fields (structs, lists, maps, dictionaries, other extension types)
+// fall back to arrow-go's pqarrow writer, which cannot write null
+// tensors: Write refuses them there with an error wrapping
+// arrow.ErrNotImplemented.
 type Writer struct {
 	schema  *arrow.Schema // the tensor schema the caller writes
-	storage *arrow.Schema // the schema given to pqarrow
+	storage *arrow.Schema // the schema written to the file
+	fast    *fastWriter   // nil on the pqarrow path
 	fw      *pqarrow.FileWriter
 	rows    int
 	mem     memory.Allocator
+	err     error // sticky: the file is broken after a failed write
+	closed  bool
 }
 
-// NewWriter starts a Parquet file of the given schema on w.
-// Options: [WithAllocator], [WithCompression] (ZSTD, or LZ4 as
-// LZ4_RAW), [WithRowGroupRows]. Close writes the footer; it does not
-// close w.
+// NewWriter starts a Parquet file of the given schema on w, writing the
+// leading magic bytes. Options: [WithAllocator], [WithCompression],
+// [WithCompressionLevel], [WithRowGroupRows], [WithRowGroupBytes] (tensor
+// bytes per row group), [WithDataPageV2], [WithByteStreamSplit]. Close
+// writes the footer; it does not close w.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {
 	cfg := newConfig(opts)
 	codec := compress.Codecs.Uncompressed
@@ -65,9 +67,23 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 		return nil, errorf("unknown compression %d", cfg.compression)
 	}
 	storage := arrowconv.StorageSchema(schema)
+	if fastSchema(schema) {
+		fields := storage.Fields()
+		for i, f := range schema.Fields() {
+			fields[i] = parquetStorageField(f, fields[i])
+		}
+		md := storage.Metadata()
+		storage = arrow.NewSchema(fields, &md)
+		fast, err := newFastWriter(w, schema, storage, cfg, codec)
+		if err != nil {
+			return nil, err
+		}
+		return &Writer{schema: schema, storage: storage, fast: fast, mem: cfg.mem}, nil
+	}
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(cfg.mem),
 		parquet.WithCompression(codec),
+		parquet.WithCompressionLevel(cfg.compressionLevel),
 		parquet.WithMaxRowGroupLength(int64(cfg.rowGroupRows)),
 	)
 	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem))
@@ -86,18 +102,31 @@ type writerOnly struct{ w io.Writer }
 func (w writerOnly) Write(p []byte) (int, error) { return w.w.Write(p) }
 
 // Write writes rec, whose schema must equal the writer's, as one or more
-// row groups of at most the configured number of rows. It does not take
-// ownership of rec.
-func (w *Writer) Write(rec arrow.RecordBatch) error {
+// new row groups of at most the configured rows and bytes (rows of
+// different calls never share a row group; a record of 0 rows writes
+// none). It does not take ownership of rec. An error from the schema
+// check or the record's validation leaves the file as it was; after any
+// other error the file is incomplete and Write and Close fail.
+func (w *Writer) Write(rec arrow.RecordBatch) (err error) {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return errorf("write after close")
+	}
 	if !rec.Schema().Equal(w.schema) {
 		return errorf("record schema %v does not match the writer's %v", rec.Schema(), w.schema)
 	}
 	if err := arrowconv.ValidateRecord(rec); err != nil {
 		return err
 	}
+	if w.fast != nil {
+		defer func() { w.err = err }()
+		return w.fast.write(rec)
+	}
 	for i, c := range rec.Columns() {
 		if _, ok := c.(*fixedshape.Array); ok && c.NullN() > 0 {
-			return errorf("column %q has %d null tensors; arrow-go cannot write null FixedSizeList entries: %w", rec.Schema().Field(i).Name, c.NullN(), arrow.ErrNotImplemented)
+			return errorf("column %q has %d null tensors; arrow-go cannot write null FixedSizeList entries beside the fields of this schema: %w", rec.Schema().Field(i).Name, c.NullN(), arrow.ErrNotImplemented)
 		}
 	}
 	n := int(rec.NumRows())
@@ -107,7 +136,8 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		err := w.fw.Write(chunk)
 		chunk.Release()
 		if err != nil {
-			return errorf("write: %w", err)
+			w.err = errorf("write: %w", err)
+			return w.err
 		}
 		if n == 0 {
 			break
@@ -116,8 +146,19 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// Close writes the footer.
+// Close writes the footer; it does not close the io.Writer given to
+// [NewWriter]. Calls after the first return nil.
 func (w *Writer) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if w.err != nil {
+		return w.err
+	}
+	if w.fast != nil {
+		return w.fast.close()
+	}
 	if err := w.fw.Close(); err != nil {
 		return errorf("close: %w", err)
 	}

@@ -1,0 +1,313 @@
+package parquetconv
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// defaultPageBytes is the size of the data pages of tensor columns: a
+// page holds as many whole tensors as fit, at least one.
+const defaultPageBytes = 1 << 20
+
+// magic starts and ends every Parquet file.
+var magic = []byte("PAR1")
+
+// tellWriter counts the bytes written to w (arrow-go's page writers ask
+// for the position) and keeps the first error.
+type tellWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (t *tellWriter) Write(p []byte) (int, error) {
+	if t.err != nil {
+		return 0, t.err
+	}
+	n, err := t.w.Write(p)
+	t.n += int64(n)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	t.err = err
+	return n, err
+}
+
+func (t *tellWriter) Tell() int64 { return t.n }
+
+// column is the plan of one top-level field: a tensor column written by
+// this package's page writer, or a flat column written by arrow-go's
+// column writer.
+type column struct {
+	tensor    bool
+	nullable  bool
+	descr     *schema.Column
+	kind      valueKind // tensor columns: elements to values
+	elemWidth int       // tensor columns: bytes per Arrow element
+	valWidth  int       // tensor columns: bytes per Parquet value
+	size      int       // tensor columns: elements per tensor
+	bss       bool      // tensor columns: BYTE_STREAM_SPLIT values
+	pageRows  int       // tensor columns: rows per data page
+}
+
+// fastWriter writes Parquet files itself with arrow-go's metadata
+// builders, page writers and codecs: tensor columns page by page with
+// levels in O(rows), other (flat) columns through pqarrow's column
+// writer in the same row groups.
+type fastWriter struct {
+	sink     *tellWriter
+	props    *parquet.WriterProperties
+	meta     *metadata.FileMetaDataBuilder
+	cols     []column
+	codec    compress.Compression
+	level    int
+	v2       bool
+	groupMax int // rows per row group from the byte bound
+	rowsMax  int // rows per row group from WithRowGroupRows
+	groups   int
+	ctx      context.Context
+
+	rep, def levelEncoder
+	page     []byte       // uncompressed page under construction
+	vals     []byte       // BYTE_STREAM_SPLIT scratch
+	cbuf     []byte       // compressed v2 page scratch
+	ctmp     bytes.Buffer // compressor output
+	defs     []int16
+	fileSize int64
+}
+
+// fastSchema reports whether every field of schema can go through
+// fastWriter: tensor columns and flat columns of the kinds below.
+func fastSchema(s *arrow.Schema) bool {
+	for _, f := range s.Fields() {
+		if _, ok := f.Type.(*fixedshape.Type); ok {
+			continue
+		}
+		if !flatType(f.Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// flatType reports whether dt is a non-nested type that pqarrow writes
+// as one leaf column of definition levels only.
+func flatType(dt arrow.DataType) bool {
+	switch dt.ID() {
+	case arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+		arrow.FLOAT32, arrow.FLOAT64, arrow.STRING, arrow.LARGE_STRING,
+		arrow.BINARY, arrow.LARGE_BINARY, arrow.FIXED_SIZE_BINARY,
+		arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64,
+		arrow.DECIMAL128, arrow.DECIMAL256:
+		return true
+	}
+	return false
+}
+
+// parquetStorageField is arrowconv.StorageField but for the element
+// field of a tensor column, which is always the nullable "item" of
+// arrow.FixedSizeListOf: Arrow C++ restores the extension type only over
+// a nullable child, and readers see a nullable leaf in the Parquet
+// schema anyway.
+func parquetStorageField(f arrow.Field, storage arrow.Field) arrow.Field {
+	t, ok := f.Type.(*fixedshape.Type)
+	if !ok {
+		return storage
+	}
+	storage.Type = arrow.FixedSizeListOf(int32(t.ListSize()), t.ElemType())
+	return storage
+}
+
+func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config, codec compress.Compression) (*fastWriter, error) {
+	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem))
+	base := []parquet.WriterProperty{
+		parquet.WithAllocator(cfg.mem),
+		parquet.WithCompression(codec),
+		parquet.WithCompressionLevel(cfg.compressionLevel),
+		parquet.WithMaxRowGroupLength(int64(cfg.rowGroupRows)),
+	}
+	if cfg.dataPageV2 {
+		base = append(base, parquet.WithDataPageVersion(parquet.DataPageV2))
+	}
+	sc, err := pqarrow.ToParquet(storage, parquet.NewWriterProperties(base...), aprops)
+	if err != nil {
+		return nil, errorf("%w", err)
+	}
+	if sc.Root().NumFields() != storage.NumFields() {
+		return nil, errorf("schema of %d fields maps to %d Parquet fields", storage.NumFields(), sc.Root().NumFields())
+	}
+	fw := &fastWriter{
+		codec:   codec,
+		level:   cfg.compressionLevel,
+		v2:      cfg.dataPageV2,
+		rowsMax: cfg.rowGroupRows,
+		ctx:     pqarrow.NewArrowWriteContext(context.Background(), &aprops),
+	}
+	rowBytes := 0
+	leaf := 0
+	props := base
+	for i, f := range tensorSchema.Fields() {
+		c := column{nullable: f.Nullable}
+		if leaf >= sc.NumColumns() || sc.ColumnRoot(leaf) != sc.Root().Field(i) {
+			return nil, errorf("field %q does not map to one Parquet column", f.Name)
+		}
+		c.descr = sc.Column(leaf)
+		leaf++
+		if leaf < sc.NumColumns() && sc.ColumnRoot(leaf) == sc.Root().Field(i) {
+			return nil, errorf("field %q maps to several Parquet columns", f.Name)
+		}
+		if t, ok := f.Type.(*fixedshape.Type); ok {
+			c.tensor = true
+			c.size = t.ListSize()
+			c.elemWidth = t.ElemWidth()
+			c.kind, c.valWidth = valueLayout(t.ElemType())
+			if c.descr.MaxRepetitionLevel() != 1 {
+				return nil, errorf("field %q: Parquet column %s has repetition level %d, want 1", f.Name, c.descr.Path(), c.descr.MaxRepetitionLevel())
+			}
+			tensorBytes := int64(c.size) * int64(c.valWidth)
+			if tensorBytes > math.MaxInt32/2 {
+				return nil, errorf("field %q: a tensor of %d bytes does not fit a Parquet page: %w", f.Name, tensorBytes, arrow.ErrNotImplemented)
+			}
+			c.pageRows = max(1, defaultPageBytes/int(tensorBytes))
+			rowBytes += int(tensorBytes)
+			enc := parquet.Encodings.Plain
+			if cfg.byteStreamSplit && (c.descr.PhysicalType() == parquet.Types.Float || c.descr.PhysicalType() == parquet.Types.Double) {
+				c.bss = true
+				enc = parquet.Encodings.ByteStreamSplit
+			}
+			props = append(props, parquet.WithDictionaryFor(c.descr.Path(), false),
+				parquet.WithEncodingFor(c.descr.Path(), enc), parquet.WithStatsFor(c.descr.Path(), false))
+		}
+		fw.cols = append(fw.cols, c)
+	}
+	if leaf != sc.NumColumns() {
+		return nil, errorf("schema maps to %d Parquet columns, want %d", sc.NumColumns(), leaf)
+	}
+	fw.groupMax = int(max(1, cfg.rowGroupBytes/int64(max(rowBytes, 1))))
+	fw.props = parquet.NewWriterProperties(props...)
+
+	kv := metadata.NewKeyValueMetadata()
+	md := storage.Metadata()
+	for i, k := range md.Keys() {
+		if k != "ARROW:schema" {
+			kv.Append(k, md.Values()[i])
+		}
+	}
+	kv.Append("ARROW:schema", base64.StdEncoding.EncodeToString(flight.SerializeSchema(storage, cfg.mem)))
+	fw.meta = metadata.NewFileMetadataBuilder(sc, fw.props, kv)
+	fw.sink = &tellWriter{w: w}
+	if _, err := fw.sink.Write(magic); err != nil {
+		return nil, errorf("write: %w", err)
+	}
+	return fw, nil
+}
+
+// write writes rec (already validated) as row groups of at most
+// min(groupMax, rowsMax) rows.
+func (fw *fastWriter) write(rec arrow.RecordBatch) error {
+	n := int(rec.NumRows())
+	step := min(fw.groupMax, fw.rowsMax)
+	for start := 0; start < n; start += step {
+		if err := fw.writeGroup(rec, start, min(start+step, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeGroup writes rows [start, end) of rec as one row group.
+func (fw *fastWriter) writeGroup(rec arrow.RecordBatch, start, end int) (err error) {
+	if fw.groups >= math.MaxInt16 {
+		return errorf("more than %d row groups", math.MaxInt16)
+	}
+	rg := fw.meta.AppendRowGroup()
+	ordinal := int16(fw.groups)
+	fw.groups++
+	for i := range fw.cols {
+		c := &fw.cols[i]
+		cm := rg.NextColumnChunk()
+		pager, err := file.NewPageWriter(fw.sink, fw.codec, fw.level, cm, ordinal, int16(i), fw.props.Allocator(), false, nil, nil)
+		if err != nil {
+			return errorf("column %q: %w", rec.Schema().Field(i).Name, err)
+		}
+		if c.tensor {
+			err = fw.writeTensorChunk(pager, c, rec.Column(i).(*fixedshape.Array), start, end)
+		} else {
+			err = fw.writeFlatChunk(pager, cm, c, rec.Column(i), start, end)
+		}
+		if err == nil {
+			err = fw.sink.err
+		}
+		if err != nil {
+			return errorf("column %q: %w", rec.Schema().Field(i).Name, err)
+		}
+	}
+	rg.SetNumRows(end - start)
+	if err := rg.Finish(0, ordinal); err != nil {
+		return errorf("%w", err)
+	}
+	return nil
+}
+
+// writeFlatChunk writes rows [start, end) of a flat column through
+// arrow-go's column writer (dictionary, statistics and all).
+func (fw *fastWriter) writeFlatChunk(pager file.PageWriter, cm *metadata.ColumnChunkMetaDataBuilder, c *column, arr arrow.Array, start, end int) error {
+	cw := file.NewColumnChunkWriter(cm, pager, fw.props)
+	sl := array.NewSlice(arr, int64(start), int64(end))
+	defer sl.Release()
+	var defs []int16
+	if c.descr.MaxDefinitionLevel() > 0 {
+		fw.defs = fw.defs[:0]
+		for r := range sl.Len() {
+			if sl.IsValid(r) {
+				fw.defs = append(fw.defs, 1)
+			} else {
+				fw.defs = append(fw.defs, 0)
+			}
+		}
+		defs = fw.defs
+	} else if sl.NullN() > 0 {
+		return fmt.Errorf("%d nulls in a non-nullable field", sl.NullN())
+	}
+	if err := pqarrow.WriteArrowToColumn(fw.ctx, cw, sl, defs, nil, c.nullable); err != nil {
+		cw.Close()
+		return err
+	}
+	return cw.Close()
+}
+
+// close writes the footer.
+func (fw *fastWriter) close() error {
+	fmd, err := fw.meta.Finish()
+	if err != nil {
+		return errorf("close: %w", err)
+	}
+	n, err := fmd.WriteTo(fw.sink, nil)
+	if err == nil {
+		_, err = fw.sink.Write(binary.LittleEndian.AppendUint32(nil, uint32(n)))
+	}
+	if err == nil {
+		_, err = fw.sink.Write(magic)
+	}
+	if err != nil {
+		return errorf("close: %w", err)
+	}
+	return nil
+}

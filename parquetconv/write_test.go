@@ -1,0 +1,362 @@
+package parquetconv_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/parquetconv"
+)
+
+// writeFile writes recs with opts and returns the file.
+func writeFile(t testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch, opts ...parquetconv.Option) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := parquetconv.NewWriter(&buf, schema, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// roundTrip writes rec, reads the file back through NewReader and
+// compares bit for bit; it returns the file's metadata.
+func roundTrip(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch, opts ...parquetconv.Option) *file.Reader {
+	t.Helper()
+	data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append([]parquetconv.Option{parquetconv.WithAllocator(mem)}, opts...)...)
+	r, err := parquetconv.NewReader(bytes.NewReader(data), parquetconv.WithAllocator(mem), parquetconv.WithBatchRows(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	checkReadAll(t, rec, r)
+	pf, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pf.Close() })
+	return pf
+}
+
+func TestParquetRoundTrip(t *testing.T) {
+	tests := []struct {
+		name       string
+		n          int
+		slice      [2]int
+		rowGroup   int
+		wantGroups int
+		cmp        parquetconv.Compression
+	}{
+		{name: "one group", n: 5, rowGroup: 100, wantGroups: 1},
+		{name: "multi row group", n: 10, rowGroup: 3, wantGroups: 4},
+		{name: "sliced", n: 10, slice: [2]int{3, 8}, rowGroup: 100, wantGroups: 1},
+		{name: "sliced multi row group zstd", n: 12, slice: [2]int{1, 12}, rowGroup: 4, wantGroups: 3, cmp: parquetconv.ZSTD},
+		{name: "lz4", n: 4, rowGroup: 100, wantGroups: 1, cmp: parquetconv.LZ4},
+		{name: "empty", n: 0, rowGroup: 100, wantGroups: 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := checkedMem(t)
+			rec := testRecord(t, mem, tc.n, true)
+			defer rec.Release()
+			if tc.slice != [2]int{} {
+				s := sliceRecord(rec, tc.slice[0], tc.slice[1])
+				defer s.Release()
+				rec = s
+			}
+			pf := roundTrip(t, mem, rec, parquetconv.WithRowGroupRows(tc.rowGroup), parquetconv.WithCompression(tc.cmp))
+			if got := pf.NumRowGroups(); got != tc.wantGroups {
+				t.Errorf("%d row groups, want %d", got, tc.wantGroups)
+			}
+		})
+	}
+}
+
+// TestParquetNullTensors checks that null tensors are written: every
+// third, all, none, and a column sliced to start on a null.
+func TestParquetNullTensors(t *testing.T) {
+	tests := []struct {
+		name string
+		null func(int) bool
+		from int
+	}{
+		{name: "every third", null: everyThird},
+		{name: "every third sliced", null: everyThird, from: 1},
+		{name: "all null", null: allNull},
+		{name: "first only", null: func(r int) bool { return r == 0 }},
+		{name: "last only", null: func(r int) bool { return r == 9 }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := checkedMem(t)
+			rec := buildRecord(t, mem, 10,
+				colSpec{"v", arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2}, nil, nil), tc.null},
+				colSpec{"c", arrow.PrimitiveTypes.Uint8, shapeCycle3, tc.null},
+				colSpec{"s", arrow.PrimitiveTypes.Int16, shape0D, tc.null})
+			defer rec.Release()
+			s := sliceRecord(rec, tc.from, 10)
+			defer s.Release()
+			roundTrip(t, mem, s, parquetconv.WithRowGroupRows(4))
+			roundTrip(t, mem, s, parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.Snappy))
+		})
+	}
+}
+
+// TestParquetElemTypes round-trips every element type in every shape of
+// the house table (0-D, non-square, 3-cycle) with null tensors.
+func TestParquetElemTypes(t *testing.T) {
+	for _, dt := range elemTypes {
+		for _, m := range []struct {
+			name string
+			meta metadata.Metadata
+		}{{"0d", shape0D}, {"nonsquare", shapeNonSquare}, {"cycle3", shapeCycle3}, {"vector", shapeVector}} {
+			t.Run(dt.String()+"/"+m.name, func(t *testing.T) {
+				mem := checkedMem(t)
+				rec := buildRecord(t, mem, 7, colSpec{"x", dt, m.meta, nil}, colSpec{"n", dt, m.meta, everyThird})
+				defer rec.Release()
+				pf := roundTrip(t, mem, rec)
+				// Never dictionary-encoded, PLAIN only.
+				for _, col := range []int{1, 2} {
+					cm, err := pf.MetaData().RowGroup(0).ColumnChunk(col)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, e := range cm.Encodings() {
+						if e != parquet.Encodings.Plain && e != parquet.Encodings.RLE {
+							t.Errorf("column %d encoding %s", col, e)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestParquetOptions round-trips a record under every codec, page
+// version and encoding.
+func TestParquetOptions(t *testing.T) {
+	codecs := []parquetconv.Compression{parquetconv.Uncompressed, parquetconv.Snappy, parquetconv.Gzip, parquetconv.LZ4, parquetconv.ZSTD}
+	for _, cmp := range codecs {
+		for _, v2 := range []bool{false, true} {
+			for _, bss := range []bool{false, true} {
+				name := cmp.String()
+				opts := []parquetconv.Option{parquetconv.WithCompression(cmp), parquetconv.WithRowGroupRows(5)}
+				if v2 {
+					name += "/v2"
+					opts = append(opts, parquetconv.WithDataPageV2())
+				}
+				if bss {
+					name += "/bss"
+					opts = append(opts, parquetconv.WithByteStreamSplit())
+				}
+				t.Run(name, func(t *testing.T) {
+					mem := checkedMem(t)
+					rec := mixedRecord(t, mem, 13,
+						colSpec{"f32", arrow.PrimitiveTypes.Float32, shapeCycle3, everyThird},
+						colSpec{"f64", arrow.PrimitiveTypes.Float64, shapeNonSquare, nil},
+						colSpec{"f16", arrow.FixedWidthTypes.Float16, shapeVector, everyThird},
+						colSpec{"i8", arrow.PrimitiveTypes.Int8, shape0D, nil})
+					defer rec.Release()
+					s := sliceRecord(rec, 2, 13)
+					defer s.Release()
+					pf := roundTrip(t, mem, s, opts...)
+					if got := pf.NumRowGroups(); got != 3 {
+						t.Errorf("%d row groups, want 3", got)
+					}
+					cm, err := pf.MetaData().RowGroup(0).ColumnChunk(1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := parquet.Encodings.Plain
+					if bss {
+						want = parquet.Encodings.ByteStreamSplit
+					}
+					if e := cm.Encodings()[0]; e != want {
+						t.Errorf("float32 column encoding %s, want %s", e, want)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestParquetRowGroups checks that row groups are bounded by rows and
+// by bytes and that each Write starts new row groups.
+func TestParquetRowGroups(t *testing.T) {
+	mem := checkedMem(t)
+	rec := buildRecord(t, mem, 10, colSpec{"v", arrow.PrimitiveTypes.Float32, shapeVector, nil}) // 20 bytes a row
+	defer rec.Release()
+	tests := []struct {
+		name string
+		opts []parquetconv.Option
+		recs int
+		want []int64
+	}{
+		{name: "one", recs: 1, want: []int64{10}},
+		{name: "rows", opts: []parquetconv.Option{parquetconv.WithRowGroupRows(4)}, recs: 1, want: []int64{4, 4, 2}},
+		{name: "bytes", opts: []parquetconv.Option{parquetconv.WithRowGroupBytes(60)}, recs: 1, want: []int64{3, 3, 3, 1}},
+		{name: "tiny bytes", opts: []parquetconv.Option{parquetconv.WithRowGroupBytes(1), parquetconv.WithRowGroupRows(100)}, recs: 1, want: []int64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		{name: "two writes", recs: 2, want: []int64{10, 10}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			recs := make([]arrow.RecordBatch, tc.recs)
+			for i := range recs {
+				recs[i] = rec
+			}
+			data := writeFile(t, rec.Schema(), recs, append(tc.opts, parquetconv.WithAllocator(mem))...)
+			pf, err := file.NewParquetReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pf.Close()
+			var got []int64
+			for i := range pf.NumRowGroups() {
+				got = append(got, pf.MetaData().RowGroup(i).NumRows())
+			}
+			if !equal64(got, tc.want) {
+				t.Errorf("row groups of %v rows, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func equal64(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestParquetMixedColumns writes an int64 and a string column beside the
+// tensors in the same row groups.
+func TestParquetMixedColumns(t *testing.T) {
+	mem := checkedMem(t)
+	rec := mixedRecord(t, mem, 50,
+		colSpec{"emb", arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{16}, nil, nil), everyThird},
+		colSpec{"img", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{3, 4, 5}, []string{"c", "h", "w"}, nil), nil})
+	defer rec.Release()
+	pf := roundTrip(t, mem, rec, parquetconv.WithRowGroupRows(16), parquetconv.WithCompression(parquetconv.ZSTD))
+	if got, want := pf.MetaData().Schema.NumColumns(), 5; got != want {
+		t.Errorf("%d Parquet columns, want %d", got, want)
+	}
+	if got := pf.NumRowGroups(); got != 4 {
+		t.Errorf("%d row groups, want 4", got)
+	}
+}
+
+// TestParquetFallback writes a schema with a field the fast path does not
+// take (a dictionary): the pqarrow path writes it and refuses null tensors.
+func TestParquetFallback(t *testing.T) {
+	mem := checkedMem(t)
+	rec := testRecord(t, mem, 6, true)
+	defer rec.Release()
+	db := array.NewDictionaryBuilder(mem, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}).(*array.BinaryDictionaryBuilder)
+	defer db.Release()
+	for i := range 6 {
+		if err := db.AppendString([]string{"a", "b"}[i%2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := db.NewArray()
+	defer st.Release()
+	cols := append(rec.Columns()[:4:4], st)
+	fields := append(rec.Schema().Fields()[:4:4], arrow.Field{Name: "d", Type: st.DataType(), Nullable: true})
+	ok := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 6)
+	defer ok.Release()
+	s := sliceRecord(ok, 1, 6)
+	defer s.Release()
+	roundTrip(t, mem, s, parquetconv.WithRowGroupRows(2))
+
+	bad := array.NewRecordBatch(arrow.NewSchema(append(fields, rec.Schema().Field(4)), nil), append(cols, rec.Column(4)), 6)
+	defer bad.Release()
+	var buf bytes.Buffer
+	w, err := parquetconv.NewWriter(&buf, bad.Schema(), parquetconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.Write(bad)
+	if !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, arrow.ErrNotImplemented) {
+		t.Fatalf("err = %v, want arrow.ErrInvalid and arrow.ErrNotImplemented", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParquetWriterErrors checks that a record of another schema is
+// refused and that the writer is usable afterwards.
+func TestParquetWriterErrors(t *testing.T) {
+	mem := checkedMem(t)
+	rec := testRecord(t, mem, 3, false)
+	defer rec.Release()
+	other := testRecord(t, mem, 3, true)
+	defer other.Release()
+	var buf bytes.Buffer
+	w, err := parquetconv.NewWriter(&buf, rec.Schema(), parquetconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(other); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("err = %v, want arrow.ErrInvalid", err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("write after close: err = %v, want arrow.ErrInvalid", err)
+	}
+	if _, err := parquetconv.NewWriter(&buf, rec.Schema(), parquetconv.WithCompression(parquetconv.Compression(99))); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("unknown codec: err = %v, want arrow.ErrInvalid", err)
+	}
+}
+
+// TestParquetWriterLeavesFileOpen checks that Close writes the footer
+// but leaves the caller's file open.
+func TestParquetWriterLeavesFileOpen(t *testing.T) {
+	mem := checkedMem(t)
+	rec := testRecord(t, mem, 2, false)
+	defer rec.Release()
+	f, err := os.Create(filepath.Join(t.TempDir(), "t.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := parquetconv.NewWriter(f, rec.Schema(), parquetconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatalf("file closed by the writer: %v", err)
+	}
+}
