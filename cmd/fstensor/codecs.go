@@ -51,13 +51,42 @@ func readColumnFile(path string, f format) (*fixedshape.Array, error) {
 	return nil, fmt.Errorf("format %s has no column reader", f)
 }
 
+// npyWriteOptions returns the .npy options of the output flags.
+func npyWriteOptions(opts writeOptions) npy.WriteOptions {
+	return npy.WriteOptions{FillNulls: opts.fill, Fill: opts.fillWith}
+}
+
+// writeNPZ writes the columns as the members of a .npz archive.
+func writeNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts writeOptions) error {
+	bw := bufio.NewWriter(w)
+	if err := npy.WriteNPZ(bw, names, cols, &npy.NPZOptions{WriteOptions: npyWriteOptions(opts), Compress: opts.compress}); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// readNPZ reads the members of a .npz archive as columns.
+func readNPZ(path string) ([]string, []*fixedshape.Array, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	return npy.ReadNPZ(file, fi.Size(), nil)
+}
+
 // writeColumnFile writes col to w in a single-column format.
-func writeColumnFile(w io.Writer, f format, col *fixedshape.Array) error {
+func writeColumnFile(w io.Writer, f format, col *fixedshape.Array, opts writeOptions) error {
 	var b []byte
 	switch f {
 	case npyF:
 		bw := bufio.NewWriter(w)
-		if err := npy.WriteColumn(bw, col, nil); err != nil {
+		o := npyWriteOptions(opts)
+		if err := npy.WriteColumn(bw, col, &o); err != nil {
 			return err
 		}
 		return bw.Flush()

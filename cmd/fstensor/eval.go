@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
@@ -16,7 +17,7 @@ import (
 
 // cmdEval applies an expression to tensor columns and writes the result;
 // other columns pass through unchanged.
-func cmdEval(args []string, stderr io.Writer) error {
+func cmdEval(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	out := fs.String("o", "", "the output file (format from its extension, or --to)")
 	to := fs.String("to", "", "output format: arrow, arrows, parquet, npy, tfproto, zio or decthings")
@@ -42,11 +43,18 @@ func cmdEval(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput(*out, outFormat, stdout, pos[1]); err != nil {
+		return err
+	}
 	in, err := openInput(pos[1], "")
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	var opts []expr.Option
+	if *relabel {
+		opts = append(opts, expr.WithRelabel())
+	}
 
 	schema := in.Schema()
 	targets, err := selectColumns(schema, columns)
@@ -71,7 +79,7 @@ func cmdEval(args []string, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("column %q: %w", fields[i].Name, err)
 		}
-		rt, err := p.Type()
+		rt, err := resultType(p, typ, opts)
 		if err != nil {
 			return fmt.Errorf("column %q: %w", fields[i].Name, err)
 		}
@@ -82,12 +90,19 @@ func cmdEval(args []string, stderr io.Writer) error {
 	if !slices.ContainsFunc(plans, func(p *expr.Plan) bool { return p != nil }) {
 		return fmt.Errorf("%w: %s has no tensor column to transform", errUsage, pos[1])
 	}
-	md := schema.Metadata()
-	outSchema := arrow.NewSchema(fields, &md)
-	var opts []expr.Option
-	if *relabel {
-		opts = append(opts, expr.WithRelabel())
+	// Formats of tensor columns alone keep the transformed columns only.
+	keep := make([]int, 0, len(fields))
+	for i := range fields {
+		if plans[i] != nil || !outFormat.tensorsOnly() {
+			keep = append(keep, i)
+		}
 	}
+	md := schema.Metadata()
+	outFields := make([]arrow.Field, len(keep))
+	for k, i := range keep {
+		outFields[k] = fields[i]
+	}
+	outSchema := arrow.NewSchema(outFields, &md)
 	var rows, bytes int64
 	progress := isTerminal(stderr)
 	defer func() {
@@ -95,7 +110,7 @@ func cmdEval(args []string, stderr io.Writer) error {
 			fmt.Fprintln(stderr)
 		}
 	}()
-	return writeAll(*out, outFormat, outSchema, comp, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return writeAll(*out, outFormat, outSchema, writeOptions{comp: comp}, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		if progress {
 			rows += rec.NumRows()
 			for i := range plans {
@@ -105,27 +120,51 @@ func cmdEval(args []string, stderr io.Writer) error {
 			}
 			fmt.Fprintf(stderr, "\r%d rows, %.1f MiB of tensors", rows, float64(bytes)/(1<<20))
 		}
-		cols := make([]arrow.Array, rec.NumCols())
+		cols := make([]arrow.Array, len(keep))
 		defer func() {
-			for i, c := range cols {
-				if c != nil && plans[i] != nil {
+			for k, c := range cols {
+				if c != nil && plans[keep[k]] != nil {
 					c.Release()
 				}
 			}
 		}()
-		for i := range cols {
+		for k, i := range keep {
 			if plans[i] == nil {
-				cols[i] = rec.Column(i)
+				cols[k] = rec.Column(i)
 				continue
 			}
 			res, err := plans[i].Eval(rec.Column(i).(*fixedshape.Array), opts...)
 			if err != nil {
 				return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
 			}
-			cols[i] = res
+			cols[k] = res
+			if !arrow.TypeEqual(res.DataType(), fields[i].Type) {
+				return nil, fmt.Errorf("column %q: the result type %v differs from %v", fields[i].Name, res.DataType(), fields[i].Type)
+			}
 		}
 		return array.NewRecordBatch(outSchema, cols, rec.NumRows()), nil
 	})
+}
+
+// resultType returns the type of the arrays p returns with opts for input
+// columns of type in: the type of its result on an empty column, which is
+// a permuted relabelling of the input with WithRelabel when the plan
+// allows one, and dense row-major otherwise.
+func resultType(p *expr.Plan, in *fixedshape.Type, opts []expr.Option) (*fixedshape.Type, error) {
+	if _, err := p.Type(); err != nil {
+		return nil, err
+	}
+	empty, err := fixedshape.NewArrayFromBuffer(in, 0, memory.NewBufferBytes(nil))
+	if err != nil {
+		return nil, err
+	}
+	defer empty.Release()
+	res, err := p.Eval(empty, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Release()
+	return res.TensorType(), nil
 }
 
 // applyExpr evaluates the expression text on every tensor of a.

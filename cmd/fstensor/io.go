@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
@@ -24,14 +22,17 @@ const (
 	ipcStream format = "arrows"  // Arrow IPC stream
 	parquetF  format = "parquet" // Parquet with the Arrow schema stored
 	npyF      format = "npy"     // NumPy .npy, one tensor column
+	npzF      format = "npz"     // NumPy .npz, one .npy member per tensor column
 	tfprotoF  format = "tfproto" // TensorFlow TensorProto messages, varint-delimited
 	zioF      format = "zio"     // one ZIO TENS message, single-part framing
 	dtF       format = "decthings"
+	pngF      format = "png" // show's images
 )
 
-// singleColumn reports whether a format holds exactly one tensor column.
-func (f format) singleColumn() bool {
-	return f == npyF || f == tfprotoF || f == zioF || f == dtF
+// tensorsOnly reports whether a format holds tensor columns only (one,
+// but for .npz).
+func (f format) tensorsOnly() bool {
+	return f == npyF || f == npzF || f == tfprotoF || f == zioF || f == dtF
 }
 
 // formatOf returns the format named by override, or else the one the
@@ -50,6 +51,8 @@ func formatOf(path, override string) (format, error) {
 		return parquetF, nil
 	case "npy":
 		return npyF, nil
+	case "npz":
+		return npzF, nil
 	case "tfproto", "pb":
 		return tfprotoF, nil
 	case "zio":
@@ -58,9 +61,9 @@ func formatOf(path, override string) (format, error) {
 		return dtF, nil
 	}
 	if override != "" {
-		return "", fmt.Errorf("%w: unknown format %q (want arrow, arrows, parquet, npy, tfproto, zio or decthings)", errUsage, override)
+		return "", fmt.Errorf("%w: unknown format %q (want arrow, arrows, parquet, npy, npz, tfproto, zio or decthings)", errUsage, override)
 	}
-	return "", fmt.Errorf("%w: cannot tell the format of %s from its extension (use .arrow, .arrows, .parquet, .npy, .pb, .zio or .dt, or --to/--from)", errUsage, path)
+	return "", fmt.Errorf("%w: cannot tell the format of %s from its extension (use .arrow, .arrows, .parquet, .npy, .npz, .pb, .zio or .dt, or --to/--from)", errUsage, path)
 }
 
 // input yields the record batches of a file, in order.
@@ -131,14 +134,34 @@ func openInput(path string, f format) (*input, error) {
 			return rec, nil
 		}
 	default:
-		col, err := readColumnFile(path, f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		var names []string
+		var cols []*fixedshape.Array
+		if f == npzF {
+			var err error
+			if names, cols, err = readNPZ(path); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		} else {
+			col, err := readColumnFile(path, f)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			names, cols = []string{strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}, []*fixedshape.Array{col}
 		}
-		defer col.Release()
-		name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		in.schema = arrow.NewSchema([]arrow.Field{{Name: name, Type: col.DataType(), Nullable: true}}, nil)
-		rec := array.NewRecordBatch(in.schema, []arrow.Array{col}, int64(col.Len()))
+		fields := make([]arrow.Field, len(cols))
+		arrs := make([]arrow.Array, len(cols))
+		for i, c := range cols {
+			defer c.Release()
+			fields[i], arrs[i] = arrow.Field{Name: names[i], Type: c.DataType(), Nullable: true}, c
+			if c.Len() != cols[0].Len() {
+				return nil, fmt.Errorf("%s: member %q has %d tensors, %q has %d: the columns of a table need as many rows", path, names[i], c.Len(), names[0], cols[0].Len())
+			}
+		}
+		if len(cols) == 0 {
+			return nil, fmt.Errorf("%s: no tensor column", path)
+		}
+		in.schema = arrow.NewSchema(fields, nil)
+		rec := array.NewRecordBatch(in.schema, arrs, int64(cols[0].Len()))
 		in.close = func() error { return nil }
 		in.next = func() (arrow.RecordBatch, error) {
 			r := rec
@@ -179,104 +202,6 @@ func (in *input) Close() error {
 		in.cur = nil
 	}
 	return in.close()
-}
-
-// output writes record batches to a file.
-type output interface {
-	Write(arrow.RecordBatch) error
-	Close() error
-}
-
-// createOutput creates path and a writer of the format for schema.
-func createOutput(path string, f format, schema *arrow.Schema, comp arrowconv.Compression) (output, error) {
-	file, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	var w output
-	switch f {
-	case ipcFile:
-		w, err = arrowconv.NewIPCFileWriter(file, schema, arrowconv.WithCompression(comp))
-	case ipcStream:
-		w, err = arrowconv.NewIPCStreamWriter(file, schema, arrowconv.WithCompression(comp))
-	case parquetF:
-		w, err = parquetconv.NewWriter(file, schema, parquetconv.WithCompression(parquetCompression(comp)))
-	default:
-		w, err = newColumnWriter(schema, f)
-	}
-	if err != nil {
-		file.Close()
-		os.Remove(path)
-		return nil, err
-	}
-	return &fileOutput{output: w, file: file}, nil
-}
-
-// fileOutput closes the file after the writer.
-type fileOutput struct {
-	output
-	file *os.File
-}
-
-func (o *fileOutput) Close() error {
-	err := o.output.Close()
-	if cw, ok := o.output.(*columnWriter); ok && err == nil {
-		err = cw.flush(o.file)
-	}
-	// Some writers (Parquet's) close the file themselves.
-	if cerr := o.file.Close(); !errors.Is(cerr, os.ErrClosed) {
-		err = errors.Join(err, cerr)
-	}
-	return err
-}
-
-// columnWriter gathers the batches of a single tensor column and writes
-// them as one column in a single-column format on Close.
-type columnWriter struct {
-	format format
-	chunks []arrow.Array
-}
-
-func newColumnWriter(schema *arrow.Schema, f format) (*columnWriter, error) {
-	if schema.NumFields() != 1 {
-		return nil, fmt.Errorf("%w: %s holds one tensor column, the input has %d columns (pick one with --column)", errUsage, f, schema.NumFields())
-	}
-	if _, ok := schema.Field(0).Type.(*fixedshape.Type); !ok {
-		return nil, fmt.Errorf("%w: column %q is %v, not a tensor column", errUsage, schema.Field(0).Name, schema.Field(0).Type)
-	}
-	return &columnWriter{format: f}, nil
-}
-
-func (w *columnWriter) Write(rec arrow.RecordBatch) error {
-	col := rec.Column(0)
-	col.Retain()
-	w.chunks = append(w.chunks, col)
-	return nil
-}
-
-func (w *columnWriter) Close() error { return nil }
-
-func (w *columnWriter) flush(file *os.File) error {
-	defer func() {
-		for _, c := range w.chunks {
-			c.Release()
-		}
-	}()
-	var col arrow.Array
-	switch len(w.chunks) {
-	case 0:
-		return fmt.Errorf("no record batches to write")
-	case 1:
-		col = w.chunks[0]
-		col.Retain()
-	default:
-		var err error
-		if col, err = array.Concatenate(w.chunks, memory.DefaultAllocator); err != nil {
-			return err
-		}
-	}
-	defer col.Release()
-	return writeColumnFile(file, w.format, col.(*fixedshape.Array))
 }
 
 // parseCompression reads the --compression flag.

@@ -24,6 +24,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/internal/atomicfile"
 )
 
 const usage = `fstensor: inspect, transform, convert and draw tensor columns in Arrow, Parquet and NumPy files.
@@ -56,6 +57,9 @@ Examples (on the bundled samples):
 var errUsage = errors.New("usage")
 
 func main() {
+	// Ctrl-C or a kill removes the temporary output files: nothing is
+	// left half-written and no existing file is touched.
+	atomicfile.HandleSignals()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -71,11 +75,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "inspect":
 		err = cmdInspect(rest, stdout)
 	case "eval":
-		err = cmdEval(rest, stderr)
+		err = cmdEval(rest, stdout, stderr)
 	case "convert":
-		err = cmdConvert(rest)
+		err = cmdConvert(rest, stdout)
 	case "show":
-		err = cmdShow(rest)
+		err = cmdShow(rest, stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
+	"image"
 	"image/png"
-	"os"
+	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -14,10 +17,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/atomicfile"
 )
 
 // cmdShow draws one tensor of a column as a PNG image.
-func cmdShow(args []string) (err error) {
+func cmdShow(args []string, stdout io.Writer) (err error) {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	column := fs.String("column", "", "the tensor column (default: the first)")
 	row := fs.Int("row", 0, "the row (tensor) to draw, counting from 0 over all batches")
@@ -34,6 +38,12 @@ func cmdShow(args []string) (err error) {
 	}
 	if *out == "" {
 		return fmt.Errorf("%w: show needs -o OUT.png", errUsage)
+	}
+	if err := checkOutput(*out, pngF, stdout, pos[0]); err != nil {
+		return err
+	}
+	if *out != stdoutName && !strings.EqualFold(filepath.Ext(*out), ".png") {
+		return fmt.Errorf("%w: show writes PNG images: name the output OUT.png (or - for standard output), not %s", errUsage, *out)
 	}
 	if *row < 0 {
 		return fmt.Errorf("%w: --row %d is negative", errUsage, *row)
@@ -84,11 +94,26 @@ func cmdShow(args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(*out)
+	return writePNG(*out, img, stdout)
+}
+
+// writePNG writes img to path (through a temporary file renamed over it)
+// or to stdout for "-".
+func writePNG(path string, img image.Image, stdout io.Writer) error {
+	if path == stdoutName {
+		bw := bufio.NewWriter(stdout)
+		return errors.Join(png.Encode(bw, img), bw.Flush())
+	}
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
-	return errors.Join(png.Encode(f, img), f.Close())
+	bw := bufio.NewWriter(f)
+	if err := errors.Join(png.Encode(bw, img), bw.Flush()); err != nil {
+		f.Abort()
+		return outputError(path, err)
+	}
+	return f.Commit()
 }
 
 // guessLayout picks chw when the names say so, or when the first axis looks

@@ -1,0 +1,215 @@
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// ErrNotRegular reports a target that exists but is not a regular file.
+var ErrNotRegular = errors.New("atomicfile: not a regular file")
+
+// maxLinks bounds the symbolic links followed to find the target, as the
+// kernel's ELOOP limit does.
+const maxLinks = 40
+
+// File is a temporary file that becomes the target on Commit. Its methods
+// are not safe for concurrent use.
+type File struct {
+	f      *os.File
+	target string // the resolved target path
+	tmp    string
+	done   bool
+}
+
+// Create starts a new version of the file at path: a temporary file in the
+// directory of the resolved target (path with its symbolic links
+// followed), with the permission bits of the existing target or, for a new
+// file, 0666 less the umask. It fails with an error wrapping ErrNotRegular
+// when the target exists but is not a regular file. The caller ends the
+// write with Commit or Abort.
+func Create(path string) (*File, error) {
+	target, err := Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	perm := fs.FileMode(0o666)
+	keep := false
+	if fi, err := os.Stat(target); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%w: %s is a %s", ErrNotRegular, path, kind(fi.Mode()))
+		}
+		perm, keep = fi.Mode().Perm(), true
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	dir, base := filepath.Split(target)
+	var f *os.File
+	for range 100 {
+		var rnd [6]byte
+		if _, err := rand.Read(rnd[:]); err != nil {
+			return nil, err
+		}
+		name := filepath.Join(dir, "."+base+".tmp-"+hex.EncodeToString(rnd[:]))
+		f, err = openPending(name, perm)
+		if err == nil || !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	af := &File{f: f, target: target, tmp: f.Name()}
+	if keep {
+		// The umask applied at creation: set the target's bits exactly.
+		if err := f.Chmod(perm); err != nil {
+			af.Abort()
+			return nil, err
+		}
+	}
+	return af, nil
+}
+
+// Resolve returns path with the symbolic links of its last element
+// followed, up to the file they lead to, which need not exist: the path
+// Create replaces.
+func Resolve(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", &fs.PathError{Op: "resolve", Path: path, Err: errors.New("too many levels of symbolic links")}
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
+}
+
+// Write writes to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
+
+// Name returns the path of the file that Commit replaces (the target, its
+// symbolic links followed).
+func (f *File) Name() string { return f.target }
+
+// TempName returns the path of the temporary file.
+func (f *File) TempName() string { return f.tmp }
+
+// Commit syncs the temporary file to disk, renames it over the target and
+// syncs the directory. On failure the temporary file is removed and the
+// target is left as it was. Commit after Commit or Abort returns an error
+// wrapping os.ErrClosed.
+func (f *File) Commit() error {
+	if f.done {
+		return &fs.PathError{Op: "commit", Path: f.tmp, Err: os.ErrClosed}
+	}
+	err := f.f.Sync()
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		f.Abort()
+		return err
+	}
+	mu.Lock()
+	err = os.Rename(f.tmp, f.target)
+	if err != nil {
+		os.Remove(f.tmp)
+	}
+	delete(pending, f.tmp)
+	mu.Unlock()
+	f.done = true
+	if err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(f.target))
+}
+
+// Abort closes and removes the temporary file, leaving the target as it
+// was. It does nothing after Commit or Abort.
+func (f *File) Abort() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	f.f.Close()
+	mu.Lock()
+	err := os.Remove(f.tmp)
+	delete(pending, f.tmp)
+	mu.Unlock()
+	return err
+}
+
+// syncDir makes a rename in dir durable. File systems that cannot sync a
+// directory are not an error.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	d.Close()
+	if err != nil && !errors.Is(err, errors.ErrUnsupported) && !isInvalid(err) {
+		return err
+	}
+	return nil
+}
+
+// pending holds the temporary files not yet committed or aborted, for the
+// signal handler; mu also orders Commit's rename against the handler.
+var (
+	mu      sync.Mutex
+	pending = map[string]bool{}
+)
+
+// openPending creates name exclusively and registers it as pending.
+func openPending(name string, perm fs.FileMode) (*os.File, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+	if err == nil {
+		pending[name] = true
+	}
+	return f, err
+}
+
+// RemovePending removes every pending temporary file and returns with the
+// registry locked, so that no Commit can rename one afterwards: it is for
+// a program about to exit, as the signal handler is.
+func RemovePending() {
+	mu.Lock()
+	for name := range pending {
+		os.Remove(name)
+		delete(pending, name)
+	}
+}
