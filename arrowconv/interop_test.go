@@ -16,7 +16,6 @@ import (
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/metadata"
-	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -43,8 +42,7 @@ type manifestColumn struct {
 	PhysicalShape []int       `json:"physical_shape"`
 	Permutation   []int       `json:"permutation"`
 	DimNames      []string    `json:"dim_names"`
-	Values        [][]float64 `json:"values"`   // logical, row-major; nil for a null tensor
-	Physical      [][]float64 `json:"physical"` // storage order, for duckdb
+	Values        [][]float64 `json:"values"` // logical, row-major; nil for a null tensor
 }
 
 type manifestFile struct {
@@ -54,8 +52,7 @@ type manifestFile struct {
 }
 
 type manifest struct {
-	Files  []manifestFile `json:"files"`
-	DuckDB bool           `json:"duckdb"`
+	Files []manifestFile `json:"files"`
 }
 
 // pyTypeNames maps arrow-go type names to pyarrow's.
@@ -88,15 +85,8 @@ func columnEntry(t *testing.T, name string, arr *fixedshape.Array) manifestColum
 		vt = p
 	}
 	c := manifestColumn{Name: name, ValueType: vt, PhysicalShape: typ.PhysicalShape(), Permutation: typ.Permutation(), DimNames: typ.PhysicalDimNames()}
-	vb := arr.ValueBytes()
-	w, size := typ.ElemWidth(), typ.ListSize()
 	for i := range arr.Len() {
 		c.Values = append(c.Values, logicalValues(t, arr, i))
-		var phys []float64
-		for k := range size {
-			phys = append(phys, getElem(vb[(i*size+k)*w:], typ.ElemType()))
-		}
-		c.Physical = append(c.Physical, phys)
 	}
 	return c
 }
@@ -148,7 +138,6 @@ func interopRecord(t *testing.T, mem memory.Allocator, n int, nulls bool) arrow.
 
 func TestInteropGoWritesPyarrowReads(t *testing.T) {
 	py := python(t, "pyarrow", "numpy")
-	_, duckErr := exec.Command(py, "-c", "import duckdb").CombinedOutput()
 	mem := checkedMem(t)
 	dir := t.TempDir()
 	full := interopRecord(t, mem, 8, true)
@@ -156,7 +145,6 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 	rec := full.NewSlice(1, 7) // sliced columns
 	defer rec.Release()
 	var man manifest
-	man.DuckDB = duckErr == nil
 	entries := func(r arrow.RecordBatch) []manifestColumn {
 		var cs []manifestColumn
 		for i, c := range r.Columns() {
@@ -164,7 +152,6 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 		}
 		return cs
 	}
-	var pqCodec parquetconv.Compression // of the next Parquet file
 	write := func(name, format string, r arrow.RecordBatch, opts ...arrowconv.Option) {
 		path := filepath.Join(dir, name)
 		f, err := os.Create(path)
@@ -173,38 +160,24 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 		}
 		defer f.Close()
 		opts = append(opts, arrowconv.WithAllocator(mem))
-		switch format {
-		case "parquet":
-			w, err := parquetconv.NewWriter(f, r.Schema(), parquetconv.WithRowGroupRows(4), parquetconv.WithAllocator(mem), parquetconv.WithCompression(pqCodec))
-			if err != nil {
+		var w *arrowconv.IPCWriter
+		if format == "file" {
+			w, err = arrowconv.NewIPCFileWriter(f, r.Schema(), opts...)
+		} else {
+			w, err = arrowconv.NewIPCStreamWriter(f, r.Schema(), opts...)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range [][2]int64{{0, 2}, {2, r.NumRows()}} { // two batches
+			s := r.NewSlice(b[0], b[1])
+			if err := w.Write(s); err != nil {
 				t.Fatal(err)
 			}
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-		default:
-			var w *arrowconv.IPCWriter
-			if format == "file" {
-				w, err = arrowconv.NewIPCFileWriter(f, r.Schema(), opts...)
-			} else {
-				w, err = arrowconv.NewIPCStreamWriter(f, r.Schema(), opts...)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, b := range [][2]int64{{0, 2}, {2, r.NumRows()}} { // two batches
-				s := r.NewSlice(b[0], b[1])
-				if err := w.Write(s); err != nil {
-					t.Fatal(err)
-				}
-				s.Release()
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			s.Release()
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
 		}
 		man.Files = append(man.Files, manifestFile{Path: path, Format: format, Columns: entries(r)})
 	}
@@ -212,12 +185,6 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 	write("go_lz4.arrow", "file", rec, arrowconv.WithCompression(arrowconv.LZ4))
 	write("go_zstd.arrows", "stream", rec, arrowconv.WithCompression(arrowconv.ZSTD))
 	write("go_lz4.arrows", "stream", rec, arrowconv.WithCompression(arrowconv.LZ4))
-	// Parquet cannot hold null tensors: drop that column.
-	noNulls := dropColumn(rec, "nulls")
-	defer noNulls.Release()
-	write("go.parquet", "parquet", noNulls)
-	pqCodec = parquetconv.ZSTD
-	write("go_zstd.parquet", "parquet", noNulls)
 	b, err := json.Marshal(man)
 	if err != nil {
 		t.Fatal(err)
@@ -280,9 +247,7 @@ func TestInteropPyarrowWritesGoReads(t *testing.T) {
 			default:
 				var rr *arrowconv.RecordReader
 				var err error
-				if f.Format == "parquet" {
-					rr, err = parquetconv.OpenFile(f.Path, parquetconv.WithAllocator(mem))
-				} else {
+				{
 					fh, ferr := os.Open(f.Path)
 					if ferr != nil {
 						t.Fatal(ferr)

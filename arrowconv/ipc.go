@@ -98,7 +98,7 @@ func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 		}
 		o, mem := newConfig(opts).readOptions()
 		var fr *ipc.FileReader
-		mem.run(func() { fr, err = ipc.NewMappedFileReader(data, o...) })
+		mem.run(func() bool { fr, err = ipc.NewMappedFileReader(data, o...); return err == nil })
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +131,7 @@ func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader
 	}
 	o, mem := cfg.readOptions()
 	var ir *ipc.FileReader
-	mem.run(func() { ir, err = ipc.NewFileReader(r, o...) })
+	mem.run(func() bool { ir, err = ipc.NewFileReader(r, o...); return err == nil })
 	if err != nil {
 		return nil, errorf("ipc file: %w", err)
 	}
@@ -159,7 +159,7 @@ func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
 		return nil, err
 	}
 	defer recovered(&err, "ipc file")
-	r.mem.run(func() { rec, err = r.r.RecordBatchAt(i) })
+	r.mem.run(func() bool { rec, err = r.r.RecordBatchAt(i); return err == nil })
 	if err != nil {
 		return nil, errorf("ipc file: record batch %d: %w", i, err)
 	}
@@ -222,14 +222,20 @@ func NewIPCStreamReader(r io.Reader, opts ...Option) (rr *RecordReader, err erro
 	cfg := newConfig(opts)
 	o, mem := cfg.readOptions()
 	var ir *ipc.Reader
-	mem.run(func() { ir, err = ipc.NewReaderFromMessageReader(newMessageReader(r, mem, cfg.bodyLimit), o...) })
+	mem.run(func() bool {
+		ir, err = ipc.NewReaderFromMessageReader(newMessageReader(r, mem, cfg.bodyLimit), o...)
+		return err == nil
+	})
 	if err != nil {
 		return nil, errorf("ipc stream: %w", err)
 	}
 	next := func() (rec arrow.RecordBatch, err error) {
 		defer recovered(&err, "ipc stream")
 		var ok bool
-		mem.run(func() { ok = ir.Next() })
+		mem.run(func() bool {
+			ok = ir.Next()
+			return ok || ir.Err() == nil || ir.Err() == io.EOF
+		})
 		if !ok {
 			if err := ir.Err(); err != nil && err != io.EOF {
 				return nil, errorf("ipc stream: %w", err)

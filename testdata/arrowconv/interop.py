@@ -1,4 +1,4 @@
-"""Interop checks of fstensor's Arrow files against pyarrow, numpy and duckdb.
+"""Interop checks of fstensor's Arrow files against pyarrow and numpy.
 
 Driven by arrowconv/interop_test.go:
 
@@ -19,7 +19,6 @@ import sys
 import numpy as np
 import pyarrow as pa
 import pyarrow.ipc as ipc
-import pyarrow.parquet as pq
 
 
 def logical(arr):
@@ -49,8 +48,6 @@ def self_inverse(perm):
 
 
 def read_table(path, fmt):
-    if fmt == "parquet":
-        return pq.read_table(path)
     if fmt == "stream":
         with ipc.open_stream(path) as r:
             return r.read_all()
@@ -104,26 +101,7 @@ def check(manifest_path):
                 if not np.array_equal(nd, vals):
                     fail("%s: to_numpy_ndarray disagrees with storage+transpose" % where)
             checked += 1
-        if entry["format"] == "parquet" and manifest.get("duckdb", False):
-            checked += check_duckdb(entry)
     print("checked %d columns" % checked)
-
-
-def check_duckdb(entry):
-    try:
-        import duckdb
-    except ImportError:
-        return 0
-    con = duckdb.connect()
-    n = 0
-    for col in entry["columns"]:
-        rows = con.execute('SELECT "%s" FROM read_parquet(?)' % col["name"], [entry["path"]]).fetchall()
-        for i, (got,) in enumerate(rows):
-            want = col["physical"][i]
-            if [float(x) for x in np.ravel(np.array(got, dtype=np.float64))] != want:
-                fail("duckdb %s %s row %d = %s, want %s" % (entry["path"], col["name"], i, got, want))
-        n += 1
-    return n
 
 
 def column_entry(name, arr):
@@ -173,16 +151,13 @@ def write(out):
     sliced = explicit(pa.int64(), [2, 3], perm=[1, 0], n=5).slice(2, 2)
     table = table.append_column("sliced", sliced)
     entries = [column_entry(name, table.column(name).chunk(0)) for name in table.column_names]
-    for fmt, comp in [("file", None), ("file", "lz4"), ("file", "zstd"), ("stream", "zstd"), ("parquet", None)]:
-        path = "%s/py_%s_%s.%s" % (out, fmt, comp or "none", "parquet" if fmt == "parquet" else "arrow")
-        if fmt == "parquet":
-            pq.write_table(table, path, row_group_size=1)
-        else:
-            opts = ipc.IpcWriteOptions(compression=comp)
-            w = ipc.new_file(path, table.schema, options=opts) if fmt == "file" else ipc.new_stream(path, table.schema, options=opts)
-            for batch in table.to_batches(max_chunksize=1):
-                w.write_batch(batch)
-            w.close()
+    for fmt, comp in [("file", None), ("file", "lz4"), ("file", "zstd"), ("stream", "zstd")]:
+        path = "%s/py_%s_%s.arrow" % (out, fmt, comp or "none")
+        opts = ipc.IpcWriteOptions(compression=comp)
+        w = ipc.new_file(path, table.schema, options=opts) if fmt == "file" else ipc.new_stream(path, table.schema, options=opts)
+        for batch in table.to_batches(max_chunksize=1):
+            w.write_batch(batch)
+        w.close()
         manifest["files"].append({"path": path, "format": fmt, "columns": entries})
     # pyarrow's own conversion of the transposed array, for the record.
     manifest["from_numpy"] = {
