@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
 
 // writeTensorChunk writes rows [start, end) of a tensor column as one
@@ -63,10 +64,7 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 		if total > math.MaxInt32 || nlevels > math.MaxInt32 {
 			return fmt.Errorf("page of %d bytes, %d levels overflows int32", total, nlevels)
 		}
-		if cap(fw.page) < int(total) {
-			fw.page = make([]byte, total)
-		}
-		page := fw.page[:total]
+		page := fw.pageBuffer(int(total), head)
 		o := 0
 		if !fw.v2 {
 			binary.LittleEndian.PutUint32(page, uint32(len(rep)))
@@ -106,6 +104,21 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 		}
 	}
 	return pager.Close(false, false)
+}
+
+// pageBuffer returns a reused buffer of n bytes whose byte at offset
+// head (where the values start) is 8-byte aligned, so that values are
+// stored as aligned words.
+func (fw *fastWriter) pageBuffer(n, head int) []byte {
+	if cap(fw.page) < n+8 {
+		fw.page = make([]byte, n+8)
+	}
+	b := fw.page[:n+8]
+	pad := 0
+	for pad < 7 && !unsafeslice.Aligned(b[pad+head:], 8) {
+		pad++
+	}
+	return b[pad : pad+n]
 }
 
 // putPageValues writes the values of the valid tensors of rows [p, q)
