@@ -14,11 +14,53 @@
 // arrow.fixed_shape_tensor type; readers that ignore the stored schema
 // (DuckDB, polars) see variable-size lists of the physical elements.
 //
+// # Writing
+//
+// [Writer] writes standard Parquet, the file pyarrow writes for a
+// fixed_size_list column: the 3-level LIST
+//
+//	optional group name (LIST) { repeated group list { optional <type> element; } }
+//
+// (the Parquet schema comes from pqarrow.ToParquet) and the Arrow schema,
+// with the tensor columns' child declared as the nullable "item" that
+// Arrow C++ needs to restore the extension type, under the "ARROW:schema"
+// key. Element types map to Parquet as pqarrow maps them: int8, uint8,
+// int16 and uint16 widen to INT32 with their integer logical type, 4- and
+// 8-byte types are INT32, INT64, FLOAT or DOUBLE, float16 is
+// FIXED_LEN_BYTE_ARRAY(2) with the Float16 logical type.
+//
+// The fast path takes every schema whose fields are tensor columns or
+// flat columns (booleans, integers, floats, strings, binaries, dates,
+// times, timestamps, decimals). Tensor columns are written by this
+// package: repetition and definition levels as RLE runs, a few bytes per
+// row (not two levels per element), values PLAIN straight from the
+// column's elements ([WithByteStreamSplit]: BYTE_STREAM_SPLIT for float32
+// and float64), never dictionary-encoded and without statistics, in data
+// pages of about 1 MiB of whole tensors (v1, or v2 with [WithDataPageV2]).
+// Flat columns go through arrow-go's column writers (dictionary,
+// statistics) in the same row groups. Other schemas (structs, lists,
+// maps, dictionaries, other extension types beside the tensors) fall back
+// to arrow-go's pqarrow writer, which cannot write null tensors.
+//
+// Floating-point elements are copied, never converted: NaN payloads and
+// signs, -0 and infinities survive bit for bit. A null tensor is one null list
+// (definition level 0, no values); sliced columns are written from
+// their offset. Each [Writer.Write] writes its record as new row groups of
+// at most [WithRowGroupRows] rows and [WithRowGroupBytes] bytes of tensor
+// values (at least one row); a record of 0 rows writes none. Codecs:
+// [WithCompression] (Snappy, gzip, LZ4_RAW, ZSTD) and
+// [WithCompressionLevel].
+//
 // The package is apart from arrowconv because arrow-go's pqarrow imports
 // its Flight and gRPC packages: a program that uses only tensors, IPC or
 // C Data does not link them.
 //
 // # Memory
+//
+// Writers do not retain the records written; a fast-path writer holds one
+// page buffer (about 1 MiB, or one tensor when larger) and a compression
+// buffer, allocated from the Go heap; arrow-go's column writers of flat
+// columns allocate from [WithAllocator].
 //
 // Readers allocate decoded data from [WithAllocator]; the caller releases
 // the reader, and each batch is valid until the next call of Next unless

@@ -121,6 +121,11 @@ func (w *Writer) Write(rec arrow.RecordBatch) (err error) {
 		return err
 	}
 	if w.fast != nil {
+		for i, c := range rec.Columns() {
+			if f := rec.Schema().Field(i); !f.Nullable && c.NullN() > 0 {
+				return errorf("column %q of a non-nullable field has %d nulls", f.Name, c.NullN())
+			}
+		}
 		defer func() { w.err = err }()
 		return w.fast.write(rec)
 	}

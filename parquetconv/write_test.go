@@ -324,6 +324,21 @@ func TestParquetWriterErrors(t *testing.T) {
 	if err := w.Write(other); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("err = %v, want arrow.ErrInvalid", err)
 	}
+	// Nulls in a non-nullable field are refused before anything is written.
+	fields := other.Schema().Fields()
+	fields[4].Nullable = false
+	nonNull := array.NewRecordBatch(arrow.NewSchema(fields, nil), other.Columns(), other.NumRows())
+	defer nonNull.Release()
+	w2, err := parquetconv.NewWriter(&bytes.Buffer{}, nonNull.Schema(), parquetconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.Write(nonNull); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("nulls in a non-nullable field: err = %v, want arrow.ErrInvalid", err)
+	}
+	if err := w2.Close(); err != nil {
+		t.Errorf("close after a refused record: %v", err)
+	}
 	if err := w.Write(rec); err != nil {
 		t.Fatal(err)
 	}
@@ -335,6 +350,43 @@ func TestParquetWriterErrors(t *testing.T) {
 	}
 	if _, err := parquetconv.NewWriter(&buf, rec.Schema(), parquetconv.WithCompression(parquetconv.Compression(99))); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("unknown codec: err = %v, want arrow.ErrInvalid", err)
+	}
+}
+
+// TestParquetSchema checks the Parquet schema: the 3-level LIST of a
+// fixed_size_list as pyarrow writes it, values widened to INT32 for 1-
+// and 2-byte integers, float16 as FIXED_LEN_BYTE_ARRAY(2), and the
+// stored Arrow schema.
+func TestParquetSchema(t *testing.T) {
+	mem := checkedMem(t)
+	rec := buildRecord(t, mem, 3,
+		colSpec{"h", arrow.FixedWidthTypes.Float16, shapeVector, nil},
+		colSpec{"u8", arrow.PrimitiveTypes.Uint8, shapeCycle3, everyThird},
+		colSpec{"f", arrow.PrimitiveTypes.Float32, shape0D, nil})
+	defer rec.Release()
+	pf := roundTrip(t, mem, rec)
+	sc := pf.MetaData().Schema
+	tests := []struct {
+		col      int
+		path     string
+		physical parquet.Type
+		length   int
+	}{
+		{1, "h.list.element", parquet.Types.FixedLenByteArray, 2},
+		{2, "u8.list.element", parquet.Types.Int32, -1},
+		{3, "f.list.element", parquet.Types.Float, -1},
+	}
+	for _, tc := range tests {
+		c := sc.Column(tc.col)
+		if c.Path() != tc.path || c.PhysicalType() != tc.physical || c.TypeLength() != tc.length && tc.length > 0 {
+			t.Errorf("column %d: %s %s(%d), want %s %s(%d)", tc.col, c.Path(), c.PhysicalType(), c.TypeLength(), tc.path, tc.physical, tc.length)
+		}
+		if c.MaxDefinitionLevel() != 3 || c.MaxRepetitionLevel() != 1 {
+			t.Errorf("column %d: levels def %d rep %d, want 3 and 1", tc.col, c.MaxDefinitionLevel(), c.MaxRepetitionLevel())
+		}
+	}
+	if v := pf.MetaData().KeyValueMetadata().FindValue("ARROW:schema"); v == nil || *v == "" {
+		t.Error("no ARROW:schema in the file")
 	}
 }
 
