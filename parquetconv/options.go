@@ -65,6 +65,11 @@ type config struct {
 	rowGroupBytes    int64
 	dataPageV2       bool
 	byteStreamSplit  bool
+
+	// reader
+	workers       int
+	maxPageBytes  int64
+	maxChunkBytes int64
 }
 
 func newConfig(opts []Option) *config {
@@ -75,6 +80,10 @@ func newConfig(opts []Option) *config {
 
 		compressionLevel: compress.DefaultCompressionLevel,
 		rowGroupBytes:    DefaultRowGroupBytes,
+
+		workers:       1,
+		maxPageBytes:  DefaultMaxPageBytes,
+		maxChunkBytes: DefaultMaxChunkBytes,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -132,3 +141,33 @@ func WithDataPageV2() Option { return func(c *config) { c.dataPageV2 = true } }
 // float64 tensor columns as BYTE_STREAM_SPLIT instead of PLAIN, which
 // usually compresses better; it has no effect on other columns.
 func WithByteStreamSplit() Option { return func(c *config) { c.byteStreamSplit = true } }
+
+// DefaultMaxPageBytes is the largest Parquet page, compressed or not,
+// that readers accept unless told otherwise.
+const DefaultMaxPageBytes = 256 << 20
+
+// DefaultMaxChunkBytes is the largest column chunk, as stored and as
+// decoded, that readers accept unless told otherwise.
+const DefaultMaxChunkBytes = 4 << 30
+
+// WithWorkers sets how many row groups a reader decodes at once (default
+// 1; values below 1 are taken as 1). Memory grows with it: each worker
+// holds one decoded row group, and one more is being handed out.
+func WithWorkers(n int) Option {
+	return func(c *config) { c.workers = max(n, 1) }
+}
+
+// WithMaxPageBytes sets the largest page, compressed or decompressed,
+// that a reader accepts (default [DefaultMaxPageBytes]); larger pages
+// are an error wrapping arrow.ErrInvalid.
+func WithMaxPageBytes(n int64) Option {
+	return func(c *config) { c.maxPageBytes = max(n, 1) }
+}
+
+// WithMaxChunkBytes sets the largest column chunk a reader accepts, both
+// as stored and as decoded into Arrow memory (default
+// [DefaultMaxChunkBytes]); larger chunks are an error wrapping
+// arrow.ErrInvalid.
+func WithMaxChunkBytes(n int64) Option {
+	return func(c *config) { c.maxChunkBytes = max(n, 1) }
+}

@@ -1,0 +1,253 @@
+package parquetconv
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"math/bits"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// errFallback reports a page the fast path does not decode (an encoding
+// or codec it lacks); the column chunk is then read by pqarrow.
+var errFallback = errors.New("parquetconv: layout not on the fast path")
+
+// tensorLeaf is a tensor column read by the fast path: the Parquet LIST
+// (3 levels) of one primitive leaf.
+type tensorLeaf struct {
+	field   int // index in the Arrow schema
+	leaf    int // index of the Parquet leaf column
+	typ     *fixedshape.Type
+	n       int // elements per tensor
+	codec   elemCodec
+	maxDef  int16
+	listDef int16 // the lowest definition level of a present list
+}
+
+// chunkDecoder decodes tensor column chunks; it holds the scratch
+// buffers of one goroutine.
+type chunkDecoder struct {
+	cfg        *config
+	dec        decompressor
+	chunk      []byte
+	page       []byte
+	vals       []byte
+	def, rep   []uint8
+	scratch    []byte
+	nullRows   []int64
+	dataEnd    int64 // where the footer starts: chunks lie before
+	readerAt   io.ReaderAt
+	validity   *memory.Buffer
+	nulls      int
+	child      []byte
+	rows       int64
+	col        *tensorLeaf
+	dict       []byte
+	walker     repWalker
+	levelsLeft int64
+}
+
+// chunkBounds returns the byte range of a column chunk after checking it
+// lies in the file's data, before the footer.
+func chunkBounds(cc *metadata.ColumnChunkMetaData, dataEnd, maxChunk int64) (start, n int64, err error) {
+	if cc.FilePath() != "" {
+		return 0, 0, errorf("column chunk in another file %q: %w", cc.FilePath(), arrow.ErrNotImplemented)
+	}
+	start = cc.DataPageOffset()
+	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
+		start = cc.DictionaryPageOffset()
+	}
+	n = cc.TotalCompressedSize()
+	if start < 4 || n < 0 || start > dataEnd || n > dataEnd-start {
+		return 0, 0, errorf("column chunk at offset %d of %d bytes is outside the file's data (%d bytes)", start, n, dataEnd)
+	}
+	if n > maxChunk || n > math.MaxInt {
+		return 0, 0, errorf("column chunk of %d bytes is above the limit of %d", n, maxChunk)
+	}
+	return start, n, nil
+}
+
+// decodeTensor decodes the chunk cc of col, rows rows, into a tensor
+// array allocated from the configured allocator.
+func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMetaData, rows int64) (out *fixedshape.Array, err error) {
+	codec := int(cc.Compression())
+	if !supportedCodec(codec) {
+		return nil, errFallback
+	}
+	w := col.codec.w
+	hi, total := bits.Mul64(uint64(rows), uint64(col.n)*uint64(w))
+	if hi != 0 || total > uint64(d.cfg.maxChunkBytes) || total > math.MaxInt || uint64(col.n)*uint64(w) > uint64(d.cfg.maxChunkBytes) {
+		return nil, errorf("column %q: %d rows of %d-byte tensors exceed the chunk limit of %d bytes", col.typ, rows, col.n*w, d.cfg.maxChunkBytes)
+	}
+	start, n, err := chunkBounds(cc, d.dataEnd, d.cfg.maxChunkBytes)
+	if err != nil {
+		return nil, err
+	}
+	d.chunk = grow(d.chunk, int(n))
+	if _, err := d.readerAt.ReadAt(d.chunk, start); err != nil {
+		return nil, errorf("read column chunk: %w", err)
+	}
+
+	buf := memory.NewResizableBuffer(d.cfg.mem)
+	defer buf.Release()
+	buf.Resize(int(total))
+	d.child = buf.Bytes()
+	d.validity, d.nulls, d.rows, d.col, d.dict = nil, 0, rows, col, nil
+	d.walker = repWalker{n: col.n}
+	d.levelsLeft = rows * int64(col.n)
+	defer func() {
+		if d.validity != nil {
+			d.validity.Release()
+			d.validity = nil
+		}
+		d.child = nil
+	}()
+
+	for p := 0; p < len(d.chunk); {
+		h, hl, err := parsePageHeader(d.chunk[p:])
+		if err != nil {
+			return nil, err
+		}
+		p += hl
+		if int64(h.compressed) > int64(len(d.chunk)-p) {
+			return nil, errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, len(d.chunk)-p)
+		}
+		if int64(h.uncompressed) > d.cfg.maxPageBytes {
+			return nil, errorf("page of %d bytes is above the limit of %d", h.uncompressed, d.cfg.maxPageBytes)
+		}
+		body := d.chunk[p : p+int(h.compressed)]
+		p += int(h.compressed)
+		switch h.typ {
+		case pageDictionary:
+			err = d.dictionaryPage(h, body, codec)
+		case pageData:
+			err = d.dataPageV1(h, body, codec)
+		case pageDataV2:
+			err = d.dataPageV2(h, body, codec)
+		case pageIndex:
+		default:
+			err = errorf("page type %d unknown", h.typ)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if d.walker.rows != rows || d.walker.pos != 0 {
+		return nil, errorf("column chunk holds %d rows and %d elements, its row group %d rows", d.walker.rows, d.walker.pos, rows)
+	}
+	return d.array(buf)
+}
+
+// array wraps the decoded child (and validity) as a tensor array.
+func (d *chunkDecoder) array(child *memory.Buffer) (*fixedshape.Array, error) {
+	col := d.col
+	st := col.typ.StorageType().(*arrow.FixedSizeListType)
+	cd := array.NewData(st.Elem(), int(d.rows)*col.n, []*memory.Buffer{nil, child}, nil, 0, 0)
+	defer cd.Release()
+	var valid *memory.Buffer
+	if d.nulls > 0 {
+		valid = d.validity
+	}
+	fd := array.NewData(st, int(d.rows), []*memory.Buffer{valid}, []arrow.ArrayData{cd}, d.nulls, 0)
+	defer fd.Release()
+	storage := array.MakeFromData(fd)
+	defer storage.Release()
+	return fixedshape.NewArray(col.typ, storage)
+}
+
+// dictionaryPage reads the dictionary of the chunk.
+func (d *chunkDecoder) dictionaryPage(h pageHeader, body []byte, codec int) error {
+	if d.dict != nil {
+		return errorf("second dictionary page")
+	}
+	if h.encoding != encPlain && h.encoding != encPlainDict {
+		return errFallback
+	}
+	page, err := d.decompress(codec, body, int(h.uncompressed))
+	if err != nil {
+		return err
+	}
+	d.dict, err = d.col.codec.dictionary(page, int(h.numValues))
+	if d.dict == nil && err == nil {
+		d.dict = []byte{}
+	}
+	return err
+}
+
+// decompress returns the n-byte page of body.
+func (d *chunkDecoder) decompress(codec int, body []byte, n int) ([]byte, error) {
+	if codec == codecNone {
+		if len(body) != n {
+			return nil, errorf("uncompressed page of %d bytes states %d", len(body), n)
+		}
+		return body, nil
+	}
+	d.page = grow(d.page, n)
+	return d.page, d.dec.decode(codec, d.page, body)
+}
+
+// dataPageV1 decodes a data page of format version 1: the page
+// compressed whole, levels with 4-byte length prefixes.
+func (d *chunkDecoder) dataPageV1(h pageHeader, body []byte, codec int) error {
+	if !h.hasPage {
+		return errorf("data page without its header")
+	}
+	if h.repEnc != encRLE || (d.col.maxDef > 0 && h.defEnc != encRLE) {
+		return errFallback
+	}
+	page, err := d.decompress(codec, body, int(h.uncompressed))
+	if err != nil {
+		return err
+	}
+	rep, page, err := lengthPrefixed(page, "repetition levels")
+	if err != nil {
+		return err
+	}
+	var def []byte
+	if d.col.maxDef > 0 {
+		if def, page, err = lengthPrefixed(page, "definition levels"); err != nil {
+			return err
+		}
+	}
+	return d.levelsAndValues(h, rep, def, page)
+}
+
+// lengthPrefixed splits the levels of a v1 page from what follows.
+func lengthPrefixed(b []byte, what string) (levels, rest []byte, err error) {
+	if len(b) < 4 {
+		return nil, nil, errorf("%s: no length in a %d-byte page", what, len(b))
+	}
+	n := uint64(binary.LittleEndian.Uint32(b))
+	if n > uint64(len(b)-4) {
+		return nil, nil, errorf("%s of %d bytes overrun the page (%d bytes left)", what, n, len(b)-4)
+	}
+	return b[4 : 4+n], b[4+n:], nil
+}
+
+// dataPageV2 decodes a data page of format version 2: levels first and
+// never compressed, then the values, compressed unless told otherwise.
+func (d *chunkDecoder) dataPageV2(h pageHeader, body []byte, codec int) error {
+	if !h.hasPage {
+		return errorf("data page v2 without its header")
+	}
+	lv := int64(h.repLen) + int64(h.defLen)
+	if lv > int64(len(body)) || lv > int64(h.uncompressed) {
+		return errorf("data page v2: %d bytes of levels in a %d-byte page", lv, len(body))
+	}
+	rep, def := body[:h.repLen], body[h.repLen:lv]
+	vals := body[lv:]
+	if h.compressedV2 && codec != codecNone {
+		d.vals = grow(d.vals, int(int64(h.uncompressed)-lv))
+		if err := d.dec.decode(codec, d.vals, vals); err != nil {
+			return err
+		}
+		vals = d.vals
+	}
+	return d.levelsAndValues(h, rep, def, vals)
+}

@@ -1,0 +1,190 @@
+package parquetconv
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// narrowing tells how a Parquet INT32 value becomes a narrower Arrow
+// element (int8, uint8, int16, uint16), with its range.
+type narrowing struct {
+	lo, hi int32
+}
+
+// elemCodec maps the Parquet physical values of a tensor column to Arrow
+// elements: pw bytes per physical value, w bytes per element; narrow is
+// set when INT32 values are narrowed to w < 4 bytes.
+type elemCodec struct {
+	pw, w  int
+	narrow *narrowing
+}
+
+// narrowInto narrows k INT32 values of src into dst (k*c.w bytes).
+func (c *elemCodec) narrowInto(dst, src []byte, k int) error {
+	lo, hi := c.narrow.lo, c.narrow.hi
+	switch c.w {
+	case 1:
+		for i := range k {
+			v := int32(binary.LittleEndian.Uint32(src[4*i:]))
+			if v < lo || v > hi {
+				return errorf("value %d out of the element range [%d, %d]", v, lo, hi)
+			}
+			dst[i] = byte(v)
+		}
+	case 2:
+		for i := range k {
+			v := int32(binary.LittleEndian.Uint32(src[4*i:]))
+			if v < lo || v > hi {
+				return errorf("value %d out of the element range [%d, %d]", v, lo, hi)
+			}
+			binary.LittleEndian.PutUint16(dst[2*i:], uint16(v))
+		}
+	}
+	return nil
+}
+
+// plain decodes k PLAIN values of src into dst (k*c.w bytes); src may
+// hold more.
+func (c *elemCodec) plain(dst, src []byte, k int) error {
+	if uint64(k)*uint64(c.pw) > uint64(len(src)) {
+		return errorf("PLAIN page holds %d bytes, %d values need %d", len(src), k, uint64(k)*uint64(c.pw))
+	}
+	if c.narrow != nil {
+		return c.narrowInto(dst, src, k)
+	}
+	copy(dst[:k*c.w], src)
+	return nil
+}
+
+// byteStreamSplit decodes k BYTE_STREAM_SPLIT values of src into dst;
+// scratch holds the physical values when they are narrowed.
+func (c *elemCodec) byteStreamSplit(dst, src []byte, k int, scratch *[]byte) error {
+	pw := c.pw
+	if uint64(k)*uint64(pw) > uint64(len(src)) {
+		return errorf("BYTE_STREAM_SPLIT page holds %d bytes, %d values need %d", len(src), k, uint64(k)*uint64(pw))
+	}
+	out := dst
+	if c.narrow != nil {
+		*scratch = grow(*scratch, k*pw)
+		out = *scratch
+	}
+	switch pw {
+	case 4:
+		s0, s1, s2, s3 := src[:k], src[k:2*k], src[2*k:3*k], src[3*k:4*k]
+		out = out[:4*k]
+		for i := range k {
+			o := out[4*i : 4*i+4 : 4*i+4]
+			o[0], o[1], o[2], o[3] = s0[i], s1[i], s2[i], s3[i]
+		}
+	case 8:
+		out = out[:8*k]
+		for i := range k {
+			o := out[8*i : 8*i+8 : 8*i+8]
+			for j := range 8 {
+				o[j] = src[j*k+i]
+			}
+		}
+	default:
+		for i := range k {
+			for j := range pw {
+				out[i*pw+j] = src[j*k+i]
+			}
+		}
+	}
+	if c.narrow != nil {
+		return c.narrowInto(dst, out, k)
+	}
+	return nil
+}
+
+// dictionary decodes the values of a dictionary page (PLAIN) into
+// Arrow elements.
+func (c *elemCodec) dictionary(src []byte, n int) ([]byte, error) {
+	if uint64(n)*uint64(c.pw) > uint64(len(src)) {
+		return nil, errorf("dictionary page holds %d bytes, %d values need %d", len(src), n, uint64(n)*uint64(c.pw))
+	}
+	d := make([]byte, n*c.w)
+	return d, c.plain(d, src, n)
+}
+
+// indices decodes k dictionary indices of src (a bit width byte, then
+// the hybrid encoding) into dst as elements of dict (len(dict)/c.w
+// entries).
+func (c *elemCodec) indices(dst, src []byte, k int, dict []byte) error {
+	if len(src) < 1 {
+		return errorf("dictionary-encoded page without a bit width")
+	}
+	width := int(src[0])
+	if width > 32 {
+		return errorf("dictionary index bit width %d above 32", width)
+	}
+	ndict := uint64(len(dict) / c.w)
+	h := hybridReader{b: src[1:], width: width, left: k}
+	w := c.w
+	p := 0
+	for h.left > 0 {
+		run, err := h.next("dictionary indices")
+		if err != nil {
+			return err
+		}
+		if run.rle {
+			if run.value >= ndict {
+				return errorf("dictionary index %d, the dictionary has %d values", run.value, ndict)
+			}
+			e := dict[int(run.value)*w : int(run.value+1)*w]
+			fillPattern(dst[p*w:(p+run.n)*w], e)
+			p += run.n
+			continue
+		}
+		for i := range run.n {
+			var v uint64
+			if width == 8 {
+				v = uint64(run.packed[i])
+			} else {
+				v = unpack(run.packed, width, i)
+			}
+			if v >= ndict {
+				return errorf("dictionary index %d, the dictionary has %d values", v, ndict)
+			}
+			switch w {
+			case 1:
+				dst[p] = dict[v]
+			case 2:
+				binary.LittleEndian.PutUint16(dst[2*p:], binary.LittleEndian.Uint16(dict[2*v:]))
+			case 4:
+				binary.LittleEndian.PutUint32(dst[4*p:], binary.LittleEndian.Uint32(dict[4*v:]))
+			case 8:
+				binary.LittleEndian.PutUint64(dst[8*p:], binary.LittleEndian.Uint64(dict[8*v:]))
+			}
+			p++
+		}
+	}
+	return nil
+}
+
+// fillPattern fills dst with copies of e (len(dst) a multiple of len(e)).
+func fillPattern(dst, e []byte) {
+	if len(dst) == 0 {
+		return
+	}
+	n := copy(dst, e)
+	for n < len(dst) {
+		n += copy(dst[n:], dst[:n])
+	}
+}
+
+// grow returns b resized to n bytes, reallocated when too small.
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// narrowRanges are the INT32 ranges of the narrow element types.
+var (
+	rangeInt8   = &narrowing{math.MinInt8, math.MaxInt8}
+	rangeUint8  = &narrowing{0, math.MaxUint8}
+	rangeInt16  = &narrowing{math.MinInt16, math.MaxInt16}
+	rangeUint16 = &narrowing{0, math.MaxUint16}
+)
