@@ -19,13 +19,17 @@ import (
 const maxMessages = 1 << 20
 
 // readColumnFile reads a file of a single-column format as one column.
-func readColumnFile(path string, f format) (*fixedshape.Array, error) {
+// With single, a .npy file holds one tensor.
+func readColumnFile(path string, f format, single bool) (*fixedshape.Array, error) {
 	if f == npyF {
 		file, err := os.Open(path)
 		if err != nil {
 			return nil, err
 		}
 		defer file.Close()
+		if single {
+			return npy.ReadTensor(bufio.NewReader(file), nil)
+		}
 		return npy.ReadColumn(bufio.NewReader(file), nil)
 	}
 	b, err := os.ReadFile(path)

@@ -1,47 +1,51 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/spf13/cobra"
 )
 
-// cmdConvert copies the batches of one file into another format.
-func cmdConvert(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	from := fs.String("from", "", "input format (default: from IN's extension)")
-	to := fs.String("to", "", "output format: arrow, arrows, parquet, npy, tfproto, zio or decthings (default: from OUT's extension)")
-	compression := fs.String("compression", "none", "IPC or Parquet compression: none, lz4 or zstd")
-	var columns stringList
-	fs.Var(&columns, "column", "a column to keep (repeatable; default all)")
-	pos, err := parseFlags(fs, args)
+func newConvert(stdout io.Writer) *cobra.Command {
+	var inf inputFlags
+	var outf outputFlags
+	var columns []string
+	cmd := &cobra.Command{
+		Use:   "convert IN OUT",
+		Short: "Copy the batches of one file into another format",
+		Long: `Convert copies the record batches of IN into OUT, in the format of OUT's extension (or --to).
+OUT is written to a temporary file and renamed over OUT only when everything was written:
+on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be IN.`,
+		Example: `  fstensor convert testdata/permuted.arrow permuted.parquet --compression zstd
+  fstensor convert testdata/embeddings.arrow embeddings.npy --column embedding
+  fstensor convert vectors.parquet vectors.arrow --shape 768     # plain lists of 768 floats as tensors
+  fstensor convert big.arrows head.arrows --rows 0:100
+  fstensor convert testdata/nulls.arrow nulls.npy --fill-nulls NaN`,
+		Args: exactArgs(2, "IN and OUT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runConvert(args[0], args[1], inf, outf, columns, stdout)
+		},
+	}
+	inf.register(cmd)
+	outf.register(cmd, false)
+	cmd.Flags().StringArrayVar(&columns, "column", nil, "a column to keep (repeatable; default all)")
+	return cmd
+}
+
+// runConvert copies the batches of one file into another format.
+func runConvert(inPath, outPath string, inf inputFlags, outf outputFlags, columns []string, stdout io.Writer) error {
+	pin, err := inf.parse(inPath)
 	if err != nil {
 		return err
 	}
-	if err := wantArgs("convert", pos, 2, "IN and OUT"); err != nil {
-		return err
-	}
-	outFormat, err := formatOf(pos[1], *to)
+	outFormat, opts, err := outf.parse(outPath, stdout, inPath)
 	if err != nil {
 		return err
 	}
-	comp, err := parseCompression(*compression)
-	if err != nil {
-		return err
-	}
-	var inFormat format
-	if *from != "" {
-		if inFormat, err = formatOf(pos[0], *from); err != nil {
-			return err
-		}
-	}
-	if err := checkOutput(pos[1], outFormat, stdout, pos[0]); err != nil {
-		return err
-	}
-	in, err := openInput(pos[0], inFormat)
+	in, err := pin.open(inPath)
 	if err != nil {
 		return err
 	}
@@ -51,7 +55,7 @@ func cmdConvert(args []string, stdout io.Writer) error {
 		return err
 	}
 	schema := projectSchema(in.Schema(), idx)
-	return writeAll(pos[1], outFormat, schema, writeOptions{comp: comp}, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return writeAll(outPath, outFormat, schema, opts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		return projectBatch(schema, rec, idx), nil
 	})
 }
@@ -63,7 +67,7 @@ func cmdConvert(args []string, stdout io.Writer) error {
 func writeAll(path string, f format, schema *arrow.Schema, opts writeOptions, stdout io.Writer, in *input, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (err error) {
 	out, err := createOutput(path, f, schema, opts, stdout)
 	if err != nil {
-		return outputError(path, err)
+		return withPath(path, err)
 	}
 	for in.Next() {
 		rec, err := fn(in.RecordBatch())
@@ -75,7 +79,7 @@ func writeAll(path string, f format, schema *arrow.Schema, opts writeOptions, st
 		rec.Release()
 		if err != nil {
 			out.Abort()
-			return outputError(path, err)
+			return withPath(path, err)
 		}
 	}
 	if err := in.Err(); err != nil {
@@ -83,14 +87,14 @@ func writeAll(path string, f format, schema *arrow.Schema, opts writeOptions, st
 		return err
 	}
 	if err := out.Close(); err != nil {
-		return outputError(path, err)
+		return withPath(path, err)
 	}
 	return nil
 }
 
-// outputError prefixes err with the output path unless it names it
-// already (os errors do).
-func outputError(path string, err error) error {
+// withPath prefixes err with a file's path unless it names it already
+// (os errors do).
+func withPath(path string, err error) error {
 	if strings.Contains(err.Error(), path) {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -9,50 +8,72 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// cmdEval applies an expression to tensor columns and writes the result;
+func newEval(stdout, stderr io.Writer) *cobra.Command {
+	var inf inputFlags
+	var outf outputFlags
+	var columns []string
+	var relabel bool
+	cmd := &cobra.Command{
+		Use:   "eval EXPR FILE -o OUT",
+		Short: "Apply an expression to every tensor of tensor columns",
+		Long: `Eval applies EXPR to every tensor of the tensor columns of FILE (or those named by --column)
+and writes the result to OUT; the other columns are kept as they are (formats that hold tensor
+columns only, .npy .npz .pb .zio .dt, keep the transformed ones). It streams batch by batch.
+
+In EXPR, x is one tensor of the column: x[:, ::2, ::2], x[..., 0], x[None], x.T,
+x.transpose(2, 0, 1), x.reshape(-1), and chains of these; axes are logical.
+
+With --relabel, a result that only relabels the input's elements (a transpose, a reshape
+of a dense layout) shares the input's buffers under a type whose permutation describes
+the layout, instead of being copied to row-major order; other results are copied.
+
+OUT is written to a temporary file and renamed over OUT only when everything was written:
+on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be FILE.`,
+		Example: `  fstensor eval 'x[::2, ::2].transpose(2, 0, 1)' testdata/images.arrow -o small_chw.arrow
+  fstensor eval 'x.transpose(2, 0, 1)' testdata/images.arrow -o chw.arrow --relabel
+  fstensor eval 'x[..., 0]' testdata/images.arrow --column image -o red.npy
+  fstensor eval 'x.reshape(24, 32)' vectors.parquet --shape 768 -o grids.arrow`,
+		Args: exactArgs(2, "EXPR and FILE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEval(args[0], args[1], inf, outf, columns, relabel, stdout, stderr)
+		},
+	}
+	inf.register(cmd)
+	outf.register(cmd, true)
+	fs := cmd.Flags()
+	fs.StringArrayVar(&columns, "column", nil, "a tensor column to transform (repeatable; default every tensor column); the others are kept")
+	fs.BoolVar(&relabel, "relabel", false, "write a result that only relabels the input (a transpose, a reshape) with the input's buffers and a permutation instead of copying")
+	return cmd
+}
+
+// runEval applies an expression to tensor columns and writes the result;
 // other columns pass through unchanged.
-func cmdEval(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	out := fs.String("o", "", "the output file (format from its extension, or --to)")
-	to := fs.String("to", "", "output format: arrow, arrows, parquet, npy, tfproto, zio or decthings")
-	compression := fs.String("compression", "none", "IPC or Parquet compression: none, lz4 or zstd")
-	relabel := fs.Bool("relabel", false, "where the result is a relabelling of the input (a transpose, a reshape of a dense layout), share the input buffer instead of copying")
-	var columns stringList
-	fs.Var(&columns, "column", "a tensor column to transform (repeatable; default every tensor column)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := wantArgs("eval", pos, 2, "EXPR and FILE"); err != nil {
-		return err
-	}
-	if *out == "" {
+func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []string, relabel bool, stdout, stderr io.Writer) error {
+	if outf.out == "" {
 		return fmt.Errorf("%w: eval needs -o OUT", errUsage)
 	}
-	outFormat, err := formatOf(*out, *to)
+	pin, err := inf.parse(inPath)
 	if err != nil {
 		return err
 	}
-	comp, err := parseCompression(*compression)
+	outFormat, wopts, err := outf.parse(outf.out, stdout, inPath)
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(*out, outFormat, stdout, pos[1]); err != nil {
-		return err
-	}
-	in, err := openInput(pos[1], "")
+	in, err := pin.open(inPath)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	var opts []expr.Option
-	if *relabel {
+	if relabel {
 		opts = append(opts, expr.WithRelabel())
 	}
 
@@ -71,7 +92,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			}
 			continue
 		}
-		e, err := expr.Parse(pos[0], expr.Input(typ))
+		e, err := expr.Parse(text, expr.Input(typ))
 		if err != nil {
 			return fmt.Errorf("column %q: %w", fields[i].Name, err)
 		}
@@ -88,7 +109,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, typ.ElemType(), metadata.FormatShape(typ.Shape()), metadata.FormatShape(rt.Shape()))
 	}
 	if !slices.ContainsFunc(plans, func(p *expr.Plan) bool { return p != nil }) {
-		return fmt.Errorf("%w: %s has no tensor column to transform", errUsage, pos[1])
+		return fmt.Errorf("%w: %s has no tensor column to transform (plain lists of numbers become tensors with --shape)", errUsage, inPath)
 	}
 	// Formats of tensor columns alone keep the transformed columns only.
 	keep := make([]int, 0, len(fields))
@@ -110,7 +131,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stderr)
 		}
 	}()
-	return writeAll(*out, outFormat, outSchema, writeOptions{comp: comp}, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return writeAll(outf.out, outFormat, outSchema, wopts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		if progress {
 			rows += rec.NumRows()
 			for i := range plans {

@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -32,23 +36,44 @@ type inspectReport struct {
 	Columns []columnInfo `json:"columns"`
 }
 
-func cmdInspect(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print a JSON report")
-	pos, err := parseFlags(fs, args)
+func newInspect(stdout io.Writer) *cobra.Command {
+	var inf inputFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "inspect FILE",
+		Short: "Print the columns of a file, with shape, layout and statistics of tensor columns",
+		Long: `Inspect prints the schema of FILE and, for each tensor column, its element type, logical
+shape, dimension names, permutation, physical shape, row and null counts, size and the
+min/max/mean and NaN count of its elements. Names with control characters are printed
+quoted, in Go syntax ("a\nb").
+
+--json prints the same report as JSON. JSON has no NaN or infinities: a statistic that is
+not finite is written as the string "NaN", "+Inf" or "-Inf".`,
+		Example: `  fstensor inspect testdata/images.arrow
+  fstensor inspect --json testdata/permuted.arrow
+  fstensor inspect vectors.parquet --shape 768 --rows 0:1000`,
+		Args: exactArgs(1, "one FILE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runInspect(args[0], inf, asJSON, stdout)
+		},
+	}
+	inf.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON report (non-finite numbers as the strings \"NaN\", \"+Inf\", \"-Inf\")")
+	return cmd
+}
+
+func runInspect(path string, inf inputFlags, asJSON bool, stdout io.Writer) error {
+	pin, err := inf.parse(path)
 	if err != nil {
 		return err
 	}
-	if err := wantArgs("inspect", pos, 1, "one FILE"); err != nil {
-		return err
-	}
-	in, err := openInput(pos[0], "")
+	in, err := pin.open(path)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	schema := in.Schema()
-	rep := inspectReport{File: pos[0], Format: string(in.format)}
+	rep := inspectReport{File: path, Format: string(in.format)}
 	for _, f := range schema.Fields() {
 		ci := columnInfo{Name: f.Name, Type: f.Type.String()}
 		if t, ok := f.Type.(*fixedshape.Type); ok {
@@ -66,15 +91,15 @@ func cmdInspect(args []string, stdout io.Writer) error {
 		for i := range rep.Columns {
 			if a, ok := rec.Column(i).(*fixedshape.Array); ok {
 				if err := rep.Columns[i].Stats.add(a); err != nil {
-					return fmt.Errorf("%s: column %q: %w", pos[0], rep.Columns[i].Name, err)
+					return fmt.Errorf("%s: column %q: %w", path, rep.Columns[i].Name, err)
 				}
 			}
 		}
 	}
 	if err := in.Err(); err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+		return err
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -85,15 +110,19 @@ func cmdInspect(args []string, stdout io.Writer) error {
 }
 
 func printReport(w io.Writer, rep inspectReport) {
-	fmt.Fprintf(w, "%s: %s, %d rows in %d batches, %d columns\n", rep.File, rep.Format, rep.Rows, rep.Batches, len(rep.Columns))
+	fmt.Fprintf(w, "%s: %s, %d rows in %d batches, %d columns\n", printable(rep.File), rep.Format, rep.Rows, rep.Batches, len(rep.Columns))
 	for _, c := range rep.Columns {
 		if !c.Tensor {
-			fmt.Fprintf(w, "\n%s: %s\n", c.Name, c.Type)
+			fmt.Fprintf(w, "\n%s: %s\n", printable(c.Name), printable(c.Type))
 			continue
 		}
-		fmt.Fprintf(w, "\n%s: tensor %s %s\n", c.Name, c.ElemType, metadata.FormatShape(c.Shape))
+		fmt.Fprintf(w, "\n%s: tensor %s %s\n", printable(c.Name), c.ElemType, metadata.FormatShape(c.Shape))
 		if c.DimNames != nil {
-			fmt.Fprintf(w, "  dim names       %s\n", strings.Join(c.DimNames, ", "))
+			names := make([]string, len(c.DimNames))
+			for i, n := range c.DimNames {
+				names[i] = printable(n)
+			}
+			fmt.Fprintf(w, "  dim names       %s\n", strings.Join(names, ", "))
 		}
 		if c.Permutation != nil {
 			fmt.Fprintf(w, "  permutation     %v\n", c.Permutation)
@@ -102,7 +131,17 @@ func printReport(w io.Writer, rep inspectReport) {
 		s := c.Stats
 		fmt.Fprintf(w, "  rows            %d (%d null)\n", s.Rows, s.Nulls)
 		fmt.Fprintf(w, "  bytes           %d\n", s.Bytes)
-		fmt.Fprintf(w, "  min/max/mean    %g / %g / %.6g\n", s.Min, s.Max, s.Mean)
+		fmt.Fprintf(w, "  min/max/mean    %g / %g / %.6g\n", float64(s.Min), float64(s.Max), float64(s.Mean))
 		fmt.Fprintf(w, "  NaN             %d\n", s.NaN)
 	}
+}
+
+// printable returns s, or s quoted in Go syntax when it holds control or
+// other non-printable characters (or is empty), so that no name can
+// move the cursor, clear the screen or hide part of the report.
+func printable(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' || r == utf8.RuneError }) {
+		return s
+	}
+	return strconv.Quote(s)
 }

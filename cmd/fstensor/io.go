@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,6 +70,7 @@ func formatOf(path, override string) (format, error) {
 // input yields the record batches of a file, in order.
 type input struct {
 	format format
+	path   string
 	schema *arrow.Schema
 	next   func() (arrow.RecordBatch, error) // nil, nil at the end
 	close  func() error
@@ -77,53 +79,60 @@ type input struct {
 }
 
 // openInput opens path in the given format ("" for the extension's).
-func openInput(path string, f format) (*input, error) {
+// With single, a .npy file is one tensor (a column of one row). Errors
+// name the path once.
+func openInput(path string, f format, single bool) (*input, error) {
 	if f == "" {
 		var err error
 		if f, err = formatOf(path, ""); err != nil {
 			return nil, err
 		}
 	}
-	in := &input{format: f}
+	if single && f != npyF {
+		return nil, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, f)
+	}
+	in := &input{format: f, path: path}
 	switch f {
-	case ipcFile:
-		// The plain reader reads one batch at a time, so memory stays
-		// bounded by the largest batch (a mapping would count the whole
-		// file as resident).
-		r, err := arrowconv.OpenIPCFile(path)
+	case ipcFile, ipcStream, parquetF:
+		file, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, err // *os.PathError names the path
 		}
-		i := 0
-		in.schema, in.close = r.Schema(), r.Close
-		in.next = func() (arrow.RecordBatch, error) {
-			if i == r.NumRecords() {
-				return nil, nil
-			}
-			i++
-			return r.RecordBatch(i - 1)
-		}
-	case ipcStream, parquetF:
 		var rr *arrowconv.RecordReader
-		var file *os.File
-		var err error
-		if f == parquetF {
-			rr, err = parquetconv.OpenFile(path)
-		} else if file, err = os.Open(path); err == nil {
-			if rr, err = arrowconv.NewIPCStreamReader(file); err != nil {
+		switch f {
+		case ipcFile:
+			// The plain reader reads one batch at a time, so memory stays
+			// bounded by the largest batch (a mapping would count the whole
+			// file as resident).
+			r, err := arrowconv.NewIPCFileReader(file)
+			if err != nil {
 				file.Close()
+				return nil, fmt.Errorf("%s: %w", path, err)
 			}
+			i := 0
+			in.schema = r.Schema()
+			in.close = func() error { return errors.Join(r.Close(), file.Close()) }
+			in.next = func() (arrow.RecordBatch, error) {
+				if i == r.NumRecords() {
+					return nil, nil
+				}
+				i++
+				return r.RecordBatch(i - 1)
+			}
+			return in, nil
+		case parquetF:
+			rr, err = parquetconv.NewReader(file, parquetReadOptions()...)
+		default:
+			rr, err = arrowconv.NewIPCStreamReader(file)
 		}
 		if err != nil {
-			return nil, err
+			file.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		in.schema = rr.Schema()
 		in.close = func() error {
 			rr.Release()
-			if file != nil {
-				return file.Close()
-			}
-			return nil
+			return file.Close()
 		}
 		in.next = func() (arrow.RecordBatch, error) {
 			if !rr.Next() {
@@ -139,12 +148,12 @@ func openInput(path string, f format) (*input, error) {
 		if f == npzF {
 			var err error
 			if names, cols, err = readNPZ(path); err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return nil, withPath(path, err)
 			}
 		} else {
-			col, err := readColumnFile(path, f)
+			col, err := readColumnFile(path, f, single)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return nil, withPath(path, err)
 			}
 			names, cols = []string{strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))}, []*fixedshape.Array{col}
 		}
@@ -186,6 +195,9 @@ func (in *input) Next() bool {
 		return false
 	}
 	in.cur, in.err = in.next()
+	if in.err != nil {
+		in.err = fmt.Errorf("%s: %w", in.path, in.err)
+	}
 	return in.cur != nil
 }
 
@@ -275,3 +287,6 @@ func projectBatch(schema *arrow.Schema, rec arrow.RecordBatch, idx []int) arrow.
 	}
 	return array.NewRecordBatch(schema, cols, rec.NumRows())
 }
+
+// parquetReadOptions are the options of the Parquet reader.
+func parquetReadOptions() []parquetconv.Option { return nil }

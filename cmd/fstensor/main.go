@@ -2,56 +2,60 @@
 // columns of Arrow IPC, Parquet and NumPy files.
 //
 //	fstensor inspect FILE [--json]
-//	fstensor eval EXPR FILE -o OUT [--column NAME]... [--compression lz4|zstd|none]
-//	fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--compression lz4|zstd|none] [--column NAME]...
-//	fstensor show FILE --column NAME --row I [--expr EXPR] [--layout hwc|chw] [--range MIN,MAX] -o OUT.png
+//	fstensor eval EXPR FILE -o OUT [--column NAME]... [--relabel]
+//	fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--column NAME]...
+//	fstensor show FILE [--column NAME] [--row I] [--grid N] -o OUT.png
 //
-// Formats are chosen by extension or flag: .arrow/.feather/.ipc (IPC
-// file), .arrows/.stream (IPC stream), .parquet, and the single-column
-// formats .npy (NumPy), .pb (varint-delimited TensorFlow TensorProto
-// messages, one per tensor), .zio (one ZIO TENS message) and .dt
-// (concatenated Decthings tensors). Run it without arguments for usage with
-// examples on the bundled testdata/ files.
+// Every command takes --help. Formats are chosen by extension or flag:
+// .arrow/.feather/.ipc (IPC file), .arrows/.stream (IPC stream),
+// .parquet, .npz (NumPy archive, one member per tensor column) and the
+// single-column formats .npy (NumPy), .pb (varint-delimited TensorFlow
+// TensorProto messages, one per tensor), .zio (one ZIO TENS message) and
+// .dt (concatenated Decthings tensors).
+//
+// An output is written to a temporary file beside it and renamed over it
+// only when the whole write succeeded: a failure, Ctrl-C or SIGTERM leaves
+// an existing file as it was. An output that is an input, or that exists
+// and is not a regular file, is refused before anything is read.
 package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/internal/atomicfile"
 )
 
-const usage = `fstensor: inspect, transform, convert and draw tensor columns in Arrow, Parquet and NumPy files.
-
-Usage:
-  fstensor inspect FILE [--json]
-  fstensor eval EXPR FILE -o OUT [--column NAME]... [--compression lz4|zstd|none]
-  fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--compression lz4|zstd|none] [--column NAME]...
-  fstensor show FILE --column NAME --row I [--expr EXPR] [--layout hwc|chw] [--range MIN,MAX] -o OUT.png
+const rootLong = `fstensor inspects, transforms, converts and draws tensor columns in Arrow, Parquet and NumPy files.
 
 Formats by extension (or --from/--to NAME): .arrow .feather .ipc (arrow: IPC file),
-.arrows .stream (arrows: IPC stream), .parquet (parquet), and single tensor columns:
-.npy (npy, batch axis first), .pb (tfproto: varint-delimited TensorProto, one per tensor),
-.zio (zio: one ZIO TENS message), .dt (decthings: concatenated tensors).
-In EXPR, x is one tensor of the column: x[:, ::2, ::2], x[..., 0], x.T,
-x.transpose(2, 0, 1), x.reshape(-1), and chains of these.
+.arrows .stream (arrows: IPC stream), .parquet (parquet), .npz (npz: one member per
+tensor column), and single tensor columns: .npy (npy, batch axis first), .pb (tfproto:
+varint-delimited TensorProto, one per tensor), .zio (zio: one ZIO TENS message),
+.dt (decthings: concatenated tensors). "-" as the output writes to standard output
+(arrows by default, or --to).
 
-Examples (on the bundled samples):
-  fstensor inspect testdata/images.arrow
+Outputs are written to a temporary file beside the target and renamed over it only
+when everything was written: an error, Ctrl-C or SIGTERM leaves an existing file as
+it was. An output that is the input (also through a link) or exists and is not a
+regular file is refused. Errors exit with 1, usage errors with 2.`
+
+const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor inspect --json testdata/permuted.arrow
   fstensor eval 'x[::2, ::2].transpose(2, 0, 1)' testdata/images.arrow -o small_chw.arrow
   fstensor convert testdata/nulls.arrow nulls.arrows --compression zstd
   fstensor convert testdata/embeddings.arrow embeddings.npy --column embedding
   fstensor convert testdata/permuted.arrow permuted.zio
   fstensor show testdata/images.arrow --column image --row 3 -o image3.png
-  fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png
-`
+  fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png`
 
 // errUsage marks errors caused by how the command was called (exit code 2).
 var errUsage = errors.New("usage")
@@ -66,35 +70,86 @@ func main() {
 // run executes one command line and returns the exit code: 0 on success,
 // 1 on failure, 2 on a usage error.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	var err error
-	switch cmd, rest := args[0], args[1:]; cmd {
-	case "inspect":
-		err = cmdInspect(rest, stdout)
-	case "eval":
-		err = cmdEval(rest, stdout, stderr)
-	case "convert":
-		err = cmdConvert(rest, stdout)
-	case "show":
-		err = cmdShow(rest, stdout)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	default:
-		err = fmt.Errorf("%w: unknown command %q (want inspect, eval, convert or show)", errUsage, cmd)
-	}
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
 	fmt.Fprintln(stderr, "fstensor: "+oneLine(err))
 	if errors.Is(err, errUsage) {
-		fmt.Fprintln(stderr, "run 'fstensor' without arguments for usage")
+		if cmd == nil {
+			cmd = root
+		}
+		fmt.Fprintf(stderr, "run '%s --help' for usage\n", cmd.CommandPath())
 		return 2
 	}
 	return 1
+}
+
+// version returns the module version the binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// newRoot returns the command tree, writing to stdout and stderr.
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "fstensor",
+		Short:         "Inspect, transform, convert and draw tensor columns",
+		Long:          rootLong,
+		Example:       rootExample,
+		Version:       version(),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			msg := fmt.Sprintf("unknown command %q (want inspect, eval, convert or show)", args[0])
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += "; did you mean " + s[0] + "?"
+			}
+			return fmt.Errorf("%w: %s", errUsage, msg)
+		},
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetVersionTemplate("fstensor {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w: %s: %v", errUsage, c.Name(), err)
+	})
+	root.AddCommand(newInspect(stdout), newEval(stdout, stderr), newConvert(stdout), newShow(stdout))
+	return root
+}
+
+// exactArgs requires n positional arguments, described by what.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return fmt.Errorf("%w: %s takes %s, got %d argument(s)", errUsage, cmd.Name(), what, len(args))
+		}
+		return nil
+	}
+}
+
+// formatNames are the values of --from and --to.
+var formatNames = []string{"arrow", "arrows", "parquet", "npy", "npz", "tfproto", "zio", "decthings"}
+
+// completeWords completes a flag from a fixed list of words.
+func completeWords(words ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp)
+}
+
+// mustComplete registers flag completions; the flags exist.
+func mustComplete(cmd *cobra.Command, flag string, f cobra.CompletionFunc) {
+	if err := cmd.RegisterFlagCompletionFunc(flag, f); err != nil {
+		panic(err)
+	}
 }
 
 // oneLine returns the message of err on one line (newlines in causes
@@ -118,35 +173,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// parseFlags parses flags that may come before, between or after the
-// positional arguments, and returns the positional ones.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-func wantArgs(cmd string, pos []string, n int, what string) error {
-	if len(pos) != n {
-		return fmt.Errorf("%w: %s takes %s, got %d argument(s)", errUsage, cmd, what, len(pos))
-	}
-	return nil
 }

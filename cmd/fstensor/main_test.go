@@ -126,7 +126,7 @@ func TestConvertRoundTrip(t *testing.T) {
 // of an IPC file, concatenated.
 func readTensorColumn(t *testing.T, path, name string) *fixedshape.Array {
 	t.Helper()
-	in, err := openInput(path, "")
+	in, err := openInput(path, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,9 +242,15 @@ func TestShow(t *testing.T) {
 		args []string
 		w, h int
 	}{
-		{"rgb image", []string{sample("images.arrow"), "--column", "image", "--row", "3"}, 32, 32},
-		{"one channel via expr", []string{sample("images.arrow"), "--row", "7", "--expr", "x[::2, :, 1]"}, 32, 16},
-		{"chw layout", []string{sample("permuted.arrow"), "--row", "1", "--layout", "chw", "--range", "0,100"}, 2, 3},
+		{"rgb image", []string{sample("images.arrow"), "--column", "image", "--row", "3", "--scale", "1"}, 32, 32},
+		{"one channel via expr", []string{sample("images.arrow"), "--row", "7", "--expr", "x[::2, :, 1]", "--scale", "1"}, 32, 16},
+		{"chw layout", []string{sample("permuted.arrow"), "--row", "1", "--layout", "chw", "--range", "0,100", "--scale", "1"}, 2, 3},
+		{"auto scale", []string{sample("images.arrow"), "--row", "3"}, 256, 256},
+		{"auto scale, long side", []string{sample("permuted.arrow"), "--row", "1", "--layout", "chw"}, 128, 192},
+		{"scale 3", []string{sample("images.arrow"), "--scale", "3"}, 96, 96},
+		{"grid of 4", []string{sample("images.arrow"), "--grid", "4", "--scale", "1"}, 66, 66},
+		{"grid of 3 from row 6", []string{sample("images.arrow"), "--grid", "3", "--row", "6", "--scale", "2"}, 130, 64},
+		{"rows then row", []string{sample("images.arrow"), "--rows", "5:", "--row", "2", "--scale", "1"}, 32, 32},
 		{"embedding line", []string{sample("embeddings.arrow"), "--column", "embedding"}, 0, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -276,6 +282,10 @@ func TestShow(t *testing.T) {
 		{"row past the end", []string{sample("images.arrow"), "--row", "8"}, 2},
 		{"bad range", []string{sample("images.arrow"), "--range", "5,1"}, 2},
 		{"4-D", []string{sample("images.arrow"), "--expr", "x[None]"}, 1},
+		{"0-D", []string{sample("images.arrow"), "--expr", "x[0, 0, 0]"}, 1},
+		{"jpeg", []string{sample("images.arrow"), "-o", filepath.Join(dir, "x.jpg")}, 2},
+		{"grid 0", []string{sample("images.arrow"), "--grid", "0"}, 2},
+		{"row past --rows", []string{sample("images.arrow"), "--rows", "0:2", "--row", "2"}, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(dir, "err.png")

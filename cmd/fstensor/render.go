@@ -5,6 +5,9 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
+
+	"github.com/fstensor/fstensor/metadata"
 )
 
 // scale maps values in [lo, hi] to 0..255, clamping outside values; NaN
@@ -82,20 +85,29 @@ func render(vals []float64, shape []int, layout string, s scale) (image.Image, e
 		}
 		return img, nil
 	}
-	return nil, fmt.Errorf("cannot draw a %d-D tensor (shape %v): show draws 1-D, 2-D and 3-D tensors; select with --expr, e.g. --expr 'x[0]'", len(shape), shape)
+	if len(shape) == 0 {
+		return nil, fmt.Errorf("cannot draw a 0-D tensor (a single value): show draws 1-D, 2-D and 3-D tensors; inspect prints its value range")
+	}
+	return nil, fmt.Errorf("cannot draw a %d-D tensor (shape %s): show draws 1-D, 2-D and 3-D tensors; select one with --expr, e.g. --expr '%s'", len(shape), metadata.FormatShape(shape), "x["+strings.Repeat("0, ", len(shape)-4)+"0]")
 }
 
 // Line chart geometry: one column of pixels per value, at least minWidth
-// wide, chartHeight high, with a margin.
+// and at most maxWidth wide, chartHeight high, with a margin.
 const (
 	chartHeight = 120
 	chartMargin = 4
 	minWidth    = 200
+	maxWidth    = 1024
 )
 
 // lineChart draws the values left to right as a black polyline on white,
-// value s.lo at the bottom and s.hi at the top.
+// value s.lo at the bottom and s.hi at the top. More than maxWidth values
+// are drawn as the span from the minimum to the maximum of the values
+// under each pixel column.
 func lineChart(vals []float64, s scale) image.Image {
+	if len(vals) > maxWidth {
+		return bandChart(vals, s)
+	}
 	step := max(1, (minWidth+len(vals)-1)/max(len(vals), 1))
 	w := max(len(vals)*step, 1) + 2*chartMargin
 	img := image.NewGray(image.Rect(0, 0, w, chartHeight))
@@ -115,6 +127,48 @@ func lineChart(vals []float64, s scale) image.Image {
 			img.SetGray(x, y, color.Gray{})
 		}
 		prevX, prevY = x, y
+	}
+	return img
+}
+
+// chartY returns the pixel row of v in a chart scaled by s.
+func chartY(v float64, s scale) int {
+	b := float64(s.byte(v)) / 255
+	return chartMargin + int(math.Round((1-b)*float64(chartHeight-1-2*chartMargin)))
+}
+
+// bandChart draws the values in maxWidth pixel columns, each a vertical
+// segment from the minimum to the maximum of its values (NaN skipped),
+// joined to the next column's span so the trace has no gaps.
+func bandChart(vals []float64, s scale) image.Image {
+	w := maxWidth + 2*chartMargin
+	img := image.NewGray(image.Rect(0, 0, w, chartHeight))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	prevLo, prevHi := -1, -1
+	n := len(vals)
+	for c := range maxWidth {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range vals[c*n/maxWidth : (c+1)*n/maxWidth] {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		if lo > hi {
+			prevLo = -1
+			continue
+		}
+		top, bottom := chartY(hi, s), chartY(lo, s)
+		if prevLo >= 0 {
+			// Overlap the previous span: a step becomes a vertical line.
+			top, bottom = min(top, prevHi), max(bottom, prevLo)
+		}
+		x := chartMargin + c
+		for y := top; y <= bottom; y++ {
+			img.Pix[y*img.Stride+x] = 0
+		}
+		prevLo, prevHi = chartY(lo, s), chartY(hi, s)
 	}
 	return img
 }

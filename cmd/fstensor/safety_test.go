@@ -138,7 +138,7 @@ func TestOutputIsInput(t *testing.T) {
 // and returns its bytes.
 func twoBatchStream(t *testing.T) []byte {
 	t.Helper()
-	in, err := openInput(sample("images.arrow"), "")
+	in, err := openInput(sample("images.arrow"), "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/float16"
@@ -96,13 +98,13 @@ func logicalValues(a *fixedshape.Array, i int) ([]float64, error) {
 // stats accumulates per-column statistics over the valid tensors of one or
 // more arrays (record batches).
 type stats struct {
-	Rows  int64   `json:"rows"`
-	Nulls int64   `json:"nulls"`
-	Bytes int64   `json:"bytes"`
-	Min   float64 `json:"min"`
-	Max   float64 `json:"max"`
-	Mean  float64 `json:"mean"`
-	NaN   int64   `json:"nan_count"`
+	Rows  int64     `json:"rows"`
+	Nulls int64     `json:"nulls"`
+	Bytes int64     `json:"bytes"`
+	Min   jsonFloat `json:"min"`
+	Max   jsonFloat `json:"max"`
+	Mean  jsonFloat `json:"mean"`
+	NaN   int64     `json:"nan_count"`
 	count int64
 	sum   float64
 }
@@ -127,18 +129,59 @@ func (s *stats) add(a *fixedshape.Array) error {
 				s.NaN++
 				continue
 			}
-			if s.count == 0 || x < s.Min {
-				s.Min = x
+			if s.count == 0 || x < float64(s.Min) {
+				s.Min = jsonFloat(x)
 			}
-			if s.count == 0 || x > s.Max {
-				s.Max = x
+			if s.count == 0 || x > float64(s.Max) {
+				s.Max = jsonFloat(x)
 			}
 			s.sum += x
 			s.count++
 		}
 	}
 	if s.count > 0 {
-		s.Mean = s.sum / float64(s.count)
+		s.Mean = jsonFloat(s.sum / float64(s.count))
 	}
+	return nil
+}
+
+// jsonFloat is a float64 that JSON encodes as a number when finite and
+// as the string "NaN", "+Inf" or "-Inf" otherwise (JSON has no such
+// numbers; strconv.ParseFloat reads the strings back).
+type jsonFloat float64
+
+// MarshalJSON implements json.Marshaler.
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	switch {
+	case math.IsNaN(v):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(v, 1):
+		return []byte(`"+Inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON implements json.Unmarshaler, for both encodings.
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	var v float64
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return err
+		}
+		*f = jsonFloat(x)
+		return nil
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = jsonFloat(v)
 	return nil
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// inputFlags are the flags that say how to read an input file.
+type inputFlags struct {
+	from, rows, shape, dimNames, perm string
+	single                            bool
+}
+
+func (f *inputFlags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.from, "from", "", "input format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
+	fs.StringVar(&f.rows, "rows", "", "only rows A:B (A included, B not, counting from 0 over all batches; A: and :B too)")
+	fs.StringVar(&f.shape, "shape", "", "read FixedSizeList and list columns of numbers as tensors of this logical shape, e.g. 768 or 3,224,224")
+	fs.StringVar(&f.dimNames, "dim-names", "", "with --shape: the dimension names, e.g. C,H,W")
+	fs.StringVar(&f.perm, "permutation", "", "with --shape: the permutation of the stored layout (as in the extension metadata), e.g. 1,2,0")
+	fs.BoolVar(&f.single, "single", false, "read a .npy file as one tensor (one row) instead of a column with the batch axis first")
+	mustComplete(cmd, "from", completeWords(formatNames...))
+}
+
+// parsed is what the input flags say, checked.
+type parsedInput struct {
+	format format
+	lo, hi int64 // rows [lo, hi); hi < 0 for no end
+	tensor *metadata.Metadata
+	single bool
+}
+
+// parse checks the flags for the input at path.
+func (f *inputFlags) parse(path string) (parsedInput, error) {
+	p := parsedInput{hi: -1, single: f.single}
+	var err error
+	if p.format, err = formatOf(path, f.from); err != nil {
+		return p, err
+	}
+	if f.rows != "" {
+		if p.lo, p.hi, err = parseRows(f.rows); err != nil {
+			return p, err
+		}
+	}
+	if f.shape == "" {
+		if f.dimNames != "" || f.perm != "" {
+			return p, fmt.Errorf("%w: --dim-names and --permutation describe a --shape", errUsage)
+		}
+		return p, nil
+	}
+	shape, err := parseInts("--shape", f.shape)
+	if err != nil {
+		return p, err
+	}
+	var names []string
+	if f.dimNames != "" {
+		names = strings.Split(f.dimNames, ",")
+		for i := range names {
+			names[i] = strings.TrimSpace(names[i])
+		}
+	}
+	var perm []int
+	if f.perm != "" {
+		if perm, err = parseInts("--permutation", f.perm); err != nil {
+			return p, err
+		}
+	}
+	m, err := metadata.New(shape, names, perm)
+	if err != nil {
+		return p, fmt.Errorf("%w: --shape %s: %v", errUsage, f.shape, err)
+	}
+	p.tensor = &m
+	return p, nil
+}
+
+// open opens the input at path as the flags say.
+func (p parsedInput) open(path string) (*input, error) {
+	in, err := openInput(path, p.format, p.single)
+	if err != nil {
+		return nil, err
+	}
+	if p.tensor != nil {
+		if err := in.tensorize(*p.tensor); err != nil {
+			in.Close()
+			return nil, err
+		}
+	}
+	if p.lo > 0 || p.hi >= 0 {
+		in.selectRows(p.lo, p.hi)
+	}
+	return in, nil
+}
+
+// parseRows reads A:B, A: or :B.
+func parseRows(s string) (lo, hi int64, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	bad := func() (int64, int64, error) {
+		return 0, 0, fmt.Errorf("%w: --rows %q is not A:B with 0 <= A <= B (A: and :B too)", errUsage, s)
+	}
+	if !ok {
+		return bad()
+	}
+	hi = -1
+	if a = strings.TrimSpace(a); a != "" {
+		if lo, err = strconv.ParseInt(a, 10, 64); err != nil || lo < 0 {
+			return bad()
+		}
+	}
+	if b = strings.TrimSpace(b); b != "" {
+		if hi, err = strconv.ParseInt(b, 10, 64); err != nil || hi < lo {
+			return bad()
+		}
+	}
+	return lo, hi, nil
+}
+
+// parseInts reads a comma-separated list of integers.
+func parseInts(flag, s string) ([]int, error) {
+	s = strings.Trim(strings.TrimSpace(s), "()[]")
+	var v []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" && len(v) > 0 {
+			continue // a trailing comma, as in (768,)
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s %q is not a list of integers like 3,224,224", errUsage, flag, s)
+		}
+		v = append(v, n)
+	}
+	return v, nil
+}
+
+// outputFlags are the flags that say how to write an output file.
+type outputFlags struct {
+	out, to, compression, fillNulls string
+}
+
+func (f *outputFlags) register(cmd *cobra.Command, withOut bool) {
+	fs := cmd.Flags()
+	if withOut {
+		fs.StringVarP(&f.out, "output", "o", "", "the output file (format from its extension, or --to); - for standard output")
+	}
+	fs.StringVar(&f.to, "to", "", "output format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
+	fs.StringVar(&f.compression, "compression", "none", "compression: none, lz4 or zstd (IPC, Parquet); deflate (.npz)")
+	fs.StringVar(&f.fillNulls, "fill-nulls", "", "write null tensors as tensors filled with this value (.npy and .npz have no nulls; e.g. 0 or NaN)")
+	mustComplete(cmd, "to", completeWords(formatNames...))
+	mustComplete(cmd, "compression", completeWords("none", "lz4", "zstd", "deflate"))
+}
+
+// parse checks the flags for the output path; stdout is where "-" goes.
+func (f *outputFlags) parse(path string, stdout io.Writer, inputs ...string) (format, writeOptions, error) {
+	var o writeOptions
+	to := f.to
+	if path == stdoutName && to == "" {
+		to = string(ipcStream)
+	}
+	ff, err := formatOf(path, to)
+	if err != nil {
+		return "", o, err
+	}
+	switch c := strings.ToLower(f.compression); {
+	case c == "deflate" && ff == npzF:
+		o.compress = true
+	case ff == npzF && c != "" && c != "none":
+		return "", o, fmt.Errorf("%w: .npz members are compressed with --compression deflate, not %s", errUsage, f.compression)
+	case c == "deflate":
+		return "", o, fmt.Errorf("%w: --compression deflate is for .npz", errUsage)
+	default:
+		if o.comp, err = parseCompression(c); err != nil {
+			return "", o, err
+		}
+	}
+	if f.fillNulls != "" {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f.fillNulls), 64)
+		if err != nil && !strings.EqualFold(strings.TrimSpace(f.fillNulls), "nan") {
+			return "", o, fmt.Errorf("%w: --fill-nulls %q is not a number", errUsage, f.fillNulls)
+		}
+		if err != nil {
+			v = math.NaN()
+		}
+		if ff != npyF && ff != npzF {
+			return "", o, fmt.Errorf("%w: --fill-nulls is for .npy and .npz, which have no null tensors; %s keeps them", errUsage, ff)
+		}
+		o.fill, o.fillWith = true, v
+	}
+	if err := checkOutput(path, ff, stdout, inputs...); err != nil {
+		return "", o, err
+	}
+	return ff, o, nil
+}
