@@ -130,8 +130,21 @@ func TestInteropGoWritesOthersRead(t *testing.T) {
 		}
 	}
 	mem := checkedMem(t)
-	rec := interopRecord(t, mem)
-	defer rec.Release()
+	full := interopRecord(t, mem)
+	defer full.Release()
+	empty := sliceRecord(full, 0, 0)
+	defer empty.Release()
+	for _, rc := range []struct {
+		name string
+		rec  arrow.RecordBatch
+	}{{"rows", full}, {"empty", empty}} {
+		t.Run(rc.name, func(t *testing.T) { checkOthersRead(t, py, readers, mem, rc.rec) })
+	}
+}
+
+// checkOthersRead writes rec as Parquet under several options and as an
+// Arrow IPC reference, and runs interop.py on them.
+func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Allocator, rec arrow.RecordBatch) {
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "ref.arrow")
 	f, err := os.Create(ref)

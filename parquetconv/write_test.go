@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -481,5 +482,49 @@ func TestParquetNaNPayloads(t *testing.T) {
 			roundTrip(t, mem, syn, tc.opts...)
 			roundTrip(t, mem, repro, tc.opts...)
 		})
+	}
+}
+
+// TestParquetPages writes column chunks of several data pages: many
+// small tensors per page, and tensors larger than a page (one a page).
+func TestParquetPages(t *testing.T) {
+	tests := []struct {
+		name  string
+		rows  int
+		elem  arrow.DataType
+		shape []int
+	}{
+		{"small tensors", 3000, arrow.PrimitiveTypes.Float64, []int{100}},
+		{"large tensors", 4, arrow.PrimitiveTypes.Int16, []int{3, 300, 400}},
+	}
+	for _, tc := range tests {
+		for _, v2 := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/v2=%v", tc.name, v2), func(t *testing.T) {
+				mem := checkedMem(t)
+				rec := buildRecord(t, mem, tc.rows, colSpec{"t", tc.elem, metadata.MustNew(tc.shape, nil, nil), everyThird})
+				defer rec.Release()
+				s := sliceRecord(rec, 1, tc.rows)
+				defer s.Release()
+				opts := []parquetconv.Option{parquetconv.WithCompression(parquetconv.Snappy)}
+				if v2 {
+					opts = append(opts, parquetconv.WithDataPageV2())
+				}
+				pf := roundTrip(t, mem, s, opts...)
+				pr, err := pf.RowGroup(0).GetColumnPageReader(1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pages := 0
+				for pr.Next() {
+					pages++
+				}
+				if err := pr.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if pages < 3 {
+					t.Errorf("%d data pages, want several", pages)
+				}
+			})
+		}
 	}
 }
