@@ -117,6 +117,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			return fmt.Errorf("%w: %s", errUsage, msg)
 		},
 	}
+	root.SuggestionsMinimumDistance = 2
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate("fstensor {{.Version}}\n")

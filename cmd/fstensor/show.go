@@ -135,7 +135,7 @@ func runShow(path string, inf inputFlags, sf showFlags, stdout io.Writer) error 
 		return err
 	}
 	tiles := make([]image.Image, rows.Len())
-	var vals []float64
+	vals := make([]float64, 0, typ.ListSize())
 	for i := range rows.Len() {
 		if rows.IsNull(i) {
 			continue
