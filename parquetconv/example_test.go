@@ -39,7 +39,8 @@ func ExampleNewWriter() {
 	}
 	// Output:
 	// extension<arrow.fixed_shape_tensor[value_type=double, shape=[2], dim_names=[xy]]>
-	// [[3,4] [5,6]]
+	// [[3,4]]
+	// [[5,6]]
 }
 
 // Null tensors, float bits and the codec options: a NaN with a payload

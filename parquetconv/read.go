@@ -2,23 +2,30 @@ package parquetconv
 
 import (
 	"context"
+	"encoding/base64"
+	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/fixedshape"
 )
 
 // OpenFile opens the Parquet file at path and returns a reader of
 // its record batches; tensor columns come back as fixedshape arrays when
 // the file stores an Arrow schema (fstensor, pyarrow and arrow-go write
 // one) or when the field metadata carries the extension keys. Options:
-// [WithAllocator], [WithBatchRows]. The caller releases the reader, which
-// closes the file.
+// [WithAllocator], [WithBatchRows], [WithWorkers], [WithMaxPageBytes],
+// [WithMaxChunkBytes]. The caller releases the reader, which closes the
+// file. See the package doc (Reading) for what is decoded how and the
+// checks made.
 func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -32,57 +39,370 @@ func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
 	return r, nil
 }
 
-// NewReader is [OpenFile] for a file already open as r;
-// releasing the reader does not close r.
+// NewReader is [OpenFile] for a file already open as r, which must allow
+// concurrent ReadAt calls when [WithWorkers] is above 1 (os.File and
+// bytes.Reader do); releasing the reader does not close r.
 func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (*arrowconv.RecordReader, error) {
 	return newParquetReader(r, nil, newConfig(opts))
 }
 
+// reader is the state behind a RecordReader of a Parquet file.
+type reader struct {
+	cfg     *config
+	r       io.ReaderAt
+	pf      *file.Reader
+	fr      *pqarrow.FileReader
+	schema  *arrow.Schema // the batches' schema, tensor columns as such
+	fields  []fieldPlan
+	dataEnd int64
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	order  chan chan groupResult // decoded row groups, in file order
+	done   chan struct{}
+	decs   chan *chunkDecoder // one per worker
+
+	cur groupResult // the row group being handed out
+	off int64       // its next row
+}
+
+// fieldPlan says how one top-level field is read.
+type fieldPlan struct {
+	tensor *tensorLeaf // the fast path, or nil: pqarrow
+	leaves []int       // its Parquet leaf columns
+}
+
+// groupResult is a decoded row group.
+type groupResult struct {
+	cols []arrow.Array
+	rows int64
+	err  error
+}
+
+func (g *groupResult) release() {
+	for _, c := range g.cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+	g.cols = nil
+}
+
 func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *arrowconv.RecordReader, err error) {
 	defer recovered(&err, "read")
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, errorf("%w", err)
+	}
+	footerLen, err := checkFooter(r, size)
+	if err != nil {
+		return nil, err
+	}
 	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(cfg.batchRows)}, cfg.mem)
-	if err != nil {
-		pf.Close()
-		return nil, errorf("%w", err)
-	}
-	rec, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		pf.Close()
-		return nil, errorf("%w", err)
-	}
-	sc, err := arrowconv.TensorSchema(dropUnsetFieldIDs(rec.Schema()))
-	if err != nil {
-		rec.Release()
+	rd := &reader{cfg: cfg, r: r, pf: pf, dataEnd: size - 8 - footerLen}
+	if err := rd.open(); err != nil {
 		pf.Close()
 		return nil, err
 	}
-	next := func() (out arrow.RecordBatch, err error) {
-		defer recovered(&err, "read")
-		if !rec.Next() {
-			if err := rec.Err(); err != nil && err != io.EOF {
-				return nil, errorf("%w", err)
-			}
-			return nil, nil
-		}
-		tr, err := arrowconv.TensorRecord(rec.RecordBatch())
-		if err != nil {
-			return nil, err
-		}
-		defer tr.Release()
-		return array.NewRecordBatch(sc, tr.Columns(), tr.NumRows()), nil
-	}
+	rd.start()
 	closeAll := func() {
-		rec.Release()
+		rd.stop()
 		pf.Close()
 		if closeFn != nil {
 			closeFn()
 		}
 	}
-	return arrowconv.NewRecordReader(sc, next, closeAll), nil
+	return arrowconv.NewRecordReader(rd.schema, rd.next, closeAll), nil
+}
+
+// open checks the stored Arrow schema and the row groups, builds the
+// pqarrow reader and plans the columns.
+func (rd *reader) open() error {
+	md := rd.pf.MetaData()
+	if err := checkStoredSchema(md); err != nil {
+		return err
+	}
+	fr, err := pqarrow.NewFileReader(rd.pf, pqarrow.ArrowReadProperties{BatchSize: int64(rd.cfg.batchRows)}, rd.cfg.mem)
+	if err != nil {
+		return errorf("%w", err)
+	}
+	rd.fr = fr
+	asc, err := fr.Schema()
+	if err != nil {
+		return errorf("%w", err)
+	}
+	if rd.schema, err = arrowconv.TensorSchema(dropUnsetFieldIDs(asc)); err != nil {
+		return err
+	}
+	if len(fr.Manifest.Fields) != rd.schema.NumFields() {
+		return errorf("schema of %d fields, manifest of %d", rd.schema.NumFields(), len(fr.Manifest.Fields))
+	}
+	rd.fields = make([]fieldPlan, rd.schema.NumFields())
+	for i := range rd.fields {
+		sf := &fr.Manifest.Fields[i]
+		rd.fields[i] = fieldPlan{tensor: planTensor(md, rd.schema.Field(i), i, sf), leaves: leavesOf(sf, nil)}
+	}
+	return rd.checkRowGroups()
+}
+
+// leavesOf appends the leaf column indices under sf to dst.
+func leavesOf(sf *pqarrow.SchemaField, dst []int) []int {
+	if sf.IsLeaf() {
+		return append(dst, sf.ColIndex)
+	}
+	for i := range sf.Children {
+		dst = leavesOf(&sf.Children[i], dst)
+	}
+	return dst
+}
+
+// checkStoredSchema checks the Arrow schema stored under "ARROW:schema",
+// decoded as pqarrow decodes it, before pqarrow does.
+func checkStoredSchema(md *metadata.FileMetaData) error {
+	kv := md.KeyValueMetadata()
+	if kv == nil {
+		return nil
+	}
+	v := kv.FindValue("ARROW:schema")
+	if v == nil {
+		return nil
+	}
+	var b []byte
+	var err error
+	if len(*v)%4 == 0 {
+		b, err = base64.StdEncoding.DecodeString(*v)
+	}
+	if len(b) == 0 || err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(*v)
+	}
+	if err != nil {
+		return errorf("stored Arrow schema: %v", err)
+	}
+	if err := arrowconv.CheckSchemaMessage(b); err != nil {
+		return errorf("stored Arrow schema: %w", err)
+	}
+	return nil
+}
+
+// checkRowGroups checks what every row group states before anything is
+// read: as many column chunks as leaf columns, each inside the file's
+// data and within the chunk limit, and a row count whose decoded size
+// (at least one byte per row and leaf) stays within the chunk limit.
+func (rd *reader) checkRowGroups() error {
+	md := rd.pf.MetaData()
+	leaves := md.Schema.NumColumns()
+	for g := range md.NumRowGroups() {
+		rg := md.RowGroup(g)
+		if rg.NumColumns() != leaves {
+			return errorf("row group %d has %d column chunks, the schema %d columns", g, rg.NumColumns(), leaves)
+		}
+		if rows := rg.NumRows(); rows < 0 || rows > rd.cfg.maxChunkBytes {
+			return errorf("row group %d has %d rows, more than the chunk limit of %d bytes holds", g, rows, rd.cfg.maxChunkBytes)
+		}
+		for j := range leaves {
+			cc, err := rg.ColumnChunk(j)
+			if err != nil {
+				return errorf("row group %d, column %d: %w", g, j, err)
+			}
+			if _, _, err := chunkBounds(cc, rd.dataEnd, rd.cfg.maxChunkBytes); err != nil {
+				return errorf("row group %d, column %d: %w", g, j, err)
+			}
+		}
+	}
+	return nil
+}
+
+// start launches the decoding of the row groups: at most cfg.workers at
+// once, at most cfg.workers decoded ahead of the one handed out.
+func (rd *reader) start() {
+	w := rd.cfg.workers
+	rd.ctx, rd.cancel = context.WithCancel(context.Background())
+	rd.order = make(chan chan groupResult, w)
+	rd.done = make(chan struct{})
+	rd.decs = make(chan *chunkDecoder, w)
+	for range w {
+		rd.decs <- &chunkDecoder{cfg: rd.cfg, readerAt: rd.r, dataEnd: rd.dataEnd, dec: decompressor{maxPage: rd.cfg.maxPageBytes}}
+	}
+	n := rd.pf.NumRowGroups()
+	go func() {
+		defer close(rd.order)
+		for g := range n {
+			ch := make(chan groupResult, 1)
+			select {
+			case rd.order <- ch:
+			case <-rd.done:
+				return
+			}
+			go func() {
+				d := <-rd.decs
+				ch <- rd.decodeGroup(d, g)
+				rd.decs <- d
+			}()
+		}
+	}()
+}
+
+// stop ends the decoding and releases what was decoded and not handed
+// out.
+func (rd *reader) stop() {
+	rd.cancel()
+	close(rd.done)
+	for ch := range rd.order {
+		res := <-ch
+		res.release()
+	}
+	rd.cur.release()
+	for range rd.cfg.workers {
+		d := <-rd.decs
+		d.dec.close()
+	}
+}
+
+// next returns the next batch: a slice of the current row group, sharing
+// its buffers.
+func (rd *reader) next() (arrow.RecordBatch, error) {
+	for {
+		if rd.cur.cols != nil && rd.off < rd.cur.rows {
+			end := min(rd.off+int64(rd.cfg.batchRows), rd.cur.rows)
+			cols := make([]arrow.Array, len(rd.cur.cols))
+			for i, c := range rd.cur.cols {
+				if rd.off == 0 && end == rd.cur.rows {
+					c.Retain()
+					cols[i] = c
+				} else {
+					cols[i] = array.NewSlice(c, rd.off, end)
+				}
+			}
+			rec := array.NewRecordBatch(rd.schema, cols, end-rd.off)
+			for _, c := range cols {
+				c.Release()
+			}
+			rd.off = end
+			return rec, nil
+		}
+		rd.cur.release()
+		ch, ok := <-rd.order
+		if !ok {
+			return nil, nil
+		}
+		rd.cur, rd.off = <-ch, 0
+		if err := rd.cur.err; err != nil {
+			return nil, err
+		}
+	}
+}
+
+// decodeGroup decodes row group g with d: tensor columns on the fast
+// path, the others (and tensor chunks the fast path does not take) with
+// pqarrow.
+func (rd *reader) decodeGroup(d *chunkDecoder, g int) (res groupResult) {
+	defer recovered(&res.err, "read")
+	defer func() {
+		if res.err != nil {
+			res.release()
+		}
+	}()
+	if rd.ctx.Err() != nil {
+		return groupResult{err: rd.ctx.Err()}
+	}
+	rg := rd.pf.MetaData().RowGroup(g)
+	res.rows = rg.NumRows()
+	res.cols = make([]arrow.Array, len(rd.fields))
+	for i, p := range rd.fields {
+		name := rd.schema.Field(i).Name
+		if p.tensor != nil {
+			cc, err := rg.ColumnChunk(p.tensor.leaf)
+			if err != nil {
+				res.err = errorf("row group %d, column %q: %w", g, name, err)
+				return res
+			}
+			arr, err := d.decodeTensor(p.tensor, cc, res.rows)
+			if err == nil {
+				res.cols[i] = arr
+				continue
+			}
+			if !errors.Is(err, errFallback) {
+				res.err = errorf("row group %d, column %q: %w", g, name, err)
+				return res
+			}
+		}
+		arr, err := rd.readField(d, g, i, res.rows)
+		if err != nil {
+			res.err = errorf("row group %d, column %q: %w", g, name, err)
+			return res
+		}
+		res.cols[i] = arr
+	}
+	return res
+}
+
+// tensorFallbacks counts the tensor column chunks read by pqarrow (for
+// the tests).
+var tensorFallbacks atomic.Int64
+
+// readField reads field i of row group g with pqarrow, after checking
+// the page headers of its column chunks.
+func (rd *reader) readField(d *chunkDecoder, g, i int, rows int64) (arrow.Array, error) {
+	rg := rd.pf.MetaData().RowGroup(g)
+	for _, leaf := range rd.fields[i].leaves {
+		cc, err := rg.ColumnChunk(leaf)
+		if err != nil {
+			return nil, errorf("%w", err)
+		}
+		if err := scanPages(rd.r, cc, rd.dataEnd, rd.cfg, rows); err != nil {
+			return nil, err
+		}
+	}
+	inc := make(map[int]bool, len(rd.fields[i].leaves))
+	for _, l := range rd.fields[i].leaves {
+		inc[l] = true
+	}
+	cr, err := rd.fr.GetFieldReader(rd.ctx, i, inc, []int{g})
+	if err != nil {
+		return nil, errorf("%w", err)
+	}
+	defer cr.Release()
+	ch, err := rd.fr.ReadColumn([]int{g}, cr)
+	if err != nil {
+		return nil, errorf("%w", err)
+	}
+	defer ch.Release()
+	var arr arrow.Array
+	switch len(ch.Chunks()) {
+	case 0:
+		if rows != 0 {
+			return nil, errorf("no data for %d rows", rows)
+		}
+		arr = array.MakeArrayOfNull(rd.cfg.mem, ch.DataType(), 0)
+	case 1:
+		arr = ch.Chunk(0)
+		arr.Retain()
+	default:
+		if arr, err = array.Concatenate(ch.Chunks(), rd.cfg.mem); err != nil {
+			return nil, errorf("%w", err)
+		}
+	}
+	if int64(arr.Len()) != rows {
+		arr.Release()
+		return nil, errorf("%d values for %d rows", arr.Len(), rows)
+	}
+	typ, ok := rd.schema.Field(i).Type.(*fixedshape.Type)
+	if !ok {
+		return arr, nil
+	}
+	tensorFallbacks.Add(1)
+	defer arr.Release()
+	if t, ok := arr.(*fixedshape.Array); ok {
+		t.Retain()
+		return t, nil
+	}
+	if e, ok := arr.(array.ExtensionArray); ok {
+		return fixedshape.NewArray(typ, e.Storage())
+	}
+	return fixedshape.NewArray(typ, arr)
 }
 
 // fieldIDKey is the field metadata key in which pqarrow reports Parquet

@@ -1,0 +1,135 @@
+package parquetconv
+
+import (
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// planTensor returns the fast-path plan of field f (index i, manifest
+// entry sf) or nil when it is not a tensor column stored as a 3-level
+// LIST of one primitive leaf whose physical type matches the element
+// type; such columns are read by pqarrow.
+func planTensor(md *metadata.FileMetaData, f arrow.Field, i int, sf *pqarrow.SchemaField) *tensorLeaf {
+	typ, ok := f.Type.(*fixedshape.Type)
+	if !ok || len(sf.Children) != 1 || !sf.Children[0].IsLeaf() {
+		return nil
+	}
+	leaf := sf.Children[0].ColIndex
+	if leaf < 0 || leaf >= md.Schema.NumColumns() {
+		return nil
+	}
+	col := md.Schema.Column(leaf)
+	if col.MaxRepetitionLevel() != 1 {
+		return nil
+	}
+	elem := col.SchemaNode()
+	list, _ := elem.Parent().(*schema.GroupNode)
+	if list == nil || elem.RepetitionType() == parquet.Repetitions.Repeated ||
+		list.RepetitionType() != parquet.Repetitions.Repeated || list.NumFields() != 1 {
+		return nil
+	}
+	outer, _ := list.Parent().(*schema.GroupNode)
+	if outer == nil || outer.NumFields() != 1 || outer.RepetitionType() == parquet.Repetitions.Repeated ||
+		outer.Parent() == nil || outer.Parent().Parent() != nil {
+		return nil
+	}
+	var listDef int16
+	if outer.RepetitionType() == parquet.Repetitions.Optional {
+		listDef = 1
+	}
+	maxDef := listDef + 1
+	if elem.RepetitionType() == parquet.Repetitions.Optional {
+		maxDef++
+	}
+	if col.MaxDefinitionLevel() != maxDef {
+		return nil
+	}
+	codec, ok := elemCodecOf(typ.ElemType(), col)
+	if !ok {
+		return nil
+	}
+	return &tensorLeaf{field: i, leaf: leaf, typ: typ, n: typ.ListSize(), codec: codec, maxDef: maxDef, listDef: listDef}
+}
+
+// elemCodecOf returns how the physical values of col become elements of
+// type dt, and false when the fast path does not take that pair.
+func elemCodecOf(dt arrow.DataType, col *schema.Column) (elemCodec, bool) {
+	pt := col.PhysicalType()
+	switch dt.ID() {
+	case arrow.FLOAT32:
+		return elemCodec{pw: 4, w: 4}, pt == parquet.Types.Float
+	case arrow.FLOAT64:
+		return elemCodec{pw: 8, w: 8}, pt == parquet.Types.Double
+	case arrow.INT32, arrow.UINT32:
+		return elemCodec{pw: 4, w: 4}, pt == parquet.Types.Int32
+	case arrow.INT64, arrow.UINT64:
+		return elemCodec{pw: 8, w: 8}, pt == parquet.Types.Int64
+	case arrow.INT8:
+		return elemCodec{pw: 4, w: 1, narrow: rangeInt8}, pt == parquet.Types.Int32
+	case arrow.UINT8:
+		return elemCodec{pw: 4, w: 1, narrow: rangeUint8}, pt == parquet.Types.Int32
+	case arrow.INT16:
+		return elemCodec{pw: 4, w: 2, narrow: rangeInt16}, pt == parquet.Types.Int32
+	case arrow.UINT16:
+		return elemCodec{pw: 4, w: 2, narrow: rangeUint16}, pt == parquet.Types.Int32
+	case arrow.FLOAT16:
+		return elemCodec{pw: 2, w: 2}, pt == parquet.Types.FixedLenByteArray && col.TypeLength() == 2
+	}
+	return elemCodec{}, false
+}
+
+// scanPages checks the page headers of a column chunk before pqarrow
+// reads it: each header parses, each page lies in the chunk and is
+// within the page limit, and the pages hold no more levels than the
+// chunk states. arrow-go allocates each page at its stated size.
+func scanPages(r io.ReaderAt, cc *metadata.ColumnChunkMetaData, dataEnd int64, cfg *config, rows int64) error {
+	start, n, err := chunkBounds(cc, dataEnd, cfg.maxChunkBytes)
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	var levels int64
+	for p := int64(0); p < n; {
+		win := min(n-p, 64<<10)
+		var h pageHeader
+		var hl int
+		for {
+			buf = grow(buf, int(win))
+			if _, err := r.ReadAt(buf, start+p); err != nil {
+				return errorf("read page header: %w", err)
+			}
+			h, hl, err = parsePageHeader(buf)
+			if err == nil || win == n-p || win >= 16<<20 {
+				break
+			}
+			win = min(n-p, win*4)
+		}
+		if err != nil {
+			return err
+		}
+		p += int64(hl)
+		if int64(h.compressed) > n-p {
+			return errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, n-p)
+		}
+		if int64(h.uncompressed) > cfg.maxPageBytes || int64(h.compressed) > cfg.maxPageBytes {
+			return errorf("page of %d bytes is above the limit of %d", max(h.uncompressed, h.compressed), cfg.maxPageBytes)
+		}
+		if h.typ == pageData || h.typ == pageDataV2 {
+			levels += int64(h.numValues)
+			if levels > cc.NumValues() {
+				return errorf("pages hold more than the %d values their column chunk states", cc.NumValues())
+			}
+		}
+		p += int64(h.compressed)
+	}
+	if cc.NumValues() < rows && rows > 0 {
+		return errorf("column chunk of %d values for %d rows", cc.NumValues(), rows)
+	}
+	return nil
+}
