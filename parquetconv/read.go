@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -210,6 +211,10 @@ func (rd *reader) checkRowGroups() error {
 			if _, _, err := chunkBounds(cc, rd.dataEnd, rd.cfg.maxChunkBytes); err != nil {
 				return errorf("row group %d, column %d: %w", g, j, err)
 			}
+			// arrow-go leaks the page reader of a codec it lacks.
+			if _, err := compress.GetCodec(cc.Compression()); err != nil {
+				return errorf("row group %d, column %d: codec %v: %w", g, j, cc.Compression(), arrow.ErrNotImplemented)
+			}
 		}
 	}
 	return nil
@@ -361,10 +366,12 @@ func (rd *reader) readField(d *chunkDecoder, g, i int, rows int64) (arrow.Array,
 		inc[l] = true
 	}
 	cr, err := rd.fr.GetFieldReader(rd.ctx, i, inc, []int{g})
+	if cr != nil {
+		defer cr.Release() // also on error: arrow-go returns the reader then
+	}
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	defer cr.Release()
 	ch, err := rd.fr.ReadColumn([]int{g}, cr)
 	if err != nil {
 		return nil, errorf("%w", err)
