@@ -304,8 +304,8 @@ func TestSingleAndFill(t *testing.T) {
 	}
 
 	filled := filepath.Join(dir, "filled.npy")
-	if code, _, _ := runCmd(t, "convert", sample("nulls.arrow"), filled); code != 1 {
-		t.Errorf("nulls to .npy: code %d, want 1", code)
+	if code, _, stderr := runCmd(t, "convert", sample("nulls.arrow"), filled); code != 1 || !strings.Contains(stderr, "--fill-nulls") {
+		t.Errorf("nulls to .npy: code %d, %q; want 1 and a hint", code, stderr)
 	}
 	if code, _, stderr := runCmd(t, "convert", sample("nulls.arrow"), filled, "--fill-nulls", "-1"); code != 0 {
 		t.Fatalf("--fill-nulls: %s", stderr)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -122,7 +123,10 @@ func (o *fileOutput) Write(rec arrow.RecordBatch) error { return o.bw.Write(rec)
 func (o *fileOutput) Close() error {
 	err := o.bw.Close()
 	if cw, ok := o.bw.(*columnWriter); ok && err == nil {
-		err = cw.flush(o.w)
+		if err = cw.flush(o.w); err != nil && strings.Contains(err.Error(), "(set FillNulls)") {
+			// The library names its option; the command has a flag.
+			err = &rewordedError{strings.Replace(err.Error(), "(set FillNulls)", "(write them with --fill-nulls VALUE)", 1), err}
+		}
 	}
 	if o.file == nil {
 		return err
@@ -142,6 +146,15 @@ func (o *fileOutput) Abort() {
 		o.file.Abort()
 	}
 }
+
+// rewordedError is an error with a message of the command's own.
+type rewordedError struct {
+	msg string
+	err error
+}
+
+func (e *rewordedError) Error() string { return e.msg }
+func (e *rewordedError) Unwrap() error { return e.err }
 
 // columnWriter gathers the batches of the tensor columns and writes them
 // in a single-column format (or .npz) on flush.
