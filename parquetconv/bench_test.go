@@ -109,6 +109,7 @@ func BenchmarkWrite(b *testing.B) {
 		b.Run(prefix+"/dest=buffer/impl=copy", func(b *testing.B) { benchCopy(b, raw) })
 		b.Run(prefix+"/dest=buffer/impl=parquetconv", func(b *testing.B) {
 			var buf bytes.Buffer
+			writeTo(b, &buf, rec) // grow the reused buffer
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -117,6 +118,34 @@ func BenchmarkWrite(b *testing.B) {
 			}
 			b.ReportMetric(float64(size)/float64(buf.Len()), "ratio")
 		})
+		if d.elem.ID() == arrow.UINT8 {
+			b.Run(prefix+"/dest=buffer/enc=identity_dict/impl=parquetconv", func(b *testing.B) {
+				var buf bytes.Buffer
+				writeTo(b, &buf, rec, parquetconv.WithIdentityDictionary())
+				b.SetBytes(size)
+				b.ReportAllocs()
+				for b.Loop() {
+					buf.Reset()
+					writeTo(b, &buf, rec, parquetconv.WithIdentityDictionary())
+				}
+				b.ReportMetric(float64(size)/float64(buf.Len()), "ratio")
+			})
+			b.Run(prefix+"/dest=file/enc=identity_dict/impl=parquetconv", func(b *testing.B) {
+				path := filepath.Join(b.TempDir(), "bench.parquet")
+				b.SetBytes(size)
+				b.ReportAllocs()
+				for b.Loop() {
+					f, err := os.Create(path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					writeTo(b, f, rec, parquetconv.WithIdentityDictionary())
+					if err := f.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 		b.Run(prefix+"/dest=file/impl=copy", func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "bench.raw")
 			b.SetBytes(size)
@@ -170,6 +199,7 @@ func BenchmarkWriteCompressed(b *testing.B) {
 	} {
 		b.Run(prefix+"/"+c.name+"/impl=parquetconv", func(b *testing.B) {
 			var buf bytes.Buffer
+			writeTo(b, &buf, rec, c.opts...) // grow the reused buffer
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {

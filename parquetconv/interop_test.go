@@ -134,17 +134,24 @@ func TestInteropGoWritesOthersRead(t *testing.T) {
 	defer full.Release()
 	empty := sliceRecord(full, 0, 0)
 	defer empty.Release()
+	// Pages of many groups of bit-packed indexes (identity dictionary),
+	// pages of one tensor.
+	large := buildRecord(t, mem, 9,
+		colSpec{"img", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{3, 224, 224}, []string{"c", "h", "w"}, nil), everyThird},
+		colSpec{"depth", arrow.PrimitiveTypes.Int16, metadata.MustNew([]int{480, 640}, nil, []int{1, 0}), nil})
+	defer large.Release()
 	for _, rc := range []struct {
-		name string
-		rec  arrow.RecordBatch
-	}{{"rows", full}, {"empty", empty}} {
-		t.Run(rc.name, func(t *testing.T) { checkOthersRead(t, py, readers, mem, rc.rec) })
+		name  string
+		rec   arrow.RecordBatch
+		cases int
+	}{{"rows", full, 6}, {"empty", empty, 2}, {"large", large, 2}} {
+		t.Run(rc.name, func(t *testing.T) { checkOthersRead(t, py, readers, mem, rc.rec, rc.cases) })
 	}
 }
 
-// checkOthersRead writes rec as Parquet under several options and as an
-// Arrow IPC reference, and runs interop.py on them.
-func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Allocator, rec arrow.RecordBatch) {
+// checkOthersRead writes rec as Parquet under the first cases of several
+// options and as an Arrow IPC reference, and runs interop.py on them.
+func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Allocator, rec arrow.RecordBatch, cases int) {
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "ref.arrow")
 	f, err := os.Create(ref)
@@ -171,10 +178,12 @@ func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Alloc
 		opts []parquetconv.Option
 	}{
 		{"v1", []parquetconv.Option{parquetconv.WithRowGroupRows(4)}},
+		{"identity dictionary", []parquetconv.Option{parquetconv.WithIdentityDictionary(), parquetconv.WithRowGroupRows(5)}},
 		{"v2 zstd bss", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithByteStreamSplit()}},
 		{"snappy", []parquetconv.Option{parquetconv.WithCompression(parquetconv.Snappy)}},
 		{"lz4", []parquetconv.Option{parquetconv.WithCompression(parquetconv.LZ4), parquetconv.WithRowGroupRows(3)}},
-	} {
+		{"identity dictionary v2 gzip", []parquetconv.Option{parquetconv.WithIdentityDictionary(), parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.Gzip)}},
+	}[:cases] {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".parquet")
 			if err := os.WriteFile(path, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append(tc.opts, parquetconv.WithAllocator(mem))...), 0o644); err != nil {

@@ -65,6 +65,7 @@ type config struct {
 	rowGroupBytes    int64
 	dataPageV2       bool
 	byteStreamSplit  bool
+	identityDict     bool
 
 	// reader
 	workers       int
@@ -136,6 +137,16 @@ func WithRowGroupBytes(n int64) Option {
 // WithDataPageV2 makes writers write data pages of version 2 (levels
 // uncompressed before the values) instead of version 1.
 func WithDataPageV2() Option { return func(c *config) { c.dataPageV2 = true } }
+
+// WithIdentityDictionary makes writers encode the values of int8, uint8,
+// int16 and uint16 tensor columns as RLE_DICTIONARY indexes into a
+// dictionary page of every value of the type (256 or 65,536 INT32 values,
+// 1 KiB or 256 KiB per column chunk) in which index i is the value whose
+// bits are i: the indexes, bit-packed at 8 or 16 bits, are then the
+// elements' own bytes. Values take 1 or 2 bytes in the file instead of the
+// 4 of PLAIN INT32 and are written at the speed of a copy; readers decode
+// them as any dictionary-encoded column.
+func WithIdentityDictionary() Option { return func(c *config) { c.identityDict = true } }
 
 // WithByteStreamSplit makes writers encode the values of float32 and
 // float64 tensor columns as BYTE_STREAM_SPLIT instead of PLAIN, which

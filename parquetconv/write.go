@@ -26,7 +26,7 @@ import (
 // integers, floats, strings, binaries, dates, times, timestamps,
 // decimals), the Writer writes tensor columns itself: levels cost a few
 // bytes per row instead of two per element, values are copied straight
-// from the column (1- and 2-byte integers widened to INT32), never
+// from the column (1- and 2-byte integers widened to INT32), not
 // dictionary-encoded, so every bit (NaN payloads and signs included)
 // survives, and null tensors are written. Flat columns go through
 // arrow-go's column writers in the same row groups. Schemas with other
@@ -47,9 +47,11 @@ type Writer struct {
 
 // NewWriter starts a Parquet file of the given schema on w, writing the
 // leading magic bytes. Options: [WithAllocator], [WithCompression],
-// [WithCompressionLevel], [WithRowGroupRows], [WithRowGroupBytes] (tensor
-// bytes per row group), [WithDataPageV2], [WithByteStreamSplit]. Close
-// writes the footer; it does not close w.
+// [WithCompressionLevel], [WithRowGroupRows], [WithDataPageV2] and, on
+// the fast path only, [WithRowGroupBytes] (bytes of tensor values per row
+// group), [WithByteStreamSplit] and [WithIdentityDictionary]. Close
+// writes the footer; it does not close w. A Writer is not safe for
+// concurrent use.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {
 	cfg := newConfig(opts)
 	codec := compress.Codecs.Uncompressed
@@ -80,11 +82,16 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 		}
 		return &Writer{schema: schema, storage: storage, fast: fast, mem: cfg.mem}, nil
 	}
+	version := parquet.DataPageV1
+	if cfg.dataPageV2 {
+		version = parquet.DataPageV2
+	}
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(cfg.mem),
 		parquet.WithCompression(codec),
 		parquet.WithCompressionLevel(cfg.compressionLevel),
 		parquet.WithMaxRowGroupLength(int64(cfg.rowGroupRows)),
+		parquet.WithDataPageVersion(version),
 	)
 	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem))
 	// pqarrow closes a sink that is an io.Closer; hide Close so that w

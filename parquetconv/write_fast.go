@@ -63,6 +63,7 @@ type column struct {
 	valWidth  int       // tensor columns: bytes per Parquet value
 	size      int       // tensor columns: elements per tensor
 	bss       bool      // tensor columns: BYTE_STREAM_SPLIT values
+	dict      []byte    // tensor columns: the identity dictionary page (PLAIN INT32), nil for none
 	pageRows  int       // tensor columns: rows per data page
 }
 
@@ -89,6 +90,7 @@ type fastWriter struct {
 	cbuf     []byte       // compressed v2 page scratch
 	ctmp     bytes.Buffer // compressor output
 	defs     []int16
+	runHead  []byte
 	fileSize int64
 }
 
@@ -181,6 +183,10 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 			if c.descr.MaxRepetitionLevel() != 1 {
 				return nil, errorf("field %q: Parquet column %s has repetition level %d, want 1", f.Name, c.descr.Path(), c.descr.MaxRepetitionLevel())
 			}
+			if cfg.identityDict && c.kind != valueCopy {
+				c.dict = identityDictionary(c.kind)
+				c.valWidth = c.elemWidth
+			}
 			tensorBytes := int64(c.size) * int64(c.valWidth)
 			if tensorBytes > math.MaxInt32/2 {
 				return nil, errorf("field %q: a tensor of %d bytes does not fit a Parquet page: %w", f.Name, tensorBytes, arrow.ErrNotImplemented)
@@ -188,12 +194,16 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 			c.pageRows = max(1, defaultPageBytes/int(tensorBytes))
 			rowBytes += int(tensorBytes)
 			enc := parquet.Encodings.Plain
-			if cfg.byteStreamSplit && (c.descr.PhysicalType() == parquet.Types.Float || c.descr.PhysicalType() == parquet.Types.Double) {
+			if c.dict != nil {
+				props = append(props, parquet.WithDictionaryFor(c.descr.Path(), true), parquet.WithStatsFor(c.descr.Path(), false))
+			} else if cfg.byteStreamSplit && (c.descr.PhysicalType() == parquet.Types.Float || c.descr.PhysicalType() == parquet.Types.Double) {
 				c.bss = true
 				enc = parquet.Encodings.ByteStreamSplit
 			}
-			props = append(props, parquet.WithDictionaryFor(c.descr.Path(), false),
-				parquet.WithEncodingFor(c.descr.Path(), enc), parquet.WithStatsFor(c.descr.Path(), false))
+			if c.dict == nil {
+				props = append(props, parquet.WithDictionaryFor(c.descr.Path(), false),
+					parquet.WithEncodingFor(c.descr.Path(), enc), parquet.WithStatsFor(c.descr.Path(), false))
+			}
 		}
 		fw.cols = append(fw.cols, c)
 	}

@@ -31,6 +31,14 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 	}
 	// Element index of tensor row r of arr: first + r*size.
 	first := child.Data().Offset() + fsl.Data().Offset()*c.size
+	if c.dict != nil {
+		dp := file.NewDictionaryPage(memory.NewBufferBytes(c.dict), int32(len(c.dict)/4), fw.props.DictionaryPageEncoding())
+		_, err := pager.WriteDictionaryPage(dp)
+		dp.Release()
+		if err != nil {
+			return err
+		}
+	}
 	maxDef := c.descr.MaxDefinitionLevel()
 	rowBytes := c.size * c.elemWidth
 	for p := start; p < end; p += c.pageRows {
@@ -56,6 +64,13 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 		nvals := valid * c.size
 		nlevels := int64(nvals) + int64(q-p-valid)
 		valBytes := nvals * c.valWidth
+		var runHead []byte // identity dictionary: bit width and one bit-packed run
+		if c.dict != nil {
+			groups := (nvals + 7) / 8
+			runHead = binary.AppendUvarint(append(fw.runHead[:0], byte(8*c.elemWidth)), uint64(groups)<<1|1)
+			fw.runHead = runHead
+			valBytes = len(runHead) + groups*8*c.elemWidth
+		}
 		head := len(rep) + len(def)
 		if !fw.v2 {
 			head += 8
@@ -76,12 +91,21 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 			o += 4
 		}
 		o += copy(page[o:], def)
-		fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
-
 		enc := parquet.Encodings.Plain
-		if c.bss {
+		switch {
+		case c.dict != nil:
+			enc = fw.props.DictionaryIndexEncoding()
+			v := o + copy(page[o:], runHead)
+			n := nvals * c.elemWidth
+			fw.putPageValues(page[v:v+n], c, elems, first, p, q, arr, rowBytes)
+			clear(page[v+n:])
+		case c.bss:
 			enc = parquet.Encodings.ByteStreamSplit
+			fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
+		default:
+			fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
 		}
+
 		cfg := file.DataPageConfig{Num: int32(nlevels), Encoding: enc, UncompressedSize: int32(total), FirstRowIndex: int64(p - start)}
 		var dp file.DataPage
 		if fw.v2 {
@@ -103,7 +127,7 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 			return err
 		}
 	}
-	return pager.Close(false, false)
+	return pager.Close(c.dict != nil, false)
 }
 
 // pageBuffer returns a reused buffer of n bytes whose byte at offset
@@ -144,7 +168,11 @@ func (fw *fastWriter) putPageValues(dst []byte, c *column, elems []byte, first, 
 		lo := (first + s*c.size) * c.elemWidth
 		src := elems[lo : lo+(r-s)*rowBytes]
 		n := (r - s) * c.size * c.valWidth
-		putValues(out[o:o+n], src, c.kind)
+		if c.dict != nil {
+			copy(out[o:o+n], src) // the elements' bytes are their indexes
+		} else {
+			putValues(out[o:o+n], src, c.kind)
+		}
 		o += n
 	}
 	if c.bss {

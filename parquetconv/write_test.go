@@ -292,6 +292,7 @@ func TestParquetFallback(t *testing.T) {
 	s := sliceRecord(ok, 1, 6)
 	defer s.Release()
 	roundTrip(t, mem, s, parquetconv.WithRowGroupRows(2))
+	roundTrip(t, mem, s, parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithCompressionLevel(9))
 
 	bad := array.NewRecordBatch(arrow.NewSchema(append(fields, rec.Schema().Field(4)), nil), append(cols, rec.Column(4)), 6)
 	defer bad.Release()
@@ -526,5 +527,42 @@ func TestParquetPages(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestParquetIdentityDictionary checks WithIdentityDictionary: 1- and
+// 2-byte integer columns are dictionary-encoded with the elements' bytes
+// as indexes, other columns are not, and values round-trip.
+func TestParquetIdentityDictionary(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []parquetconv.Option
+	}{
+		{"v1", nil},
+		{"v2 zstd", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD)}},
+		{"small groups snappy", []parquetconv.Option{parquetconv.WithRowGroupRows(3), parquetconv.WithCompression(parquetconv.Snappy)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := checkedMem(t)
+			rec := mixedRecord(t, mem, 300,
+				colSpec{"i8", arrow.PrimitiveTypes.Int8, shapeCycle3, everyThird},
+				colSpec{"u8", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{3, 5, 7}, nil, nil), nil},
+				colSpec{"i16", arrow.PrimitiveTypes.Int16, shapeNonSquare, everyThird},
+				colSpec{"u16", arrow.PrimitiveTypes.Uint16, shape0D, nil},
+				colSpec{"f32", arrow.PrimitiveTypes.Float32, shapeVector, nil})
+			defer rec.Release()
+			s := sliceRecord(rec, 7, 300)
+			defer s.Release()
+			pf := roundTrip(t, mem, s, append(tc.opts, parquetconv.WithIdentityDictionary())...)
+			for col := 1; col <= 5; col++ {
+				cm, err := pf.MetaData().RowGroup(0).ColumnChunk(col)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := cm.HasDictionaryPage(), col <= 4; got != want {
+					t.Errorf("column %d: dictionary page %v, want %v", col, got, want)
+				}
+			}
+		})
 	}
 }

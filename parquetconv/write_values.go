@@ -106,6 +106,28 @@ func widenNative(d []uint32, src []byte, kind valueKind) {
 	}
 }
 
+// identityDictionary returns the PLAIN INT32 dictionary of every value
+// of a 1- or 2-byte integer kind, entry i being the value whose bits are
+// i, so that the elements' own bytes are their indexes.
+func identityDictionary(kind valueKind) []byte {
+	n, src := 256, make([]byte, 512)
+	if kind == valueInt16 || kind == valueUint16 {
+		n = 65536
+		src = make([]byte, 2*n)
+		for i := range n {
+			binary.LittleEndian.PutUint16(src[2*i:], uint16(i))
+		}
+	} else {
+		for i := range n {
+			src[i] = byte(i)
+		}
+		src = src[:n]
+	}
+	dict := make([]byte, 4*n)
+	putValues(dict, src, kind)
+	return dict
+}
+
 // splitStreams writes src, values of w bytes, to dst in the
 // BYTE_STREAM_SPLIT encoding: byte k of value i goes to dst[k*n+i].
 func splitStreams(dst, src []byte, w int) {
