@@ -162,7 +162,7 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 		rowsMax: cfg.rowGroupRows,
 		ctx:     pqarrow.NewArrowWriteContext(context.Background(), &aprops),
 	}
-	rowBytes := 0
+	rowBytes := int64(0) // bytes of tensor values per row
 	leaf := 0
 	props := base
 	for i, f := range tensorSchema.Fields() {
@@ -192,7 +192,7 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 				return nil, errorf("field %q: a tensor of %d bytes does not fit a Parquet page: %w", f.Name, tensorBytes, arrow.ErrNotImplemented)
 			}
 			c.pageRows = max(1, defaultPageBytes/int(tensorBytes))
-			rowBytes += int(tensorBytes)
+			rowBytes += tensorBytes
 			enc := parquet.Encodings.Plain
 			if c.dict != nil {
 				props = append(props, parquet.WithDictionaryFor(c.descr.Path(), true), parquet.WithStatsFor(c.descr.Path(), false))
@@ -210,7 +210,7 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 	if leaf != sc.NumColumns() {
 		return nil, errorf("schema maps to %d Parquet columns, want %d", sc.NumColumns(), leaf)
 	}
-	fw.groupMax = int(max(1, cfg.rowGroupBytes/int64(max(rowBytes, 1))))
+	fw.groupMax = int(min(max(1, cfg.rowGroupBytes/max(rowBytes, 1)), int64(cfg.rowGroupRows)))
 	fw.props = parquet.NewWriterProperties(props...)
 
 	kv := metadata.NewKeyValueMetadata()
