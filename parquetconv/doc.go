@@ -11,8 +11,8 @@
 // A tensor column is stored as the Parquet LIST that pyarrow writes for a
 // fixed_size_list (Parquet has no fixed-size list), with the Arrow schema
 // stored in the file, so that pyarrow, Arrow C++ and arrow-go restore the
-// arrow.fixed_shape_tensor type; readers that ignore the stored schema
-// (DuckDB, polars) see variable-size lists of the physical elements.
+// arrow.fixed_shape_tensor type (polars 2.1 too); readers that ignore the
+// stored schema (DuckDB) see variable-size lists of the physical elements.
 //
 // # Writing
 //

@@ -18,15 +18,15 @@ import (
 // A tensor column is stored as pyarrow stores a fixed_size_list: the
 // Parquet LIST of its physical elements (Parquet has no fixed-size list),
 // with the Arrow schema in the file's "ARROW:schema" key, so that
-// arrow-go and pyarrow readers get the tensor type back; readers that
+// arrow-go, pyarrow and polars get the tensor type back; readers that
 // ignore the stored schema see variable-size lists (DuckDB types a
-// float32 tensor column FLOAT[], polars List(Float32)).
+// float32 tensor column FLOAT[]).
 //
 // When every field is a tensor column or a flat column (booleans,
 // integers, floats, strings, binaries, dates, times, timestamps,
-// decimals), the Writer writes tensor columns itself: levels cost a few
-// bytes per row instead of two per element, values are copied straight
-// from the column (1- and 2-byte integers widened to INT32), not
+// decimals), the Writer writes tensor columns itself: levels are built
+// per row, not per element, values are copied straight from the column
+// (1- and 2-byte integers widened to INT32), not
 // dictionary-encoded, so every bit (NaN payloads and signs included)
 // survives, and null tensors are written. Flat columns go through
 // arrow-go's column writers in the same row groups. Schemas with other
@@ -39,8 +39,7 @@ type Writer struct {
 	storage *arrow.Schema // the schema written to the file
 	fast    *fastWriter   // nil on the pqarrow path
 	fw      *pqarrow.FileWriter
-	rows    int
-	mem     memory.Allocator
+	rows    int   // rows per row group on the pqarrow path
 	err     error // sticky: the file is broken after a failed write
 	closed  bool
 }
@@ -80,7 +79,7 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 		if err != nil {
 			return nil, err
 		}
-		return &Writer{schema: schema, storage: storage, fast: fast, mem: cfg.mem}, nil
+		return &Writer{schema: schema, storage: storage, fast: fast}, nil
 	}
 	version := parquet.DataPageV1
 	if cfg.dataPageV2 {
@@ -100,7 +99,7 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	return &Writer{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows, mem: cfg.mem}, nil
+	return &Writer{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows}, nil
 }
 
 // writerOnly hides every method of its writer but Write.
@@ -142,7 +141,7 @@ func (w *Writer) Write(rec arrow.RecordBatch) (err error) {
 		}
 	}
 	n := int(rec.NumRows())
-	for start := 0; start < n || (n == 0 && start == 0); start += w.rows {
+	for start := 0; start < n; start += w.rows {
 		end := min(start+w.rows, n)
 		chunk := rebasedRecord(w.storage, rec, start, end)
 		err := w.fw.Write(chunk)
@@ -150,9 +149,6 @@ func (w *Writer) Write(rec arrow.RecordBatch) (err error) {
 		if err != nil {
 			w.err = errorf("write: %w", err)
 			return w.err
-		}
-		if n == 0 {
-			break
 		}
 	}
 	return nil

@@ -15,8 +15,9 @@ one valid tensor per column. Exits 1 with a message on the first mismatch.
   every element bit must match; the logical tensor, derived from the raw
   storage and numpy.transpose (logical = transpose(physical, perm)), must equal
   the manifest's (pyarrow's to_numpy_ndarray is wrong for 3-cycles).
-- DuckDB and polars see lists: nulls and every element bit must match (float16
-  by value when the reader widens it).
+- DuckDB sees lists, polars its own fixed_shape_tensor extension over an Array:
+  nulls and every element bit must match (float16 by value when the reader
+  widens it).
 """
 import json
 import sys
