@@ -2,10 +2,10 @@
 
 Driven by parquetconv/interop_test.go:
 
-  interop.py READERS PARQUET REFERENCE MANIFEST
+  interop.py READERS REFERENCE MANIFEST PARQUET...
 
 READERS is a comma-separated subset of pyarrow,duckdb,polars. REFERENCE is an
-Arrow IPC file of the same record (what the Parquet file must contain).
+Arrow IPC file of the record that every PARQUET file must contain.
 MANIFEST is JSON: {"tensors": [names], "logical": {name: {"row": i,
 "shape": [...], "values": [...]}}} with the logical values, computed in Go, of
 one valid tensor per column. Exits 1 with a message on the first mismatch.
@@ -28,8 +28,11 @@ import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
 
+current = ""
+
+
 def fail(msg):
-    print(msg)
+    print(f"{current}: {msg}")
     sys.exit(1)
 
 
@@ -110,24 +113,27 @@ def check_lists(reader, table, ref, man):
 
 
 def main():
-    readers, path, ref_path, man_path = sys.argv[1].split(","), sys.argv[2], sys.argv[3], sys.argv[4]
+    global current
+    readers, ref_path, man_path, paths = sys.argv[1].split(","), sys.argv[2], sys.argv[3], sys.argv[4:]
     with ipc.open_file(ref_path) as r:
         ref = r.read_all()
     with open(man_path) as f:
         man = json.load(f)
-    if "pyarrow" in readers:
-        check_pyarrow(path, ref, man)
-    if "duckdb" in readers:
-        import duckdb
+    for path in paths:
+        current = path
+        if "pyarrow" in readers:
+            check_pyarrow(path, ref, man)
+        if "duckdb" in readers:
+            import duckdb
 
-        rel = duckdb.connect().sql("SELECT * FROM read_parquet('%s')" % path.replace("'", "''"))
-        fetch = getattr(rel, "to_arrow_table", None) or rel.arrow
-        check_lists("duckdb", fetch(), ref, man)
-    if "polars" in readers:
-        import polars as pl
+            rel = duckdb.connect().sql("SELECT * FROM read_parquet('%s')" % path.replace("'", "''"))
+            fetch = getattr(rel, "to_arrow_table", None) or rel.arrow
+            check_lists("duckdb", fetch(), ref, man)
+        if "polars" in readers:
+            import polars as pl
 
-        check_lists("polars", pl.read_parquet(path).to_arrow(), ref, man)
-    print(f"{','.join(readers)}: {ref.num_rows} rows, {len(man['tensors'])} tensor columns ok")
+            check_lists("polars", pl.read_parquet(path).to_arrow(), ref, man)
+    print(f"{','.join(readers)}: {len(paths)} files of {ref.num_rows} rows, {len(man['tensors'])} tensor columns ok")
 
 
 main()
