@@ -30,6 +30,7 @@ func interopRecord(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
 		{"cyc", arrow.PrimitiveTypes.Int16, shapeCycle3, nil},
 		{"vec", arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{5}, []string{"x"}, nil), everyThird},
 		{"none", arrow.PrimitiveTypes.Float64, shapeVector, allNull},
+		{"none8", arrow.PrimitiveTypes.Uint8, shapeVector, allNull},
 	}
 	for _, dt := range elemTypes {
 		specs = append(specs, colSpec{"e_" + dt.String(), dt, shapeNonSquare, everyThird})

@@ -89,9 +89,8 @@ type fastWriter struct {
 	vals     []byte       // BYTE_STREAM_SPLIT scratch
 	cbuf     []byte       // compressed v2 page scratch
 	ctmp     bytes.Buffer // compressor output
-	defs     []int16
-	runHead  []byte
-	fileSize int64
+	defs     []int16      // definition levels of a flat column
+	runHead  []byte       // identity dictionary: bit width and run header
 }
 
 // fastSchema reports whether every field of schema can go through
@@ -193,17 +192,14 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 			}
 			c.pageRows = max(1, defaultPageBytes/int(tensorBytes))
 			rowBytes += tensorBytes
+			// The chunk metadata lists the encodings these properties name.
+			path := c.descr.Path()
 			enc := parquet.Encodings.Plain
-			if c.dict != nil {
-				props = append(props, parquet.WithDictionaryFor(c.descr.Path(), true), parquet.WithStatsFor(c.descr.Path(), false))
-			} else if cfg.byteStreamSplit && (c.descr.PhysicalType() == parquet.Types.Float || c.descr.PhysicalType() == parquet.Types.Double) {
+			if cfg.byteStreamSplit && (c.descr.PhysicalType() == parquet.Types.Float || c.descr.PhysicalType() == parquet.Types.Double) {
 				c.bss = true
 				enc = parquet.Encodings.ByteStreamSplit
 			}
-			if c.dict == nil {
-				props = append(props, parquet.WithDictionaryFor(c.descr.Path(), false),
-					parquet.WithEncodingFor(c.descr.Path(), enc), parquet.WithStatsFor(c.descr.Path(), false))
-			}
+			props = append(props, parquet.WithDictionaryFor(path, c.dict != nil), parquet.WithEncodingFor(path, enc), parquet.WithStatsFor(path, false))
 		}
 		fw.cols = append(fw.cols, c)
 	}

@@ -21,7 +21,9 @@ import (
 // times 1 and n definition levels of the maximum; a null tensor has one
 // repetition level 0 and one definition level 0 and no value. Values are
 // PLAIN (or BYTE_STREAM_SPLIT) copies of the elements, widened to INT32
-// for 1- and 2-byte integers; the element bits are never touched.
+// for 1- and 2-byte integers, or with an identity dictionary one
+// bit-packed run of indexes that are the elements' bytes (zero-padded to
+// a multiple of 8 indexes); float bits are never touched.
 func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fixedshape.Array, start, end int) error {
 	fsl := arr.Storage().(*array.FixedSizeList)
 	child := fsl.ListValues()
@@ -67,7 +69,10 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 		var runHead []byte // identity dictionary: bit width and one bit-packed run
 		if c.dict != nil {
 			groups := (nvals + 7) / 8
-			runHead = binary.AppendUvarint(append(fw.runHead[:0], byte(8*c.elemWidth)), uint64(groups)<<1|1)
+			runHead = append(fw.runHead[:0], byte(8*c.elemWidth))
+			if groups > 0 {
+				runHead = binary.AppendUvarint(runHead, uint64(groups)<<1|1)
+			}
 			fw.runHead = runHead
 			valBytes = len(runHead) + groups*8*c.elemWidth
 		}

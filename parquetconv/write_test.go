@@ -549,7 +549,8 @@ func TestParquetIdentityDictionary(t *testing.T) {
 				colSpec{"u8", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{3, 5, 7}, nil, nil), nil},
 				colSpec{"i16", arrow.PrimitiveTypes.Int16, shapeNonSquare, everyThird},
 				colSpec{"u16", arrow.PrimitiveTypes.Uint16, shape0D, nil},
-				colSpec{"f32", arrow.PrimitiveTypes.Float32, shapeVector, nil})
+				colSpec{"f32", arrow.PrimitiveTypes.Float32, shapeVector, nil},
+				colSpec{"none8", arrow.PrimitiveTypes.Int8, shapeVector, allNull})
 			defer rec.Release()
 			s := sliceRecord(rec, 7, 300)
 			defer s.Release()
