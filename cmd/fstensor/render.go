@@ -147,8 +147,8 @@ func bandChart(vals []float64, s scale) image.Image {
 		img.Pix[i] = 255
 	}
 	prevLo, prevHi := -1, -1
-	n := len(vals)
-	for c := range maxWidth {
+	n := int64(len(vals)) // c*n overflows a 32-bit int
+	for c := range int64(maxWidth) {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, v := range vals[c*n/maxWidth : (c+1)*n/maxWidth] {
 			if !math.IsNaN(v) {
@@ -164,7 +164,7 @@ func bandChart(vals []float64, s scale) image.Image {
 			// Overlap the previous span: a step becomes a vertical line.
 			top, bottom = min(top, prevHi), max(bottom, prevLo)
 		}
-		x := chartMargin + c
+		x := chartMargin + int(c)
 		for y := top; y <= bottom; y++ {
 			img.Pix[y*img.Stride+x] = 0
 		}
