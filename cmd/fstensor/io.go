@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -288,5 +289,8 @@ func projectBatch(schema *arrow.Schema, rec arrow.RecordBatch, idx []int) arrow.
 	return array.NewRecordBatch(schema, cols, rec.NumRows())
 }
 
-// parquetReadOptions are the options of the Parquet reader.
-func parquetReadOptions() []parquetconv.Option { return nil }
+// parquetReadOptions are the options of the Parquet reader: row groups
+// decoded on every processor.
+func parquetReadOptions() []parquetconv.Option {
+	return []parquetconv.Option{parquetconv.WithWorkers(runtime.GOMAXPROCS(0))}
+}
