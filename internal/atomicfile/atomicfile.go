@@ -18,8 +18,10 @@ var ErrNotRegular = errors.New("atomicfile: not a regular file")
 // kernel's ELOOP limit does.
 const maxLinks = 40
 
-// File is a temporary file that becomes the target on Commit. Its methods
-// are not safe for concurrent use.
+// File is a temporary file that becomes the target on Commit. It has no
+// Close method, so a writer that closes its sink when it is an io.Closer
+// cannot end the write: only Commit or Abort does. Its methods are not
+// safe for concurrent use.
 type File struct {
 	f      *os.File
 	target string // the resolved target path
