@@ -353,6 +353,12 @@ func TestParquetWriterErrors(t *testing.T) {
 	if _, err := parquetconv.NewWriter(&buf, rec.Schema(), parquetconv.WithCompression(parquetconv.Compression(99))); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("unknown codec: err = %v, want arrow.ErrInvalid", err)
 	}
+	// A tensor of 1 GiB cannot be a Parquet page (sizes are int32).
+	huge := fixedshape.MustNewType(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{1 << 14, 1 << 13}, nil, nil))
+	sc := arrow.NewSchema([]arrow.Field{{Name: "huge", Type: huge, Nullable: true}}, nil)
+	if _, err := parquetconv.NewWriter(&buf, sc); !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, arrow.ErrNotImplemented) {
+		t.Errorf("huge tensors: err = %v, want arrow.ErrInvalid and arrow.ErrNotImplemented", err)
+	}
 }
 
 // TestParquetSchema checks the Parquet schema: the 3-level LIST of a
