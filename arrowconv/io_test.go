@@ -3,8 +3,10 @@ package arrowconv_test
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -392,4 +394,24 @@ func columnOf(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, rows [][
 func asList(x any) []any {
 	l, _ := x.([]any)
 	return l
+}
+
+// TestOpenMissingFile checks that opening a missing file fails with an
+// error that wraps fs.ErrNotExist and names the path once.
+func TestOpenMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nope.arrow")
+	for name, open := range map[string]func(string, ...arrowconv.Option) (*arrowconv.FileReader, error){
+		"OpenIPCFile":       arrowconv.OpenIPCFile,
+		"OpenMappedIPCFile": arrowconv.OpenMappedIPCFile,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := open(path)
+			if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("err = %v, want fs.ErrNotExist and arrow.ErrInvalid", err)
+			}
+			if n := strings.Count(err.Error(), path); n != 1 {
+				t.Errorf("%q names the path %d times, want 1", err, n)
+			}
+		})
+	}
 }

@@ -64,7 +64,7 @@ type FileReader struct {
 func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, errorf("open %s: %w", path, err)
+		return nil, errorf("%w", err) // the error names path
 	}
 	r, err := newFileReader(f, false, newConfig(opts))
 	if err != nil {
@@ -87,7 +87,7 @@ func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 	m, err := mmap.Map(path)
 	if err != nil {
-		return nil, errorf("map %s: %w", path, err)
+		return nil, errorf("%w", err) // the error names path
 	}
 	r, err := func() (r *FileReader, err error) {
 		defer recovered(&err, "ipc file")
