@@ -63,6 +63,7 @@ func benchRecord(n int, elem arrow.DataType, shape []int, gaussian bool) arrow.R
 
 func benchCopy(b *testing.B, src []byte) {
 	dst := make([]byte, len(src))
+	copy(dst, src) // fault the pages in
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -195,6 +196,7 @@ func BenchmarkWriteCompressed(b *testing.B) {
 	}{
 		{"codec=zstd/enc=plain", []parquetconv.Option{parquetconv.WithCompression(parquetconv.ZSTD)}},
 		{"codec=zstd/enc=bss", []parquetconv.Option{parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithByteStreamSplit()}},
+		{"codec=zstd/level=1/enc=bss", []parquetconv.Option{parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithCompressionLevel(1), parquetconv.WithByteStreamSplit()}},
 		{"codec=snappy/enc=bss", []parquetconv.Option{parquetconv.WithCompression(parquetconv.Snappy), parquetconv.WithByteStreamSplit()}},
 	} {
 		b.Run(prefix+"/"+c.name+"/impl=parquetconv", func(b *testing.B) {
