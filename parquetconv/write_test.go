@@ -573,3 +573,60 @@ func TestParquetIdentityDictionary(t *testing.T) {
 		})
 	}
 }
+
+// failingWriter accepts n bytes, then fails every write.
+type failingWriter struct{ n int }
+
+var errDiskFull = errors.New("disk full")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errDiskFull
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestParquetWriterIOError checks that an I/O error of the destination
+// is returned by Write, with its cause, and then by every call.
+func TestParquetWriterIOError(t *testing.T) {
+	mem := checkedMem(t)
+	rec := mixedRecord(t, mem, 20, colSpec{"v", arrow.PrimitiveTypes.Float32, shapeCycle3, everyThird})
+	defer rec.Release()
+	size := len(writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(5)))
+	for _, n := range []int{0, 10, 500, size / 2, size - 10} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			w, err := parquetconv.NewWriter(&failingWriter{n: n}, rec.Schema(), parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(5))
+			if n == 0 {
+				if !errors.Is(err, errDiskFull) || !errors.Is(err, arrow.ErrInvalid) {
+					t.Fatalf("NewWriter: err = %v, want errDiskFull and arrow.ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == size-10 { // only the footer fails
+				if err := w.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Close(); !errors.Is(err, errDiskFull) || !errors.Is(err, arrow.ErrInvalid) {
+					t.Errorf("Close: err = %v, want errDiskFull and arrow.ErrInvalid", err)
+				}
+				return
+			}
+			err = w.Write(rec)
+			if !errors.Is(err, errDiskFull) || !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("Write: err = %v, want errDiskFull and arrow.ErrInvalid", err)
+			}
+			if err := w.Write(rec); !errors.Is(err, errDiskFull) {
+				t.Errorf("second Write: err = %v, want errDiskFull", err)
+			}
+			if err := w.Close(); !errors.Is(err, errDiskFull) {
+				t.Errorf("Close: err = %v, want errDiskFull", err)
+			}
+		})
+	}
+}
