@@ -35,7 +35,7 @@ type tensorLeaf struct {
 type chunkDecoder struct {
 	cfg        *config
 	dec        decompressor
-	chunk      []byte
+	pages      pageCursor
 	page       []byte
 	vals       []byte
 	def, rep   []uint8
@@ -89,10 +89,7 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	if err != nil {
 		return nil, err
 	}
-	d.chunk = grow(d.chunk, int(n))
-	if _, err := d.readerAt.ReadAt(d.chunk, start); err != nil {
-		return nil, errorf("read column chunk: %w", err)
-	}
+	d.pages = pageCursor{r: d.readerAt, start: start, n: n, hdr: d.pages.hdr, body: d.pages.body}
 
 	buf := memory.NewResizableBuffer(d.cfg.mem)
 	defer buf.Release()
@@ -109,20 +106,11 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 		d.child = nil
 	}()
 
-	for p := 0; p < len(d.chunk); {
-		h, hl, err := parsePageHeader(d.chunk[p:])
+	for !d.pages.done() {
+		h, body, err := d.pages.next(d.cfg.maxPageBytes, true)
 		if err != nil {
 			return nil, err
 		}
-		p += hl
-		if int64(h.compressed) > int64(len(d.chunk)-p) {
-			return nil, errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, len(d.chunk)-p)
-		}
-		if int64(h.uncompressed) > d.cfg.maxPageBytes {
-			return nil, errorf("page of %d bytes is above the limit of %d", h.uncompressed, d.cfg.maxPageBytes)
-		}
-		body := d.chunk[p : p+int(h.compressed)]
-		p += int(h.compressed)
 		switch h.typ {
 		case pageDictionary:
 			err = d.dictionaryPage(h, body, codec)
@@ -250,4 +238,63 @@ func (d *chunkDecoder) dataPageV2(h pageHeader, body []byte, codec int) error {
 		vals = d.vals
 	}
 	return d.levelsAndValues(h, rep, def, vals)
+}
+
+// pageCursor reads the pages of a column chunk one at a time into
+// buffers it reuses, so that memory and cache use stay at a page.
+type pageCursor struct {
+	r        io.ReaderAt
+	start, n int64 // the chunk
+	p        int64 // the next page, from start
+	hdr      []byte
+	body     []byte
+}
+
+// done reports whether every page was read.
+func (c *pageCursor) done() bool { return c.p >= c.n }
+
+// next returns the next page's header and, when withBody, its body;
+// the page must lie in the chunk and be within maxPage bytes, both
+// compressed and not.
+func (c *pageCursor) next(maxPage int64, withBody bool) (pageHeader, []byte, error) {
+	left := c.n - c.p
+	win := min(left, 4<<10)
+	var h pageHeader
+	var hl int
+	var err error
+	for {
+		c.hdr = grow(c.hdr, int(win))
+		if _, err := c.r.ReadAt(c.hdr, c.start+c.p); err != nil {
+			return h, nil, errorf("read page header: %w", err)
+		}
+		h, hl, err = parsePageHeader(c.hdr)
+		if err == nil || win == left || win >= 16<<20 {
+			break
+		}
+		win = min(left, win*8)
+	}
+	if err != nil {
+		return h, nil, err
+	}
+	c.p += int64(hl)
+	if int64(h.compressed) > c.n-c.p {
+		return h, nil, errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, c.n-c.p)
+	}
+	if int64(h.uncompressed) > maxPage || int64(h.compressed) > maxPage {
+		return h, nil, errorf("page of %d bytes is above the limit of %d", max(h.uncompressed, h.compressed), maxPage)
+	}
+	at := c.p
+	c.p += int64(h.compressed)
+	if !withBody {
+		return h, nil, nil
+	}
+	if hl+int(h.compressed) <= len(c.hdr) {
+		return h, c.hdr[hl : hl+int(h.compressed)], nil
+	}
+	c.body = grow(c.body, int(h.compressed))
+	have := copy(c.body, c.hdr[hl:])
+	if _, err := c.r.ReadAt(c.body[have:], c.start+at+int64(have)); err != nil {
+		return h, nil, errorf("read page: %w", err)
+	}
+	return h, c.body, nil
 }

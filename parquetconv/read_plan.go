@@ -93,32 +93,12 @@ func scanPages(r io.ReaderAt, cc *metadata.ColumnChunkMetaData, dataEnd int64, c
 	if err != nil {
 		return err
 	}
-	var buf []byte
+	c := pageCursor{r: r, start: start, n: n}
 	var levels int64
-	for p := int64(0); p < n; {
-		win := min(n-p, 64<<10)
-		var h pageHeader
-		var hl int
-		for {
-			buf = grow(buf, int(win))
-			if _, err := r.ReadAt(buf, start+p); err != nil {
-				return errorf("read page header: %w", err)
-			}
-			h, hl, err = parsePageHeader(buf)
-			if err == nil || win == n-p || win >= 16<<20 {
-				break
-			}
-			win = min(n-p, win*4)
-		}
+	for !c.done() {
+		h, _, err := c.next(cfg.maxPageBytes, false)
 		if err != nil {
 			return err
-		}
-		p += int64(hl)
-		if int64(h.compressed) > n-p {
-			return errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, n-p)
-		}
-		if int64(h.uncompressed) > cfg.maxPageBytes || int64(h.compressed) > cfg.maxPageBytes {
-			return errorf("page of %d bytes is above the limit of %d", max(h.uncompressed, h.compressed), cfg.maxPageBytes)
 		}
 		if h.typ == pageData || h.typ == pageDataV2 {
 			levels += int64(h.numValues)
@@ -126,7 +106,6 @@ func scanPages(r io.ReaderAt, cc *metadata.ColumnChunkMetaData, dataEnd int64, c
 				return errorf("pages hold more than the %d values their column chunk states", cc.NumValues())
 			}
 		}
-		p += int64(h.compressed)
 	}
 	if cc.NumValues() < rows && rows > 0 {
 		return errorf("column chunk of %d values for %d rows", cc.NumValues(), rows)

@@ -1,0 +1,67 @@
+package parquetconv_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/parquetconv"
+)
+
+// BenchmarkRead reads uncompressed float32 embeddings and uint8 images
+// from a file (in the page cache) written by NewWriter, with 1 and 2
+// workers, beside a copy of the same tensor bytes; the throughput is of
+// tensor bytes. -parquetconv.full selects the full sizes.
+func BenchmarkRead(b *testing.B) {
+	embRows, imgRows := 5_000, 100
+	if *benchFull {
+		embRows, imgRows = 50_000, 1_000
+	}
+	for _, d := range []struct {
+		name  string
+		rows  int
+		elem  arrow.DataType
+		shape []int
+	}{
+		{fmt.Sprintf("data=embeddings/shape=%dx768/dtype=float32", embRows), embRows, arrow.PrimitiveTypes.Float32, []int{768}},
+		{fmt.Sprintf("data=images/shape=%dx3x224x224/dtype=uint8", imgRows), imgRows, arrow.PrimitiveTypes.Uint8, []int{3, 224, 224}},
+	} {
+		rec := benchRecord(d.rows, d.elem, d.shape, d.elem == arrow.PrimitiveTypes.Float32)
+		src := rec.Column(0).(*fixedshape.Array).ValueBytes()
+		var buf bytes.Buffer
+		writeTo(b, &buf, rec)
+		path := filepath.Join(b.TempDir(), "bench.parquet")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(d.name+"/impl=copy", func(b *testing.B) { benchCopy(b, src) })
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/impl=fstensor/workers=%d", d.name, workers), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					r, err := parquetconv.OpenFile(path, parquetconv.WithWorkers(workers))
+					if err != nil {
+						b.Fatal(err)
+					}
+					rows := 0
+					for r.Next() {
+						rows += int(r.RecordBatch().NumRows())
+					}
+					if err := r.Err(); err != nil {
+						b.Fatal(err)
+					}
+					r.Release()
+					if rows != d.rows {
+						b.Fatalf("read %d rows, want %d", rows, d.rows)
+					}
+				}
+			})
+		}
+		rec.Release()
+	}
+}
