@@ -88,6 +88,6 @@ func ExampleApply() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(t.Data(), t.At(0, 1))
+	fmt.Println(t.PhysicalData(), t.At(0, 1))
 	// Output: [1 3 2 4] 3
 }

@@ -42,7 +42,7 @@ func Apply[T fixedshape.Elem](p *Plan, dst []T, t fixedshape.Tensor[T]) (fixedsh
 	}
 	dst = dst[:size]
 	out := unsafeslice.Bytes(dst)
-	src := unsafeslice.Bytes(t.Data())
+	src := unsafeslice.Bytes(t.PhysicalData())
 	if len(p.kernels) == 1 {
 		p.kernels[0].Run(out, src, 1, p.inSize, 1)
 	} else {

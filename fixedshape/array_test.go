@@ -133,7 +133,7 @@ func TestBuilderAndViews(t *testing.T) {
 				}
 				tens := col.Tensor(i)
 				phys := all[i*size : (i+1)*size]
-				if diff := cmp.Diff(phys, tens.Data()); diff != "" {
+				if diff := cmp.Diff(phys, tens.PhysicalData()); diff != "" {
 					t.Errorf("tensor %d Data (-want +got):\n%s", i, diff)
 				}
 				want := logical(phys, tt.shape, tt.perm)

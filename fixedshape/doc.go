@@ -20,6 +20,13 @@
 // shape and permutation, never stored: logical axis i has the row-major
 // element stride of physical axis perm[i] (see package stride).
 //
+// Read a tensor's elements through the logical accessors, [Tensor.At],
+// [Tensor.All] and [Tensor.AppendLogical], which are right for every
+// layout. [Tensor.PhysicalData] is the storage slice, in physical order: it
+// equals the logical order only without a permutation, so keep it for
+// order-free loops (sums, extrema, fills). [TypeOf] and [TypeOfField] give
+// the tensor type of a column or field without a type assertion.
+//
 // Types are equal ([Type.ExtensionEquals], arrow.TypeEqual) when element
 // type, logical shape, logical names and permutation are equal, an absent
 // permutation equalling the identity. Value equality ([Equal]) is logical:

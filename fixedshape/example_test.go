@@ -82,3 +82,58 @@ func ExampleTensor_All() {
 	// Output:
 	// 1 2 3 4
 }
+
+// Physical against logical order: a transposed layout stores each tensor
+// column by column. PhysicalData is the storage, in that order; All (and
+// At, AppendLogical) is the logical order. Use PhysicalData only where the
+// order does not matter, as in a sum.
+func ExampleTensor_PhysicalData() {
+	m := metadata.MustNew([]int{2, 3}, nil, []int{1, 0}) // logical (2,3), stored (3,2)
+	t, err := fixedshape.NewTensor([]int32{1, 4, 2, 5, 3, 6}, m)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("physical:", t.PhysicalData())
+	fmt.Println("logical: ", t.AppendLogical(nil))
+	var sum int32
+	for _, v := range t.PhysicalData() { // order-free: the storage is fine
+		sum += v
+	}
+	fmt.Println("sum:     ", sum)
+	// Output:
+	// physical: [1 4 2 5 3 6]
+	// logical:  [1 2 3 4 5 6]
+	// sum:      21
+}
+
+// The tensor type of a schema's field without a type assertion.
+func ExampleTypeOfField() {
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{32, 32, 3}, []string{"H", "W", "C"}, nil))
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "label", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "image", Type: typ, Nullable: true},
+	}, nil)
+	for _, f := range schema.Fields() {
+		if t, ok := fixedshape.TypeOfField(f); ok {
+			fmt.Println(f.Name, t.ElemType(), t.Shape(), t.DimNames())
+		} else {
+			fmt.Println(f.Name, "is not a tensor column")
+		}
+	}
+	// Output:
+	// label is not a tensor column
+	// image uint8 [32 32 3] [H W C]
+}
+
+// TypeOf on a data type, such as an array's.
+func ExampleTypeOf() {
+	arr, _ := fixedshape.FromSlice(fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2}, nil, nil)), []float32{1, 2}, nil)
+	defer arr.Release()
+	t, ok := fixedshape.TypeOf(arr.DataType())
+	fmt.Println(ok, t.Shape())
+	_, ok = fixedshape.TypeOf(arrow.PrimitiveTypes.Float32)
+	fmt.Println(ok)
+	// Output:
+	// true [2]
+	// false
+}

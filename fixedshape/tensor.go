@@ -14,7 +14,13 @@ import (
 // row-major buffer read through logical element strides. It is a small
 // value; copying it copies no elements. The view shares memory with the
 // column or slice it was made from: elements must not be modified through
-// [Tensor.Data] while an Arrow array shares them.
+// [Tensor.PhysicalData] while an Arrow array shares them.
+//
+// Read elements in logical order with [Tensor.At], [Tensor.All] or
+// [Tensor.AppendLogical]: they are right whatever the permutation.
+// [Tensor.PhysicalData] is the storage order, which differs from the
+// logical order when the type has a permutation; it suits loops whose
+// result does not depend on the order (a sum, a minimum, a fill).
 type Tensor[T Elem] struct {
 	data    []T   // physical elements, len == product of shape
 	shape   []int // logical shape, shared and never modified
@@ -52,8 +58,18 @@ func (t Tensor[T]) ElemStrides() []int { return append([]int{}, t.strides...) }
 // AppendElemStrides appends the logical element strides to dst.
 func (t Tensor[T]) AppendElemStrides(dst []int) []int { return append(dst, t.strides...) }
 
-// Data returns the physical elements in row-major order of the physical
-// shape, sharing memory with the view's source.
+// PhysicalData returns the elements in storage order, row-major in the
+// physical shape, sharing memory with the view's source. With a
+// permutation this is not the logical order that At, All and
+// AppendLogical follow: use it for order-free work (sums, extrema,
+// fills) or with PhysicalShape and the permutation at hand.
+func (t Tensor[T]) PhysicalData() []T { return t.data }
+
+// Data returns the elements in storage order, as PhysicalData does.
+//
+// Deprecated: the name hides that the order is physical, not logical; use
+// PhysicalData for the storage order, or All and AppendLogical for the
+// logical order.
 func (t Tensor[T]) Data() []T { return t.data }
 
 // At returns the element at a logical index. It panics, like slice

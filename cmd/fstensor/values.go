@@ -26,7 +26,7 @@ type floatCol[T fixedshape.Elem] struct {
 }
 
 func (fc floatCol[T]) appendPhysical(dst []float64, i int) []float64 {
-	for _, v := range fc.c.Tensor(i).Data() {
+	for _, v := range fc.c.Tensor(i).PhysicalData() {
 		dst = append(dst, fc.f(v))
 	}
 	return dst
