@@ -32,8 +32,8 @@
 // The fast path takes every schema whose fields are tensor columns or
 // flat columns (booleans, integers, floats, strings, binaries, dates,
 // times, timestamps, decimals). Tensor columns are written by this
-// package: repetition and definition levels as RLE runs, a few bytes per
-// row (not two levels per element), values PLAIN straight from the
+// package: repetition and definition levels as RLE runs built per row (a
+// few bytes per row, nothing per element), values PLAIN straight from the
 // column's elements ([WithByteStreamSplit]: BYTE_STREAM_SPLIT for float32
 // and float64), without statistics, in data pages of about 1 MiB of whole
 // tensors (v1, or v2 with [WithDataPageV2]). Tensor values are never
@@ -44,7 +44,10 @@
 // Flat columns go through arrow-go's column writers (dictionary,
 // statistics) in the same row groups. Other schemas (structs, lists,
 // maps, dictionaries, other extension types beside the tensors) fall back
-// to arrow-go's pqarrow writer, which cannot write null tensors.
+// to arrow-go's pqarrow writer, which cannot write null tensors (Write
+// refuses them with an error wrapping arrow.ErrNotImplemented), levels
+// every element, and ignores [WithRowGroupBytes], [WithByteStreamSplit]
+// and [WithIdentityDictionary].
 //
 // Floating-point elements are copied, never converted: NaN payloads and
 // signs, -0 and infinities survive bit for bit. A null tensor is one null list
@@ -62,9 +65,10 @@
 // # Memory
 //
 // Writers do not retain the records written; a fast-path writer holds one
-// page buffer (about 1 MiB, or one tensor when larger) and a compression
-// buffer, allocated from the Go heap; arrow-go's column writers of flat
-// columns allocate from [WithAllocator].
+// page buffer (about 1 MiB, or one tensor when larger), a compression
+// buffer and the identity dictionaries (up to 256 KiB a column), allocated
+// from the Go heap; arrow-go's column writers of flat columns allocate
+// from [WithAllocator].
 //
 // Readers allocate decoded data from [WithAllocator]; the caller releases
 // the reader, and each batch is valid until the next call of Next unless
@@ -74,5 +78,9 @@
 //
 // Errors from outside data are *[Error] values that wrap
 // arrow.ErrInvalid, plus their cause. Readers recover panics of arrow-go's
-// decoders on malformed input and return them as errors.
+// decoders on malformed input and return them as errors. Writer errors are
+// *[Error] values too, with their cause (the destination's I/O error,
+// arrow.ErrNotImplemented for what Parquet or arrow-go cannot hold); after
+// a Write failed past the checks of its record, the file is incomplete
+// and every later call fails.
 package parquetconv
