@@ -45,9 +45,9 @@
 // statistics) in the same row groups. Other schemas (structs, lists,
 // maps, dictionaries, other extension types beside the tensors) fall back
 // to arrow-go's pqarrow writer, which cannot write null tensors (Write
-// refuses them with an error wrapping arrow.ErrNotImplemented), levels
-// every element, and ignores [WithRowGroupBytes], [WithByteStreamSplit]
-// and [WithIdentityDictionary].
+// refuses them with an error wrapping arrow.ErrNotImplemented), builds
+// levels per element, and ignores [WithRowGroupBytes],
+// [WithByteStreamSplit] and [WithIdentityDictionary].
 //
 // Floating-point elements are copied, never converted: NaN payloads and
 // signs, -0 and infinities survive bit for bit. A null tensor is one null list
