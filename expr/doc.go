@@ -16,6 +16,16 @@
 // canonical and parses back to an Equal expression. Simplify merges and
 // drops operations (ndindex's reduced form for indexes).
 //
+// In Go, the items of a subscript are All (`:`), At (`i`), From (`a:`), To
+// (`:b`), Range (`a:b`), Step (`::c`), Item.By for a step on any of these
+// (From(2).By(2) is `2::2`), NewAxis and Ellipsis; Span takes all three
+// places with Omit for an empty one. So x[4:-4, :, ::-1] is
+//
+//	expr.Subscript(x, expr.Range(4, -4), expr.All(), expr.Step(-1))
+//
+// Before any data, Expr.Metadata gives the result's logical shape and
+// names, and Plan.Type the result column's type, for an output schema.
+//
 // Compile lowers an expression to a Plan, in the manner of regexp/syntax:
 // every chain of slices, indexes, transposes and new axes becomes one
 // strided view over the input's physical elements, the input's own

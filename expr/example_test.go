@@ -91,3 +91,35 @@ func ExampleApply() {
 	fmt.Println(t.PhysicalData(), t.At(0, 1))
 	// Output: [1 3 2 4] 3
 }
+
+// Open-ended slices in Go, without sentinels: the crop x[4:-4, 2:] and the
+// flip x[::-1, :].
+func ExampleFrom() {
+	x := expr.InputOf(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{32, 32, 3}, []string{"H", "W", "C"}, nil))
+	crop := expr.Subscript(x, expr.Range(4, -4), expr.From(2))
+	flip := expr.Subscript(x, expr.Step(-1), expr.All())
+	odd := expr.Subscript(x, expr.From(1).By(2), expr.To(-1).By(3))
+	for _, e := range []expr.Expr{crop, flip, odd} {
+		fmt.Println(e, e.Metadata())
+	}
+	// Output:
+	// x[4:-4, 2:] (24,30,3) names=["H" "W" "C"]
+	// x[::-1, :] (32,32,3) names=["H" "W" "C"]
+	// x[1::2, :-1:3] (16,11,3) names=["H" "W" "C"]
+}
+
+// The type of the result column before any data, for an output schema.
+func ExamplePlan_Type() {
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{3, 224, 224}, []string{"C", "H", "W"}, nil))
+	p, err := expr.Compile(expr.Transpose(expr.Subscript(expr.Input(typ), expr.All(), expr.Range(16, -16), expr.Range(16, -16)), 1, 2, 0))
+	if err != nil {
+		panic(err)
+	}
+	out, err := p.Type()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(out)
+	// Output:
+	// extension<arrow.fixed_shape_tensor[value_type=float, shape=[192,192,3], dim_names=[H,W,C]]>
+}

@@ -59,6 +59,36 @@ func Span(start, stop, step int) Item {
 	return it
 }
 
+// From returns the slice `start:`, from start to the end of the axis
+// (negative start counts from the end): Span(start, Omit, Omit) without
+// the sentinel.
+func From(start int) Item { return Item{kind: itemSlice, has: hasStart, start: start} }
+
+// To returns the slice `:stop`, from the start of the axis up to stop
+// excluded (negative stop counts from the end).
+func To(stop int) Item { return Item{kind: itemSlice, has: hasStop, stop: stop} }
+
+// Range returns the slice `start:stop`, with step 1.
+func Range(start, stop int) Item {
+	return Item{kind: itemSlice, has: hasStart | hasStop, start: start, stop: stop}
+}
+
+// Step returns the slice `::step`, the whole axis every step elements
+// (backwards from the end for a negative step).
+func Step(step int) Item { return Item{kind: itemSlice, has: hasStep, step: step} }
+
+// By returns the slice it with step step: From(2).By(2) is `2::2`,
+// To(0).By(-1) is `:0:-1`. On an item that is not a slice (At, NewAxis,
+// Ellipsis) it returns it unchanged.
+func (it Item) By(step int) Item {
+	if it.kind != itemSlice {
+		return it
+	}
+	it.has |= hasStep
+	it.step = step
+	return it
+}
+
 // bound returns the start, stop and step with Omit for absent places.
 func (it Item) bound() (start, stop, step int) {
 	start, stop, step = Omit, Omit, Omit

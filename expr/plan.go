@@ -50,6 +50,10 @@ type Plan struct {
 // merges into new ones is contiguous), and otherwise ends a stage, whose
 // dense result the next stage reads. Stages that copy a whole buffer in
 // order are dropped. Errors are Check's.
+//
+// The plan knows its result before any data: Plan.Type is the type of the
+// column Plan.Eval returns (for an output schema), Plan.Metadata its
+// logical shape and names.
 func Compile(e Expr) (*Plan, error) {
 	if err := Check(e); err != nil {
 		return nil, err
