@@ -33,24 +33,25 @@ type tensorLeaf struct {
 // chunkDecoder decodes tensor column chunks; it holds the scratch
 // buffers of one goroutine.
 type chunkDecoder struct {
-	cfg        *config
-	dec        decompressor
-	pages      pageCursor
-	page       []byte
-	vals       []byte
-	def, rep   []uint8
-	scratch    []byte
-	nullRows   []int64
-	dataEnd    int64 // where the footer starts: chunks lie before
-	readerAt   io.ReaderAt
-	validity   *memory.Buffer
-	nulls      int
-	child      []byte
-	rows       int64
-	col        *tensorLeaf
-	dict       []byte
-	walker     repWalker
-	levelsLeft int64
+	cfg          *config
+	dec          decompressor
+	pages        pageCursor
+	page         []byte
+	vals         []byte
+	def, rep     []uint8
+	scratch      []byte
+	nullRows     []int64
+	dataEnd      int64 // where the footer starts: chunks lie before
+	readerAt     io.ReaderAt
+	validity     *memory.Buffer
+	nulls        int
+	child        []byte
+	rows         int64
+	col          *tensorLeaf
+	dict         []byte
+	dictIdentity bool
+	walker       repWalker
+	levelsLeft   int64
 }
 
 // chunkBounds returns the byte range of a column chunk after checking it
@@ -165,6 +166,7 @@ func (d *chunkDecoder) dictionaryPage(h pageHeader, body []byte, codec int) erro
 	if d.dict == nil && err == nil {
 		d.dict = []byte{}
 	}
+	d.dictIdentity = identityDict(d.dict, d.col.codec.w)
 	return err
 }
 

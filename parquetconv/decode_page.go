@@ -67,7 +67,7 @@ func (d *chunkDecoder) values(enc int32, dst, src []byte, k int) error {
 		if d.dict == nil {
 			return errorf("dictionary-encoded page without a dictionary page")
 		}
-		return c.indices(dst, src, k, d.dict)
+		return c.indices(dst, src, k, d.dict, d.dictIdentity)
 	}
 	return errFallback
 }

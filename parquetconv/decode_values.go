@@ -156,8 +156,8 @@ func (c *elemCodec) dictionary(src []byte, n int) ([]byte, error) {
 
 // indices decodes k dictionary indices of src (a bit width byte, then
 // the hybrid encoding) into dst as elements of dict (len(dict)/c.w
-// entries).
-func (c *elemCodec) indices(dst, src []byte, k int, dict []byte) error {
+// entries); identity tells that dict is identityDict.
+func (c *elemCodec) indices(dst, src []byte, k int, dict []byte, identity bool) error {
 	if len(src) < 1 {
 		return errorf("dictionary-encoded page without a bit width")
 	}
@@ -168,11 +168,20 @@ func (c *elemCodec) indices(dst, src []byte, k int, dict []byte) error {
 	ndict := uint64(len(dict) / c.w)
 	h := hybridReader{b: src[1:], width: width, left: k}
 	w := c.w
+	// With a dictionary of every value of a 1- or 2-byte type in order
+	// (identity, see identityDict), indices as wide as the elements are
+	// the elements' own bytes.
+	copyPacked := identity && width == 8*w
 	p := 0
 	for h.left > 0 {
 		run, err := h.next("dictionary indices")
 		if err != nil {
 			return err
+		}
+		if copyPacked && !run.rle && len(run.packed) >= run.n*w {
+			copy(dst[p*w:(p+run.n)*w], run.packed)
+			p += run.n
+			continue
 		}
 		if run.rle {
 			if run.value >= ndict {
@@ -207,6 +216,20 @@ func (c *elemCodec) indices(dst, src []byte, k int, dict []byte) error {
 		}
 	}
 	return nil
+}
+
+// identityDict reports whether dict holds every value of a w-byte
+// integer type (w 1 or 2) in order: entry i is i, little-endian.
+func identityDict(dict []byte, w int) bool {
+	if (w != 1 && w != 2) || len(dict) != w<<(8*w) {
+		return false
+	}
+	for i := range len(dict) / w {
+		if w == 1 && dict[i] != byte(i) || w == 2 && binary.LittleEndian.Uint16(dict[2*i:]) != uint16(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // fillPattern fills dst with copies of e (len(dst) a multiple of len(e)).

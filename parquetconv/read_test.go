@@ -63,6 +63,8 @@ func TestReadWriterOptions(t *testing.T) {
 		{"bss", []parquetconv.Option{parquetconv.WithByteStreamSplit()}},
 		{"v2/bss", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithByteStreamSplit()}},
 		{"rowgroups=4", []parquetconv.Option{parquetconv.WithRowGroupRows(4)}},
+		{"identity-dictionary", []parquetconv.Option{parquetconv.WithIdentityDictionary()}},
+		{"identity-dictionary/v2/zstd", []parquetconv.Option{parquetconv.WithIdentityDictionary(), parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD)}},
 	}
 	for _, c := range []parquetconv.Compression{parquetconv.Uncompressed, parquetconv.Snappy, parquetconv.Gzip, parquetconv.LZ4, parquetconv.ZSTD} {
 		opts = append(opts, struct {
@@ -79,6 +81,9 @@ func TestReadWriterOptions(t *testing.T) {
 			rec := mixedRecord(t, mem, 23,
 				colSpec{"f", arrow.PrimitiveTypes.Float32, shapeCycle3, everyThird},
 				colSpec{"u", arrow.PrimitiveTypes.Uint8, shapeNonSquare, nil},
+				colSpec{"i8", arrow.PrimitiveTypes.Int8, shapeVector, everyThird},
+				colSpec{"i16", arrow.PrimitiveTypes.Int16, shapeCycle3, nil},
+				colSpec{"u16", arrow.PrimitiveTypes.Uint16, shape0D, nil},
 				colSpec{"h", arrow.FixedWidthTypes.Float16, shapeVector, nil},
 				colSpec{"d", arrow.PrimitiveTypes.Float64, shape0D, allNull})
 			defer rec.Release()
