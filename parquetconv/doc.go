@@ -58,6 +58,49 @@
 // [WithCompression] (Snappy, gzip, LZ4_RAW, ZSTD) and
 // [WithCompressionLevel].
 //
+// # Reading
+//
+// [OpenFile] and [NewReader] decode tensor columns themselves, straight
+// into the FixedSizeList child of the batch: a tensor column (a
+// fixedshape type restored from the stored Arrow schema, or from the
+// extension keys in the field's metadata) stored as the 3-level LIST of
+// one primitive leaf whose physical type matches the element type (INT32
+// for int8, uint8, int16 and uint16, narrowed with a range check). The
+// levels are walked run by run (one check per RLE run, a byte compare
+// per bit-packed group while no tensor is null): every valid row must
+// hold exactly the tensor's element count and no null element; a null
+// tensor (a null list) becomes a null slot, zero-filled. Values: PLAIN,
+// BYTE_STREAM_SPLIT and dictionary pages (RLE_DICTIONARY and
+// PLAIN_DICTIONARY, what pyarrow writes by default; the identity
+// dictionary of [WithIdentityDictionary] is read at copy speed), in data
+// pages v1 and v2, uncompressed or Snappy, gzip, LZ4_RAW or ZSTD.
+//
+// Column chunks the fast path does not take are read by arrow-go's
+// pqarrow, per row group, into the same batches: other columns, tensor
+// columns in other layouts (2-level lists, an element type whose
+// physical type differs), and, chunk by chunk, pages in another encoding
+// (DELTA_*, BIT_PACKED levels) or codec (LZ4 with Hadoop framing,
+// Brotli). Files without a stored schema (DuckDB's) have no tensor
+// columns: lists come back as lists.
+//
+// Row groups are decoded [WithWorkers] at a time, in parallel, and
+// handed out in file order; a batch is a zero-copy slice of a decoded
+// row group of at most [WithBatchRows] rows (batches never span row
+// groups). Memory is bounded by the row groups in flight: the workers'
+// plus the one being handed out, each a decoded row group plus one page
+// buffer per worker.
+//
+// Before arrow-go parses anything, the reader checks the footer (every
+// Thrift list and string within its bytes, the schema's num_children
+// forming a tree at most 64 deep, at most 100 MiB), the stored Arrow
+// schema ([arrowconv.CheckSchemaMessage], as the IPC readers do: a 2 KB
+// file cannot claim a 4 GB vector), every column chunk inside the file
+// and within [WithMaxChunkBytes], and each page header before its page
+// is read: within its chunk, within [WithMaxPageBytes] compressed and
+// decompressed (never inflated beyond its stated size), its level count
+// within the row group's rows. The decoded size of a tensor chunk (rows
+// times tensor bytes) is also within [WithMaxChunkBytes].
+//
 // The package is apart from arrowconv because arrow-go's pqarrow imports
 // its Flight and gRPC packages: a program that uses only tensors, IPC or
 // C Data does not link them.
@@ -70,15 +113,20 @@
 // from the Go heap; arrow-go's column writers of flat columns allocate
 // from [WithAllocator].
 //
-// Readers allocate decoded data from [WithAllocator]; the caller releases
+// Readers allocate decoded data from [WithAllocator] (pages and
+// decompression buffers come from the Go heap); the caller releases
 // the reader, and each batch is valid until the next call of Next unless
-// retained.
+// retained. Releasing a reader early waits for the row groups being
+// decoded and releases them.
 //
 // # Errors
 //
 // Errors from outside data are *[Error] values that wrap
 // arrow.ErrInvalid, plus their cause. Readers recover panics of arrow-go's
-// decoders on malformed input and return them as errors. Writer errors are
+// decoders on malformed input and return them as errors; a limit
+// exceeded, a tensor of the wrong element count, a null element, a value
+// out of its narrow type's range or a dictionary index out of range are
+// errors too. Encrypted files are refused (arrow.ErrNotImplemented). Writer errors are
 // *[Error] values too, with their cause (the destination's I/O error,
 // arrow.ErrNotImplemented for what Parquet or arrow-go cannot hold); after
 // a Write failed past the checks of its record, the file is incomplete
