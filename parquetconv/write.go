@@ -68,13 +68,13 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 		return nil, errorf("unknown compression %d", cfg.compression)
 	}
 	storage := arrowconv.StorageSchema(schema)
+	fields := storage.Fields()
+	for i, f := range schema.Fields() {
+		fields[i] = parquetStorageField(f, fields[i])
+	}
+	md := storage.Metadata()
+	storage = arrow.NewSchema(fields, &md)
 	if fastSchema(schema) {
-		fields := storage.Fields()
-		for i, f := range schema.Fields() {
-			fields[i] = parquetStorageField(f, fields[i])
-		}
-		md := storage.Metadata()
-		storage = arrow.NewSchema(fields, &md)
 		fast, err := newFastWriter(w, schema, storage, cfg, codec)
 		if err != nil {
 			return nil, err
@@ -185,7 +185,7 @@ func rebasedRecord(storage *arrow.Schema, rec arrow.RecordBatch, start, end int)
 		if t, ok := c.(*fixedshape.Array); ok {
 			c = t.Storage()
 		}
-		cols[i] = rebase(c, start, end)
+		cols[i] = rebase(c, start, end, storage.Field(i).Type)
 	}
 	out := array.NewRecordBatch(storage, cols, int64(end-start))
 	for _, c := range cols {
@@ -195,18 +195,23 @@ func rebasedRecord(storage *arrow.Schema, rec arrow.RecordBatch, start, end int)
 }
 
 // rebase returns rows [start, end) of c; for a FixedSizeList without
-// nulls the result has offset 0 and shares c's child elements.
-func rebase(c arrow.Array, start, end int) arrow.Array {
+// nulls the result has offset 0, shares c's child elements and has type
+// typ when typ is a FixedSizeList too (a tensor column's storage with its
+// child made nullable).
+func rebase(c arrow.Array, start, end int, typ arrow.DataType) arrow.Array {
 	fsl, ok := c.(*array.FixedSizeList)
 	if !ok || fsl.NullN() > 0 {
 		return array.NewSlice(c, int64(start), int64(end))
 	}
+	if typ == nil || typ.ID() != arrow.FIXED_SIZE_LIST {
+		typ = fsl.DataType()
+	}
 	size := int(fsl.DataType().(*arrow.FixedSizeListType).Len())
 	first := (fsl.Data().Offset() + start) * size
 	child := fsl.ListValues()
-	elems := rebase(child, first, first+(end-start)*size)
+	elems := rebase(child, first, first+(end-start)*size, nil)
 	defer elems.Release()
-	d := array.NewData(fsl.DataType(), end-start, []*memory.Buffer{nil}, []arrow.ArrayData{elems.Data()}, 0, 0)
+	d := array.NewData(typ, end-start, []*memory.Buffer{nil}, []arrow.ArrayData{elems.Data()}, 0, 0)
 	defer d.Release()
 	return array.MakeFromData(d)
 }

@@ -285,8 +285,16 @@ func TestParquetFallback(t *testing.T) {
 	}
 	st := db.NewArray()
 	defer st.Release()
-	cols := append(rec.Columns()[:4:4], st)
-	fields := append(rec.Schema().Fields()[:4:4], arrow.Field{Name: "d", Type: st.DataType(), Nullable: true})
+	// A tensor column whose storage child is non-nullable, as arrow-rs
+	// writes it.
+	nn, err := fixedshape.NewTypeWithStorage(arrow.FixedSizeListOfNonNullable(6, arrow.PrimitiveTypes.Int16), shapeNonSquare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonNull := seqColumn(t, mem, nn, 6, nil)
+	defer nonNull.Release()
+	cols := append(rec.Columns()[:4:4], st, nonNull)
+	fields := append(rec.Schema().Fields()[:4:4], arrow.Field{Name: "d", Type: st.DataType(), Nullable: true}, arrow.Field{Name: "nn", Type: nn, Nullable: true})
 	ok := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 6)
 	defer ok.Release()
 	s := sliceRecord(ok, 1, 6)
@@ -628,5 +636,27 @@ func TestParquetWriterIOError(t *testing.T) {
 				t.Errorf("Close: err = %v, want errDiskFull", err)
 			}
 		})
+	}
+}
+
+// TestParquetNonNullableChild writes a tensor column whose storage child
+// is non-nullable (as arrow-rs writes it), with null tensors: the file
+// declares the child nullable and the column reads back equal.
+func TestParquetNonNullableChild(t *testing.T) {
+	mem := checkedMem(t)
+	nn, err := fixedshape.NewTypeWithStorage(arrow.FixedSizeListOfNonNullable(24, arrow.PrimitiveTypes.Float32), shapeCycle3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := []bool{true, false, true, true, false}
+	arr := seqColumn(t, mem, nn, 5, valid)
+	defer arr.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "nn", Type: nn, Nullable: true}}, nil), []arrow.Array{arr}, 5)
+	defer rec.Release()
+	s := sliceRecord(rec, 1, 5)
+	defer s.Release()
+	pf := roundTrip(t, mem, s)
+	if c := pf.MetaData().Schema.Column(0); c.SchemaNode().RepetitionType() != parquet.Repetitions.Optional {
+		t.Errorf("element %s is %s, want optional", c.Path(), c.SchemaNode().RepetitionType())
 	}
 }
