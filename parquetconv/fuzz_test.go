@@ -1,8 +1,11 @@
 package parquetconv_test
 
 import (
-	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -36,13 +39,33 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
-// TestReadSeedsUnchanged keeps the fuzz seeds readable.
+// TestReadFuzzSeeds reads the pyarrow seeds of FuzzReader: they must
+// stay valid files, on the fast path.
 func TestReadFuzzSeeds(t *testing.T) {
-	rec := testRecord(t, memory.NewGoAllocator(), 4, true)
-	defer rec.Release()
-	mem := checkedMem(t)
-	if err := readAll(mem, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}), parquetconv.WithMaxChunkBytes(16<<20)); err != nil {
-		t.Fatal(err)
+	paths, err := filepath.Glob("testdata/fuzz/FuzzReader/pyarrow_*")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no seeds: %v", err)
 	}
-	_ = bytes.MinRead
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+			lit := strings.TrimSuffix(strings.TrimPrefix(lines[len(lines)-1], "[]byte("), ")")
+			data, err := strconv.Unquote(lit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem := checkedMem(t)
+			before := parquetconv.TensorFallbacks()
+			if err := readAll(mem, []byte(data)); err != nil {
+				t.Fatal(err)
+			}
+			if n := parquetconv.TensorFallbacks() - before; n != 0 {
+				t.Errorf("%d tensor column chunks left the fast path", n)
+			}
+		})
+	}
 }

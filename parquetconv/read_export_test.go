@@ -3,3 +3,48 @@ package parquetconv
 // TensorFallbacks returns how many tensor column chunks were read by
 // pqarrow instead of the fast path so far.
 func TensorFallbacks() int64 { return tensorFallbacks.Load() }
+
+// WalkRepLevels walks the hybrid-encoded repetition levels of pages
+// (count levels each) of a column of n-element tensors without nulls and
+// returns the rows completed and the elements of the last row seen.
+func WalkRepLevels(pages [][]byte, counts []int, n int) (rows int64, pos int, err error) {
+	w := repWalker{n: n}
+	for i, p := range pages {
+		if err := w.walk(p, counts[i]); err != nil {
+			return w.rows, w.pos, err
+		}
+	}
+	return w.rows, w.pos, nil
+}
+
+// AllEqual reports whether count hybrid-encoded values of width bits are
+// all v.
+func AllEqual(b []byte, width, count int, v uint64) (bool, error) {
+	return allEqual(b, width, count, v, "levels")
+}
+
+// DecodeHybrid decodes count hybrid-encoded values of width bits (at
+// most 8).
+func DecodeHybrid(b []byte, width, count int) ([]uint8, error) {
+	out := make([]uint8, count)
+	return out, decodeHybrid(b, width, out, "levels")
+}
+
+// Narrow narrows the INT32 values of src to int8 (w 1, signed), uint8,
+// int16 (w 2, signed) or uint16.
+func Narrow(src []byte, w int, signed bool) ([]byte, error) {
+	c := elemCodec{pw: 4, w: w}
+	switch {
+	case w == 1 && signed:
+		c.narrow = rangeInt8
+	case w == 1:
+		c.narrow = rangeUint8
+	case signed:
+		c.narrow = rangeInt16
+	default:
+		c.narrow = rangeUint16
+	}
+	k := len(src) / 4
+	dst := make([]byte, k*w)
+	return dst, c.plain(dst, src, k)
+}
