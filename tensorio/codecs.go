@@ -1,0 +1,152 @@
+package tensorio
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/fstensor/fstensor/codec/decthings"
+	"github.com/fstensor/fstensor/codec/npy"
+	"github.com/fstensor/fstensor/codec/tfproto"
+	"github.com/fstensor/fstensor/codec/zio"
+	"github.com/fstensor/fstensor/fixedshape"
+)
+
+// maxMessages bounds the number of TensorProto messages read from one
+// file.
+const maxMessages = 1 << 20
+
+// readColumnFile reads a file of a single-column format as one column,
+// and returns the function that unmaps it (nil unless mapped).
+func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func() error, error) {
+	if f == NPY {
+		ro := &npy.ReadOptions{Mem: c.mem}
+		if c.mapped {
+			var col *fixedshape.Array
+			var cl io.Closer
+			var err error
+			if c.single {
+				col, cl, err = npy.MapTensor(path, ro)
+			} else {
+				col, cl, err = npy.MapColumn(path, ro)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			return col, cl.Close, nil
+		}
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer file.Close()
+		var col *fixedshape.Array
+		if c.single {
+			col, err = npy.ReadTensor(bufio.NewReader(file), ro)
+		} else {
+			col, err = npy.ReadColumn(bufio.NewReader(file), ro)
+		}
+		return col, nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var col *fixedshape.Array
+	switch f {
+	case TFProto:
+		var msgs [][]byte
+		if msgs, err = splitDelimited(b); err == nil {
+			col, err = tfproto.ReadColumn(msgs)
+		}
+	case ZIO:
+		var m *zio.Message
+		if m, err = zio.Decode(b); err == nil {
+			col, err = zio.ReadColumn(m)
+		}
+	case Decthings:
+		col, err = decthings.ReadColumn(b)
+	default:
+		err = fmt.Errorf("tensorio: format %s has no column reader: %w", f, arrow.ErrInvalid)
+	}
+	return col, nil, err
+}
+
+// readNPZ reads the members of a .npz archive as columns.
+func readNPZ(path string, c *config) ([]string, []*fixedshape.Array, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	return npy.ReadNPZ(file, fi.Size(), &npy.ReadOptions{Mem: c.mem})
+}
+
+// writeColumns writes the columns in a tensors-only format: .npz members
+// or, for the other formats, the one column.
+func writeColumns(w io.Writer, f Format, names []string, cols []*fixedshape.Array, c *config) error {
+	wo := npy.WriteOptions{FillNulls: c.fill, Fill: c.fillWith}
+	bw := bufio.NewWriter(w)
+	var err error
+	switch f {
+	case NPZ:
+		err = npy.WriteNPZ(bw, names, cols, &npy.NPZOptions{WriteOptions: wo, Compress: c.compression == Deflate})
+	case NPY:
+		err = npy.WriteColumn(bw, cols[0], &wo)
+	case TFProto:
+		var msgs [][]byte
+		if msgs, err = tfproto.AppendColumn(nil, cols[0]); err == nil {
+			var b []byte
+			for _, m := range msgs {
+				b = binary.AppendUvarint(b, uint64(len(m)))
+				b = append(b, m...)
+			}
+			_, err = bw.Write(b)
+		}
+	case ZIO:
+		m := &zio.Message{Form: "TENS"}
+		if err = zio.AppendColumn(m, cols[0]); err == nil {
+			var b []byte
+			if b, err = m.AppendEncode(nil); err == nil {
+				_, err = bw.Write(b)
+			}
+		}
+	case Decthings:
+		var b []byte
+		if b, err = decthings.AppendColumn(nil, cols[0]); err == nil {
+			_, err = bw.Write(b)
+		}
+	default:
+		err = fmt.Errorf("tensorio: format %s has no column writer: %w", f, arrow.ErrInvalid)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// splitDelimited splits varint-length-delimited messages (protobuf's
+// writeDelimitedTo framing), sharing b.
+func splitDelimited(b []byte) ([][]byte, error) {
+	var msgs [][]byte
+	for len(b) > 0 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return nil, fmt.Errorf("tfproto: message %d: bad or overlong length prefix: %w", len(msgs), arrow.ErrInvalid)
+		}
+		if len(msgs) == maxMessages {
+			return nil, fmt.Errorf("tfproto: more than %d messages: %w", maxMessages, arrow.ErrInvalid)
+		}
+		msgs = append(msgs, b[k:k+int(n)])
+		b = b[k+int(n):]
+	}
+	return msgs, nil
+}

@@ -1,0 +1,58 @@
+// Package tensorio reads and writes record batches with tensor columns in
+// every format of this module, chosen by file extension or by name: one
+// reader loop and one safe writer for Arrow IPC files and streams,
+// Parquet, NumPy .npy and .npz, TensorFlow TensorProto, ZIO and Decthings.
+//
+// # Overview
+//
+// Open returns a Reader, an arrow-go array.RecordReader: the same
+// Next/RecordBatch/Err loop for every format, with options to keep some
+// columns (WithColumns), rows (WithOffset, WithLimit), cut batches
+// (WithBatchRows), map files (WithMmap) and read plain FixedSizeList or
+// list columns of numbers as tensors (WithShape). Create returns a Writer
+// whose file appears at its path only when Close succeeds; NewWriter writes
+// to any io.Writer, such as standard output.
+//
+//	r, err := tensorio.Open("images.parquet")
+//	...
+//	defer r.Release()
+//	for r.Next() {
+//		rec := r.RecordBatch() // lent until the next Next
+//		...
+//	}
+//	if err := r.Err(); err != nil { ... }
+//
+// The package lives apart from the codecs' own packages because it links
+// all of them (and with Parquet, arrow-go's pqarrow): programs that need
+// one format import that format's package instead.
+//
+// # Memory
+//
+// A Reader lends its batches: each is valid until the next call of Next,
+// Close or the last Release, unless the caller retains it. Retained
+// batches outlive the reader, except those of a mapped file (WithMmap),
+// whose buffers point into the mapping that Close unmaps. Batches are
+// allocated from WithAllocator, except what the .pb, .zio and .dt codecs
+// decode. The writers of tensors-only formats (.npy, .npz, .pb, .zio, .dt)
+// retain every batch until Close, which concatenates each column and
+// writes it; the others write each batch as it comes and retain nothing.
+//
+// # Safety of files
+//
+// Create writes a temporary file ".NAME.tmp-*" in the target's directory.
+// Writer.Close writes what remains, syncs the file, renames it over the
+// target and syncs the directory; Writer.Abort and every failed Close
+// remove it. Until Close succeeds whatever stood at the target is left
+// byte for byte; a symbolic link as target keeps the link and replaces the
+// file it points to; a replaced file keeps its permission bits. A target
+// that exists but is not a regular file is refused (ErrNotRegular).
+// HandleSignals extends this to SIGINT and SIGTERM.
+//
+// # Errors
+//
+// Errors name the file's path. Errors of a file's contents wrap
+// arrow.ErrInvalid (the codecs' and converters' error types); ErrFormat
+// reports an unknown format or extension, ErrMismatch options or schemas
+// that do not fit a file or format, ErrClosed a writer used after Close or
+// Abort. Errors of the operating system are *fs.PathError values.
+package tensorio

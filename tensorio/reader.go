@@ -1,0 +1,283 @@
+package tensorio
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/parquetconv"
+)
+
+// Reader yields the record batches of a file in order, in the manner of
+// arrow-go's array.RecordReader, which it implements: Next advances,
+// RecordBatch returns the current batch, which the reader lends until the
+// next call of Next (Retain it to keep it), and Err tells why Next
+// returned false. Tensor columns come back as fixedshape arrays. A Reader
+// is not safe for concurrent use.
+type Reader struct {
+	refs   atomic.Int64
+	format Format
+	path   string
+	schema *arrow.Schema
+	next   func() (arrow.RecordBatch, error) // nil, nil at the end
+	close  func() error
+	cur    arrow.RecordBatch
+	err    error
+	closed bool
+}
+
+var _ array.RecordReader = (*Reader)(nil)
+
+// Open opens the file at path and reads its schema. The format is that of
+// WithFormat or else of the extension (see Format). Options: WithFormat,
+// WithAllocator, WithColumns, WithOffset, WithLimit, WithBatchRows,
+// WithMmap, WithSingleTensor, WithShape, WithWorkers.
+//
+// IPC files are read one batch at a time (WithMmap maps them), IPC streams
+// and Parquet files batch by batch as they come; .npy, .npz, .pb, .zio and
+// .dt files are read whole at Open and yield one batch, named after the
+// file (a .npz file after its members).
+//
+// Errors name the path. Those of the file's contents wrap
+// arrow.ErrInvalid; an unknown format wraps ErrFormat, options that do not
+// fit the file ErrMismatch; errors of the operating system are
+// *fs.PathError values. The caller ends the reader with Close or Release.
+func Open(path string, opts ...Option) (*Reader, error) {
+	c := newConfig(opts)
+	f := c.format
+	if f == "" {
+		var err error
+		if f, err = FormatOf(path); err != nil {
+			return nil, err
+		}
+	} else if _, err := ParseFormat(string(f)); err != nil {
+		return nil, err
+	}
+	if c.single && f != NPY {
+		return nil, mismatch("WithSingleTensor reads .npy files, not %s", f)
+	}
+	r := &Reader{format: f, path: path}
+	r.refs.Store(1)
+	var err error
+	switch f {
+	case IPCFile:
+		err = r.openIPCFile(c)
+	case IPCStream, Parquet:
+		err = r.openStream(c)
+	default:
+		err = r.openColumns(c)
+	}
+	if err != nil {
+		return nil, withPath(path, err)
+	}
+	if err := r.shape(c); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Reader) openIPCFile(c *config) error {
+	var fr *arrowconv.FileReader
+	var err error
+	if c.mapped {
+		fr, err = arrowconv.OpenMappedIPCFile(r.path, arrowconv.WithAllocator(c.mem))
+	} else {
+		fr, err = arrowconv.OpenIPCFile(r.path, arrowconv.WithAllocator(c.mem))
+	}
+	if err != nil {
+		return err
+	}
+	i := 0
+	r.schema = fr.Schema()
+	r.close = fr.Close
+	r.next = func() (arrow.RecordBatch, error) {
+		if i == fr.NumRecords() {
+			return nil, nil
+		}
+		i++
+		return fr.RecordBatch(i - 1)
+	}
+	return nil
+}
+
+func (r *Reader) openStream(c *config) error {
+	var rr *arrowconv.RecordReader
+	var file *os.File
+	if r.format == Parquet {
+		popts := []parquetconv.Option{parquetconv.WithAllocator(c.mem), parquetconv.WithWorkers(c.workers)}
+		if c.batchRows > 0 {
+			popts = append(popts, parquetconv.WithBatchRows(c.batchRows))
+		}
+		var err error
+		if rr, err = parquetconv.OpenFile(r.path, popts...); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if file, err = os.Open(r.path); err != nil {
+			return err
+		}
+		if rr, err = arrowconv.NewIPCStreamReader(file, arrowconv.WithAllocator(c.mem)); err != nil {
+			file.Close()
+			return err
+		}
+	}
+	r.schema = rr.Schema()
+	r.close = func() error {
+		rr.Release() // closes a Parquet file
+		if file != nil {
+			return file.Close()
+		}
+		return nil
+	}
+	r.next = func() (arrow.RecordBatch, error) {
+		if !rr.Next() {
+			return nil, rr.Err()
+		}
+		rec := rr.RecordBatch()
+		rec.Retain()
+		return rec, nil
+	}
+	return nil
+}
+
+// openColumns reads a file of a tensors-only format whole, as one batch.
+func (r *Reader) openColumns(c *config) error {
+	var names []string
+	var cols []*fixedshape.Array
+	var closer func() error
+	if r.format == NPZ {
+		var err error
+		if names, cols, err = readNPZ(r.path, c); err != nil {
+			return err
+		}
+	} else {
+		col, cl, err := readColumnFile(r.path, r.format, c)
+		if err != nil {
+			return err
+		}
+		closer = cl
+		names, cols = []string{strings.TrimSuffix(filepath.Base(r.path), filepath.Ext(r.path))}, []*fixedshape.Array{col}
+	}
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	fail := func(err error) error {
+		if closer != nil {
+			closer()
+		}
+		return err
+	}
+	if len(cols) == 0 {
+		return fail(fmt.Errorf("tensorio: no tensor column: %w", arrow.ErrInvalid))
+	}
+	fields := make([]arrow.Field, len(cols))
+	arrs := make([]arrow.Array, len(cols))
+	for i, col := range cols {
+		if col.Len() != cols[0].Len() {
+			return fail(fmt.Errorf("tensorio: member %q has %d tensors, %q has %d: the columns of a table need as many rows: %w", names[i], col.Len(), names[0], cols[0].Len(), arrow.ErrInvalid))
+		}
+		fields[i], arrs[i] = arrow.Field{Name: names[i], Type: col.DataType(), Nullable: true}, col
+	}
+	r.schema = arrow.NewSchema(fields, nil)
+	rec := array.NewRecordBatch(r.schema, arrs, int64(cols[0].Len()))
+	r.close = func() error {
+		if rec != nil {
+			rec.Release()
+			rec = nil
+		}
+		if closer != nil {
+			return closer()
+		}
+		return nil
+	}
+	r.next = func() (arrow.RecordBatch, error) {
+		out := rec
+		rec = nil
+		return out, nil
+	}
+	return nil
+}
+
+// Format returns the format of the file.
+func (r *Reader) Format() Format { return r.format }
+
+// Schema returns the schema of every batch.
+func (r *Reader) Schema() *arrow.Schema { return r.schema }
+
+// Next advances to the next batch, releasing the current one. It returns
+// false at the end, on error (see Err) and after Close.
+func (r *Reader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.err != nil || r.closed {
+		return false
+	}
+	r.cur, r.err = r.next()
+	if r.err != nil {
+		r.err = withPath(r.path, r.err)
+	}
+	return r.cur != nil
+}
+
+// RecordBatch returns the current batch, lent until the next call of
+// Next, Close or the last Release; nil before the first Next and at the
+// end.
+func (r *Reader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record returns the current batch.
+//
+// Deprecated: use RecordBatch, as array.RecordReader does.
+func (r *Reader) Record() arrow.RecordBatch { return r.cur }
+
+// Err returns the error that ended the iteration, nil at the end of the
+// file.
+func (r *Reader) Err() error { return r.err }
+
+// Retain adds a reference to the reader.
+func (r *Reader) Retain() { r.refs.Add(1) }
+
+// Release removes a reference; the last one closes the reader as Close
+// does.
+func (r *Reader) Release() {
+	if r.refs.Add(-1) == 0 {
+		r.Close()
+	}
+}
+
+// Close releases the current batch and closes the file, whatever the
+// references, and returns the error of closing the file. Batches the
+// caller retained stay valid, except those of a mapped file (WithMmap).
+// Close after Close returns nil.
+func (r *Reader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	return r.close()
+}
+
+// withPath prefixes err with a file's path unless it names it already
+// (errors of package os do).
+func withPath(path string, err error) error {
+	if err == nil || strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}

@@ -1,0 +1,276 @@
+package tensorio
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/atomicfile"
+	"github.com/fstensor/fstensor/parquetconv"
+)
+
+// Writer writes record batches to a file in one of the formats. A Writer
+// made by Create writes to a temporary file beside the target that Close
+// renames over it once everything was written and synced; until then, and
+// for ever after Abort or a failed Close, whatever stood at the target is
+// left byte for byte. A Writer is not safe for concurrent use.
+type Writer struct {
+	format Format
+	path   string
+	file   *atomicfile.File // nil for NewWriter
+	w      io.Writer
+	bw     interface {
+		Write(arrow.RecordBatch) error
+		Close() error
+	} // IPC and Parquet
+	cols   *columns // tensors-only formats
+	cfg    *config
+	closed bool
+}
+
+// Create starts writing a file of schema at path, in the format of
+// WithFormat or else of the extension. Nothing appears at path before
+// Close succeeds: the batches go to a temporary file ".NAME.tmp-*" in the
+// directory of the target (path with its symbolic links followed), which
+// Close syncs and renames over the target; a replaced file keeps its
+// permission bits, a new one gets 0666 less the umask. Options: WithFormat,
+// WithCompression, WithFillNulls, WithAllocator.
+//
+// Tensors-only formats (.npy, .npz, .pb, .zio, .dt) need a schema of
+// tensor columns (one but for .npz), and hold the batches, retained, until
+// Close writes them as one column each. Create refuses a target that
+// exists but is not a regular file with an error wrapping
+// ErrNotRegular, and a schema or codec the format cannot hold with an
+// error wrapping ErrMismatch, before creating anything.
+//
+// The temporary file of a process killed before Close or Abort stays
+// behind; HandleSignals removes them on SIGINT and SIGTERM.
+func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
+	c := newConfig(opts)
+	f := c.format
+	if f == "" {
+		var err error
+		if f, err = FormatOf(path); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkSchema(f, schema, c); err != nil {
+		return nil, withPath(path, err)
+	}
+	af, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := newWriter(af, f, schema, c)
+	if err != nil {
+		af.Abort()
+		return nil, withPath(path, err)
+	}
+	w.file, w.path = af, path
+	return w, nil
+}
+
+// NewWriter starts writing schema to w in the format of WithFormat, which
+// it needs: for standard output, a pipe or a buffer. Close writes what
+// remains (a footer, the columns of a tensors-only format) and does not
+// close w; IPC files and Parquet need a footer found by seeking and are
+// written anyway, for a w that becomes a file. Options and errors are
+// Create's.
+func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {
+	c := newConfig(opts)
+	if c.format == "" {
+		return nil, &wrapped{msg: "tensorio: NewWriter needs WithFormat", err: ErrFormat}
+	}
+	if err := checkSchema(c.format, schema, c); err != nil {
+		return nil, err
+	}
+	return newWriter(w, c.format, schema, c)
+}
+
+// ErrNotRegular reports a target of Create that exists but is not a
+// regular file (a directory, a device, a named pipe or socket).
+var ErrNotRegular = atomicfile.ErrNotRegular
+
+// checkSchema refuses what format f cannot hold before anything is
+// created.
+func checkSchema(f Format, schema *arrow.Schema, c *config) error {
+	if _, err := ParseFormat(string(f)); err != nil {
+		return err
+	}
+	switch {
+	case c.compression == Deflate && f != NPZ:
+		return mismatch("Deflate compresses .npz members, not %s", f)
+	case f == NPZ && c.compression != Uncompressed && c.compression != Deflate:
+		return mismatch(".npz members are compressed with Deflate only")
+	case f.TensorsOnly() && f != NPZ && c.compression != Uncompressed:
+		return mismatch("%s has no compression", f)
+	case c.compression < Uncompressed || c.compression > Deflate:
+		return mismatch("unknown compression %d", c.compression)
+	case c.fill && f != NPY && f != NPZ:
+		return mismatch("WithFillNulls is for .npy and .npz, which have no null tensors; %s keeps them", f)
+	}
+	if !f.TensorsOnly() {
+		return nil
+	}
+	if f != NPZ && schema.NumFields() != 1 {
+		return mismatch("%s holds one tensor column, the schema has %d columns", f, schema.NumFields())
+	}
+	for _, fld := range schema.Fields() {
+		if _, ok := fixedshape.TypeOf(fld.Type); !ok {
+			return mismatch("column %q is %v, not a tensor column", fld.Name, fld.Type)
+		}
+	}
+	return nil
+}
+
+func newWriter(w io.Writer, f Format, schema *arrow.Schema, c *config) (*Writer, error) {
+	out := &Writer{format: f, w: w, cfg: c}
+	var err error
+	switch f {
+	case IPCFile, IPCStream:
+		comp := map[Compression]arrowconv.Compression{Uncompressed: arrowconv.Uncompressed, LZ4: arrowconv.LZ4, ZSTD: arrowconv.ZSTD}[c.compression]
+		o := []arrowconv.Option{arrowconv.WithCompression(comp), arrowconv.WithAllocator(c.mem)}
+		if f == IPCFile {
+			out.bw, err = arrowconv.NewIPCFileWriter(w, schema, o...)
+		} else {
+			out.bw, err = arrowconv.NewIPCStreamWriter(w, schema, o...)
+		}
+	case Parquet:
+		comp := map[Compression]parquetconv.Compression{Uncompressed: parquetconv.Uncompressed, LZ4: parquetconv.LZ4, ZSTD: parquetconv.ZSTD}[c.compression]
+		out.bw, err = parquetconv.NewWriter(w, schema, parquetconv.WithCompression(comp), parquetconv.WithAllocator(c.mem))
+	default:
+		out.cols = &columns{chunks: make([][]arrow.Array, schema.NumFields())}
+		for _, fld := range schema.Fields() {
+			out.cols.names = append(out.cols.names, fld.Name)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Format returns the format written.
+func (w *Writer) Format() Format { return w.format }
+
+// Write writes rec, whose schema must be the writer's. Tensors-only
+// formats retain its columns until Close. A failed Write leaves the
+// writer to be aborted.
+func (w *Writer) Write(rec arrow.RecordBatch) error {
+	if w.closed {
+		return ErrClosed
+	}
+	if w.cols != nil {
+		if int(rec.NumCols()) != len(w.cols.chunks) {
+			return mismatch("a batch of %d columns for a schema of %d", rec.NumCols(), len(w.cols.chunks))
+		}
+		for i := range w.cols.chunks {
+			col := rec.Column(i)
+			if _, ok := col.(*fixedshape.Array); !ok {
+				return mismatch("column %q is %v, not a tensor column", w.cols.names[i], col.DataType())
+			}
+			col.Retain()
+			w.cols.chunks[i] = append(w.cols.chunks[i], col)
+		}
+		return nil
+	}
+	return withPath(w.path, w.bw.Write(rec))
+}
+
+// Close writes what remains and, for a Writer made by Create, syncs the
+// temporary file and renames it over the target. On any error the
+// temporary file is removed and the target left as it was. Close after
+// Close or Abort returns ErrClosed.
+func (w *Writer) Close() error {
+	if w.closed {
+		return ErrClosed
+	}
+	w.closed = true
+	var err error
+	if w.cols != nil {
+		err = w.cols.flush(w.w, w.format, w.cfg)
+	} else {
+		err = w.bw.Close()
+	}
+	if w.file == nil {
+		return err
+	}
+	if err != nil {
+		w.file.Abort()
+		return withPath(w.path, err)
+	}
+	return w.file.Commit()
+}
+
+// Abort discards what was written: the temporary file is removed and the
+// target left as it was (for NewWriter, what reached w stays there). It
+// releases the retained batches and does nothing after Close or Abort.
+func (w *Writer) Abort() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	if w.cols != nil {
+		w.cols.release()
+	}
+	if w.file != nil {
+		w.file.Abort()
+	}
+}
+
+// HandleSignals removes the temporary files of every writer not yet
+// closed or aborted, and exits with code 128+N (130 for SIGINT, 143 for
+// SIGTERM), when the process receives SIGINT or SIGTERM, as a shell
+// reports a program killed by the signal. Close and the handler exclude
+// each other, so an interrupted program leaves either the old target or
+// the whole new file. The returned function stops the handling.
+func HandleSignals() (stop func()) { return atomicfile.HandleSignals() }
+
+// columns gathers the batches of tensor columns for a tensors-only
+// format.
+type columns struct {
+	names  []string
+	chunks [][]arrow.Array // per column
+}
+
+func (c *columns) release() {
+	for _, cs := range c.chunks {
+		for _, a := range cs {
+			a.Release()
+		}
+	}
+	c.chunks = nil
+}
+
+// flush writes the gathered columns, concatenated, to dst.
+func (c *columns) flush(dst io.Writer, f Format, cfg *config) error {
+	defer c.release()
+	cols := make([]*fixedshape.Array, len(c.chunks))
+	defer func() {
+		for _, a := range cols {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, cs := range c.chunks {
+		switch len(cs) {
+		case 0:
+			return fmt.Errorf("tensorio: %s: no record batches to write: %w", f, arrow.ErrInvalid)
+		case 1:
+			cs[0].Retain()
+			cols[i] = cs[0].(*fixedshape.Array)
+		default:
+			a, err := array.Concatenate(cs, cfg.mem)
+			if err != nil {
+				return err
+			}
+			cols[i] = a.(*fixedshape.Array)
+		}
+	}
+	return writeColumns(dst, f, c.names, cols, cfg)
+}
