@@ -107,11 +107,13 @@
 //
 // # Memory
 //
-// Writers do not retain the records written; a fast-path writer holds one
-// page buffer (about 1 MiB, or one tensor when larger), a compression
-// buffer and the identity dictionaries (up to 256 KiB a column), allocated
-// from the Go heap; arrow-go's column writers of flat columns allocate
-// from [WithAllocator].
+// Writers do not retain the records written. A fast-path writer holds a
+// page buffer (about 1 MiB, or one tensor when larger) and the identity
+// dictionaries (up to 256 KiB a column), allocated from the Go heap; with
+// a codec it compresses up to GOMAXPROCS (at most 4) pages of a column at
+// once, in goroutines of its own, with a page and a compression buffer
+// each, and writes them in order. arrow-go's column writers of flat
+// columns allocate from [WithAllocator].
 //
 // Readers allocate decoded data from [WithAllocator] (pages and
 // decompression buffers come from the Go heap); the caller releases

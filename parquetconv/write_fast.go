@@ -1,13 +1,13 @@
 package parquetconv
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -85,12 +85,11 @@ type fastWriter struct {
 	ctx      context.Context
 
 	rep, def levelEncoder
-	page     []byte       // uncompressed page under construction
-	vals     []byte       // BYTE_STREAM_SPLIT scratch
-	cbuf     []byte       // compressed v2 page scratch
-	ctmp     bytes.Buffer // compressor output
-	defs     []int16      // definition levels of a flat column
-	runHead  []byte       // identity dictionary: bit width and run header
+	slots    []pageSlot // pages assembled, compressed, written in turn
+	vals     []byte     // BYTE_STREAM_SPLIT scratch
+	cbuf     []byte     // compressed v2 page scratch
+	defs     []int16    // definition levels of a flat column
+	runHead  []byte     // identity dictionary: bit width and run header
 }
 
 // fastSchema reports whether every field of schema can go through
@@ -155,6 +154,7 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 		return nil, errorf("schema of %d fields maps to %d Parquet fields", storage.NumFields(), sc.Root().NumFields())
 	}
 	fw := &fastWriter{
+		slots:   make([]pageSlot, compressWorkers(codec)),
 		codec:   codec,
 		level:   cfg.compressionLevel,
 		v2:      cfg.dataPageV2,
@@ -223,6 +223,15 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 		return nil, errorf("write: %w", err)
 	}
 	return fw, nil
+}
+
+// compressWorkers returns how many pages of a column are compressed at
+// once: one per processor (at most 4) with a codec, else 1.
+func compressWorkers(codec compress.Compression) int {
+	if codec == compress.Codecs.Uncompressed {
+		return 1
+	}
+	return min(max(runtime.GOMAXPROCS(0), 1), 4)
 }
 
 // write writes rec (already validated) as row groups of at most

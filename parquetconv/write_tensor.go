@@ -8,14 +8,37 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
 
+// pageSlot holds one data page of a tensor column from its assembly to
+// its write: the uncompressed page, its header fields and, with a codec,
+// the compressed bytes, produced by a goroutine of its own while the next
+// pages are assembled.
+type pageSlot struct {
+	buf     []byte // backing of page
+	page    []byte // levels (v1: with their lengths) then values
+	head    int    // bytes of levels at the start of page
+	levels  int32  // repetition (= definition) levels
+	nulls   int32  // null tensors
+	rows    int32
+	repLen  int32
+	defLen  int32
+	first   int64 // index of the page's first row in its row group
+	enc     parquet.Encoding
+	out     []byte        // compressor's destination
+	data    []byte        // compressed values (v1: compressed page)
+	err     error         // of the compression
+	pending chan struct{} // open while the page is compressed
+}
+
 // writeTensorChunk writes rows [start, end) of a tensor column as one
 // column chunk of data pages of c.pageRows rows, then closes pager
-// (which writes the chunk's metadata).
+// (which writes the chunk's metadata). With a codec, pages are
+// compressed by up to len(fw.slots) goroutines and written in order.
 //
 // A valid tensor of n elements has the repetition levels 0 then n-1
 // times 1 and n definition levels of the maximum; a null tensor has one
@@ -24,15 +47,7 @@ import (
 // for 1- and 2-byte integers, or with an identity dictionary one
 // bit-packed run of indexes that are the elements' bytes (zero-padded to
 // a multiple of 8 indexes); float bits are never touched.
-func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fixedshape.Array, start, end int) error {
-	fsl := arr.Storage().(*array.FixedSizeList)
-	child := fsl.ListValues()
-	var elems []byte
-	if bufs := child.Data().Buffers(); len(bufs) > 1 && bufs[1] != nil {
-		elems = bufs[1].Bytes()
-	}
-	// Element index of tensor row r of arr: first + r*size.
-	first := child.Data().Offset() + fsl.Data().Offset()*c.size
+func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fixedshape.Array, start, end int) (err error) {
 	if c.dict != nil {
 		dp := file.NewDictionaryPage(memory.NewBufferBytes(c.dict), int32(len(c.dict)/4), fw.props.DictionaryPageEncoding())
 		_, err := pager.WriteDictionaryPage(dp)
@@ -41,108 +56,211 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 			return err
 		}
 	}
-	maxDef := c.descr.MaxDefinitionLevel()
-	rowBytes := c.size * c.elemWidth
-	for p := start; p < end; p += c.pageRows {
-		q := min(p+c.pageRows, end)
-		fw.rep.reset(1)
-		fw.def.reset(maxDef)
-		valid := 0
-		for r := p; r < q; r++ {
-			if arr.IsNull(r) {
-				if !c.nullable {
-					return fmt.Errorf("null tensor at row %d of a non-nullable field", r)
-				}
-				fw.rep.put(0, 1)
-				fw.def.put(0, 1)
-				continue
-			}
-			valid++
-			fw.rep.put(0, 1)
-			fw.rep.put(1, c.size-1)
-			fw.def.put(maxDef, c.size)
-		}
-		rep, def := fw.rep.bytes(), fw.def.bytes()
-		nvals := valid * c.size
-		nlevels := int64(nvals) + int64(q-p-valid)
-		valBytes := nvals * c.valWidth
-		var runHead []byte // identity dictionary: bit width and one bit-packed run
-		if c.dict != nil {
-			groups := (nvals + 7) / 8
-			runHead = append(fw.runHead[:0], byte(8*c.elemWidth))
-			if groups > 0 {
-				runHead = binary.AppendUvarint(runHead, uint64(groups)<<1|1)
-			}
-			fw.runHead = runHead
-			valBytes = len(runHead) + groups*8*c.elemWidth
-		}
-		head := len(rep) + len(def)
-		if !fw.v2 {
-			head += 8
-		}
-		total := int64(head) + int64(valBytes)
-		if total > math.MaxInt32 || nlevels > math.MaxInt32 {
-			return fmt.Errorf("page of %d bytes, %d levels overflows int32", total, nlevels)
-		}
-		page := fw.pageBuffer(int(total), head)
-		o := 0
-		if !fw.v2 {
-			binary.LittleEndian.PutUint32(page, uint32(len(rep)))
-			o += 4
-		}
-		o += copy(page[o:], rep)
-		if !fw.v2 {
-			binary.LittleEndian.PutUint32(page[o:], uint32(len(def)))
-			o += 4
-		}
-		o += copy(page[o:], def)
-		enc := parquet.Encodings.Plain
-		switch {
-		case c.dict != nil:
-			enc = fw.props.DictionaryIndexEncoding()
-			v := o + copy(page[o:], runHead)
-			n := nvals * c.elemWidth
-			fw.putPageValues(page[v:v+n], c, elems, first, p, q, arr, rowBytes)
-			clear(page[v+n:])
-		case c.bss:
-			enc = parquet.Encodings.ByteStreamSplit
-			fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
-		default:
-			fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
-		}
-
-		cfg := file.DataPageConfig{Num: int32(nlevels), Encoding: enc, UncompressedSize: int32(total), FirstRowIndex: int64(p - start)}
-		var dp file.DataPage
-		if fw.v2 {
-			data := page
-			if pager.HasCompressor() {
-				data = fw.compress(pager, page[:o], page[o:])
-			}
-			dp = file.NewDataPageV2WithConfig(memory.NewBufferBytes(data), int32(q-p-valid), int32(q-p), int32(len(def)), int32(len(rep)), pager.HasCompressor(), cfg)
-		} else {
-			data := page
-			if pager.HasCompressor() {
-				data = fw.compress(pager, nil, page)
-			}
-			dp = file.NewDataPageV1WithConfig(memory.NewBufferBytes(data), parquet.Encodings.RLE, parquet.Encodings.RLE, cfg)
-		}
-		_, err := pager.WriteDataPage(dp)
-		dp.Release()
-		if err != nil {
+	var codec compress.Codec
+	if fw.codec != compress.Codecs.Uncompressed {
+		if codec, err = compress.GetCodec(fw.codec); err != nil {
 			return err
+		}
+	}
+	slots := fw.slots
+	if codec == nil {
+		slots = slots[:1]
+	}
+	next := 0
+	// On an error, wait for the compressions under way.
+	defer func() {
+		for i := range slots {
+			if s := &slots[i]; s.pending != nil {
+				<-s.pending
+				s.pending = nil
+			}
+		}
+	}()
+	for p := start; p < end; p += c.pageRows {
+		s := &slots[next]
+		next = (next + 1) % len(slots)
+		if s.pending != nil { // the oldest page: write it first
+			<-s.pending
+			s.pending = nil
+			if err := fw.writePage(pager, s); err != nil {
+				return err
+			}
+		}
+		if err := fw.assemblePage(s, c, arr, start, p, min(p+c.pageRows, end)); err != nil {
+			return err
+		}
+		switch {
+		case codec == nil:
+			s.data = s.page
+		case len(slots) == 1:
+			s.out, s.data, s.err = compressValues(codec, fw.level, s.out, s.page[s.head*fw.v2Int():])
+		default:
+			s.pending = make(chan struct{})
+			go func() {
+				defer close(s.pending)
+				s.out, s.data, s.err = compressValues(codec, fw.level, s.out, s.page[s.head*fw.v2Int():])
+			}()
+			continue
+		}
+		if err := fw.writePage(pager, s); err != nil {
+			return err
+		}
+	}
+	for range slots {
+		s := &slots[next]
+		next = (next + 1) % len(slots)
+		if s.pending != nil {
+			<-s.pending
+			s.pending = nil
+			if err := fw.writePage(pager, s); err != nil {
+				return err
+			}
 		}
 	}
 	return pager.Close(c.dict != nil, false)
 }
 
-// pageBuffer returns a reused buffer of n bytes whose byte at offset
-// head (where the values start) is 8-byte aligned, so that values are
-// stored as aligned words.
-func (fw *fastWriter) pageBuffer(n, head int) []byte {
-	if cap(fw.page) < n+8 {
-		fw.page = make([]byte, n+8)
+// v2Int is 1 for data pages v2 (whose levels stay uncompressed), 0 for v1.
+func (fw *fastWriter) v2Int() int {
+	if fw.v2 {
+		return 1
 	}
-	b := fw.page[:n+8]
+	return 0
+}
+
+// compressValues compresses src into out (grown as needed) and returns
+// out and the compressed bytes; a panic of the codec becomes an error.
+func compressValues(codec compress.Codec, level int, out, src []byte) (_, data []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("compress: %v", r)
+		}
+	}()
+	bound := int(codec.CompressBound(int64(len(src))))
+	if cap(out) < bound {
+		out = make([]byte, bound)
+	}
+	return out, codec.EncodeLevel(out[:bound], src, level), nil
+}
+
+// writePage writes the page of s: uncompressed, or its levels (v2) and
+// compressed data.
+func (fw *fastWriter) writePage(pager file.PageWriter, s *pageSlot) error {
+	if s.err != nil {
+		return s.err
+	}
+	compressed := pager.HasCompressor()
+	data := s.data
+	if compressed && fw.v2 {
+		fw.cbuf = append(append(fw.cbuf[:0], s.page[:s.head]...), s.data...)
+		data = fw.cbuf
+	}
+	cfg := file.DataPageConfig{Num: s.levels, Encoding: s.enc, UncompressedSize: int32(len(s.page)), FirstRowIndex: s.first}
+	var dp file.DataPage
+	if fw.v2 {
+		dp = file.NewDataPageV2WithConfig(memory.NewBufferBytes(data), s.nulls, s.rows, s.defLen, s.repLen, compressed, cfg)
+	} else {
+		dp = file.NewDataPageV1WithConfig(memory.NewBufferBytes(data), parquet.Encodings.RLE, parquet.Encodings.RLE, cfg)
+	}
+	_, err := pager.WriteDataPage(dp)
+	dp.Release()
+	return err
+}
+
+// assemblePage writes the uncompressed page of rows [p, q) of a tensor
+// column into s: repetition and definition levels (v1: each after its
+// 4-byte length), then the values.
+func (fw *fastWriter) assemblePage(s *pageSlot, c *column, arr *fixedshape.Array, start, p, q int) error {
+	fsl := arr.Storage().(*array.FixedSizeList)
+	child := fsl.ListValues()
+	var elems []byte
+	if bufs := child.Data().Buffers(); len(bufs) > 1 && bufs[1] != nil {
+		elems = bufs[1].Bytes()
+	}
+	// Element index of tensor row r of arr: first + r*size.
+	first := child.Data().Offset() + fsl.Data().Offset()*c.size
+	maxDef := c.descr.MaxDefinitionLevel()
+	fw.rep.reset(1)
+	fw.def.reset(maxDef)
+	valid := 0
+	for r := p; r < q; r++ {
+		if arr.IsNull(r) {
+			if !c.nullable {
+				return fmt.Errorf("null tensor at row %d of a non-nullable field", r)
+			}
+			fw.rep.put(0, 1)
+			fw.def.put(0, 1)
+			continue
+		}
+		valid++
+		fw.rep.put(0, 1)
+		fw.rep.put(1, c.size-1)
+		fw.def.put(maxDef, c.size)
+	}
+	rep, def := fw.rep.bytes(), fw.def.bytes()
+	nvals := valid * c.size
+	nlevels := int64(nvals) + int64(q-p-valid)
+	valBytes := nvals * c.valWidth
+	var runHead []byte // identity dictionary: bit width and one bit-packed run
+	if c.dict != nil {
+		groups := (nvals + 7) / 8
+		runHead = append(fw.runHead[:0], byte(8*c.elemWidth))
+		if groups > 0 {
+			runHead = binary.AppendUvarint(runHead, uint64(groups)<<1|1)
+		}
+		fw.runHead = runHead
+		valBytes = len(runHead) + groups*8*c.elemWidth
+	}
+	head := len(rep) + len(def)
+	if !fw.v2 {
+		head += 8
+	}
+	total := int64(head) + int64(valBytes)
+	if total > math.MaxInt32 || nlevels > math.MaxInt32 {
+		return fmt.Errorf("page of %d bytes, %d levels overflows int32", total, nlevels)
+	}
+	page := s.pageBuffer(int(total), head)
+	o := 0
+	if !fw.v2 {
+		binary.LittleEndian.PutUint32(page, uint32(len(rep)))
+		o += 4
+	}
+	o += copy(page[o:], rep)
+	if !fw.v2 {
+		binary.LittleEndian.PutUint32(page[o:], uint32(len(def)))
+		o += 4
+	}
+	o += copy(page[o:], def)
+	s.enc = parquet.Encodings.Plain
+	rowBytes := c.size * c.elemWidth
+	switch {
+	case c.dict != nil:
+		s.enc = fw.props.DictionaryIndexEncoding()
+		v := o + copy(page[o:], runHead)
+		n := nvals * c.elemWidth
+		fw.putPageValues(page[v:v+n], c, elems, first, p, q, arr, rowBytes)
+		clear(page[v+n:])
+	case c.bss:
+		s.enc = parquet.Encodings.ByteStreamSplit
+		fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
+	default:
+		fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
+	}
+	s.page, s.head = page, o
+	s.levels, s.nulls, s.rows = int32(nlevels), int32(q-p-valid), int32(q-p)
+	s.repLen, s.defLen = int32(len(rep)), int32(len(def))
+	s.first = int64(p - start)
+	return nil
+}
+
+// pageBuffer returns a buffer of s of n bytes whose byte at offset head
+// (where the values start) is 8-byte aligned, so that values are stored
+// as aligned words.
+func (s *pageSlot) pageBuffer(n, head int) []byte {
+	if cap(s.buf) < n+8 {
+		s.buf = make([]byte, n+8)
+	}
+	b := s.buf[:n+8]
 	pad := 0
 	for pad < 7 && !unsafeslice.Aligned(b[pad+head:], 8) {
 		pad++
@@ -183,17 +301,4 @@ func (fw *fastWriter) putPageValues(dst []byte, c *column, elems []byte, first, 
 	if c.bss {
 		splitStreams(dst, out, c.valWidth)
 	}
-}
-
-// compress returns head (the uncompressed levels of a v2 page, nil for
-// v1) followed by body compressed with the pager's codec, in buffers
-// reused by the next call.
-func (fw *fastWriter) compress(pager file.PageWriter, head, body []byte) []byte {
-	fw.ctmp.Reset()
-	out := pager.Compress(&fw.ctmp, body)
-	if head == nil {
-		return out
-	}
-	fw.cbuf = append(append(fw.cbuf[:0], head...), out...)
-	return fw.cbuf
 }
