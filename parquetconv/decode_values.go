@@ -3,6 +3,8 @@ package parquetconv
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/fstensor/fstensor/internal/kernel"
 )
 
 // narrowing tells how a Parquet INT32 value becomes a narrower Arrow
@@ -20,16 +22,18 @@ type elemCodec struct {
 }
 
 // narrowInto narrows k INT32 values of src into dst (k*c.w bytes),
-// checking that each is in the element's range.
+// checking that each is in the element's range (one check for all, with
+// AVX2 where the CPU has it; the values are scanned again for the error
+// only when one is out of range).
 func (c *elemCodec) narrowInto(dst, src []byte, k int) error {
 	lo, hi := c.narrow.lo, c.narrow.hi
 	bias := uint32(-lo) // maps [lo, hi] onto [0, hi-lo]
 	ok := false
 	switch c.w {
 	case 1:
-		ok = narrow8(dst[:k], src[:4*k], bias)
+		ok = kernel.NarrowInt32To8(dst[:k], src[:4*k], bias)
 	case 2:
-		ok = narrow16(dst[:2*k], src[:4*k], bias)
+		ok = kernel.NarrowInt32To16(dst[:2*k], src[:4*k], bias)
 	}
 	if ok {
 		return nil
@@ -40,54 +44,6 @@ func (c *elemCodec) narrowInto(dst, src []byte, k int) error {
 		}
 	}
 	return nil
-}
-
-// narrow8 stores the low byte of each little-endian 32-bit value of src
-// in dst and reports whether every value plus bias (mod 2^32) is below
-// 256. The loop has no branch per value: the check accumulates.
-func narrow8(dst, src []byte, bias uint32) bool {
-	var acc uint32
-	n := len(dst)
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		s := src[4*i : 4*i+32 : 4*i+32]
-		d := dst[i : i+8 : i+8]
-		a := binary.LittleEndian.Uint64(s[0:])
-		b := binary.LittleEndian.Uint64(s[8:])
-		c := binary.LittleEndian.Uint64(s[16:])
-		e := binary.LittleEndian.Uint64(s[24:])
-		acc |= (uint32(a) + bias) | (uint32(a>>32) + bias) | (uint32(b) + bias) | (uint32(b>>32) + bias) |
-			(uint32(c) + bias) | (uint32(c>>32) + bias) | (uint32(e) + bias) | (uint32(e>>32) + bias)
-		binary.LittleEndian.PutUint64(d, uint64(byte(a))|uint64(byte(a>>32))<<8|uint64(byte(b))<<16|uint64(byte(b>>32))<<24|
-			uint64(byte(c))<<32|uint64(byte(c>>32))<<40|uint64(byte(e))<<48|uint64(byte(e>>32))<<56)
-	}
-	for ; i < n; i++ {
-		v := binary.LittleEndian.Uint32(src[4*i:])
-		acc |= v + bias
-		dst[i] = byte(v)
-	}
-	return acc <= 0xff
-}
-
-// narrow16 is narrow8 for 16-bit elements (values plus bias below 2^16).
-func narrow16(dst, src []byte, bias uint32) bool {
-	var acc uint32
-	n := len(dst) / 2
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		s := src[4*i : 4*i+16 : 4*i+16]
-		d := dst[2*i : 2*i+8 : 2*i+8]
-		a := binary.LittleEndian.Uint64(s[0:])
-		b := binary.LittleEndian.Uint64(s[8:])
-		acc |= (uint32(a) + bias) | (uint32(a>>32) + bias) | (uint32(b) + bias) | (uint32(b>>32) + bias)
-		binary.LittleEndian.PutUint64(d, uint64(uint16(a))|uint64(uint16(a>>32))<<16|uint64(uint16(b))<<32|uint64(uint16(b>>32))<<48)
-	}
-	for ; i < n; i++ {
-		v := binary.LittleEndian.Uint32(src[4*i:])
-		acc |= v + bias
-		binary.LittleEndian.PutUint16(dst[2*i:], uint16(v))
-	}
-	return acc <= 0xffff
 }
 
 // plain decodes k PLAIN values of src into dst (k*c.w bytes); src may
