@@ -2,7 +2,6 @@ package parquetconv_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
@@ -318,57 +316,6 @@ func TestParquetFallback(t *testing.T) {
 	}
 }
 
-// TestParquetWriterErrors checks that a record of another schema is
-// refused and that the writer is usable afterwards.
-func TestParquetWriterErrors(t *testing.T) {
-	mem := checkedMem(t)
-	rec := testRecord(t, mem, 3, false)
-	defer rec.Release()
-	other := testRecord(t, mem, 3, true)
-	defer other.Release()
-	var buf bytes.Buffer
-	w, err := parquetconv.NewWriter(&buf, rec.Schema(), parquetconv.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(other); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("err = %v, want arrow.ErrInvalid", err)
-	}
-	// Nulls in a non-nullable field are refused before anything is written.
-	fields := other.Schema().Fields()
-	fields[4].Nullable = false
-	nonNull := array.NewRecordBatch(arrow.NewSchema(fields, nil), other.Columns(), other.NumRows())
-	defer nonNull.Release()
-	w2, err := parquetconv.NewWriter(&bytes.Buffer{}, nonNull.Schema(), parquetconv.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w2.Write(nonNull); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("nulls in a non-nullable field: err = %v, want arrow.ErrInvalid", err)
-	}
-	if err := w2.Close(); err != nil {
-		t.Errorf("close after a refused record: %v", err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("write after close: err = %v, want arrow.ErrInvalid", err)
-	}
-	if _, err := parquetconv.NewWriter(&buf, rec.Schema(), parquetconv.WithCompression(parquetconv.Compression(99))); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("unknown codec: err = %v, want arrow.ErrInvalid", err)
-	}
-	// A tensor of 1 GiB cannot be a Parquet page (sizes are int32).
-	huge := fixedshape.MustNewType(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{1 << 14, 1 << 13}, nil, nil))
-	sc := arrow.NewSchema([]arrow.Field{{Name: "huge", Type: huge, Nullable: true}}, nil)
-	if _, err := parquetconv.NewWriter(&buf, sc); !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, arrow.ErrNotImplemented) {
-		t.Errorf("huge tensors: err = %v, want arrow.ErrInvalid and arrow.ErrNotImplemented", err)
-	}
-}
-
 // TestParquetSchema checks the Parquet schema: the 3-level LIST of a
 // fixed_size_list as pyarrow writes it, values widened to INT32 for 1-
 // and 2-byte integers, float16 as FIXED_LEN_BYTE_ARRAY(2), and the
@@ -429,74 +376,6 @@ func TestParquetWriterLeavesFileOpen(t *testing.T) {
 	}
 	if _, err := f.Seek(0, 0); err != nil {
 		t.Fatalf("file closed by the writer: %v", err)
-	}
-}
-
-// nanColumns returns a float32 and a float64 column of NaNs with distinct
-// payloads (quiet and signalling) and both signs, infinities and -0.
-func nanColumns(t testing.TB, mem memory.Allocator, n int) (*fixedshape.Array, *fixedshape.Array) {
-	t.Helper()
-	m := metadata.MustNew([]int{2, 2}, nil, nil)
-	b32 := make([]byte, 4*4*n)
-	b64 := make([]byte, 8*4*n)
-	for i := range 4 * n {
-		k := uint32(i)
-		var x32 uint32
-		var x64 uint64
-		switch i % 6 {
-		case 0:
-			x32, x64 = 0x7fc00000|k, 0x7ff8000000000000|uint64(k)<<20|uint64(k)
-		case 1:
-			x32, x64 = 0xffc00000|k, 0xfff8000000000000|uint64(k)
-		case 2:
-			x32, x64 = 0x7f800001+k, 0x7ff0000000000001+uint64(k)
-		case 3:
-			x32, x64 = 0xff800001+k, 0xfff0000000000001+uint64(k)<<32
-		case 4:
-			x32, x64 = 0x80000000, 0x8000000000000000
-		case 5:
-			x32, x64 = 0xff800000, 0x7ff0000000000000
-		}
-		binary.LittleEndian.PutUint32(b32[4*i:], x32)
-		binary.LittleEndian.PutUint64(b64[8*i:], x64)
-	}
-	return bytesColumn(t, mem, fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, m), b32),
-		bytesColumn(t, mem, fixedshape.MustNewType(arrow.PrimitiveTypes.Float64, m), b64)
-}
-
-// TestParquetNaNPayloads checks that NaN payloads and signs survive bit
-// for bit under every encoding and codec.
-func TestParquetNaNPayloads(t *testing.T) {
-	mem := checkedMem(t)
-	a32, a64 := nanColumns(t, mem, 40)
-	defer a32.Release()
-	defer a64.Release()
-	syn := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "f32", Type: a32.DataType(), Nullable: true}, {Name: "f64", Type: a64.DataType(), Nullable: true}}, nil), []arrow.Array{a32, a64}, 40)
-	defer syn.Release()
-
-	fr, err := arrowconv.OpenIPCFile("testdata/parquet_nan_payload_float64.arrow", arrowconv.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	repro, err := fr.RecordBatch(0)
-	fr.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repro.Release()
-
-	for _, tc := range []struct {
-		name string
-		opts []parquetconv.Option
-	}{
-		{"plain", nil},
-		{"bss zstd", []parquetconv.Option{parquetconv.WithByteStreamSplit(), parquetconv.WithCompression(parquetconv.ZSTD)}},
-		{"v2 gzip", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.Gzip)}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			roundTrip(t, mem, syn, tc.opts...)
-			roundTrip(t, mem, repro, tc.opts...)
-		})
 	}
 }
 
@@ -577,63 +456,6 @@ func TestParquetIdentityDictionary(t *testing.T) {
 				if got, want := cm.HasDictionaryPage(), col <= 4; got != want {
 					t.Errorf("column %d: dictionary page %v, want %v", col, got, want)
 				}
-			}
-		})
-	}
-}
-
-// failingWriter accepts n bytes, then fails every write.
-type failingWriter struct{ n int }
-
-var errDiskFull = errors.New("disk full")
-
-func (w *failingWriter) Write(p []byte) (int, error) {
-	if len(p) > w.n {
-		k := w.n
-		w.n = 0
-		return k, errDiskFull
-	}
-	w.n -= len(p)
-	return len(p), nil
-}
-
-// TestParquetWriterIOError checks that an I/O error of the destination
-// is returned by Write, with its cause, and then by every call.
-func TestParquetWriterIOError(t *testing.T) {
-	mem := checkedMem(t)
-	rec := mixedRecord(t, mem, 20, colSpec{"v", arrow.PrimitiveTypes.Float32, shapeCycle3, everyThird})
-	defer rec.Release()
-	size := len(writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(5)))
-	for _, n := range []int{0, 10, 500, size / 2, size - 10} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			w, err := parquetconv.NewWriter(&failingWriter{n: n}, rec.Schema(), parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(5))
-			if n == 0 {
-				if !errors.Is(err, errDiskFull) || !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("NewWriter: err = %v, want errDiskFull and arrow.ErrInvalid", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n == size-10 { // only the footer fails
-				if err := w.Write(rec); err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Close(); !errors.Is(err, errDiskFull) || !errors.Is(err, arrow.ErrInvalid) {
-					t.Errorf("Close: err = %v, want errDiskFull and arrow.ErrInvalid", err)
-				}
-				return
-			}
-			err = w.Write(rec)
-			if !errors.Is(err, errDiskFull) || !errors.Is(err, arrow.ErrInvalid) {
-				t.Fatalf("Write: err = %v, want errDiskFull and arrow.ErrInvalid", err)
-			}
-			if err := w.Write(rec); !errors.Is(err, errDiskFull) {
-				t.Errorf("second Write: err = %v, want errDiskFull", err)
-			}
-			if err := w.Close(); !errors.Is(err, errDiskFull) {
-				t.Errorf("Close: err = %v, want errDiskFull", err)
 			}
 		})
 	}
