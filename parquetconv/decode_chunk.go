@@ -178,6 +178,9 @@ func (d *chunkDecoder) decompress(codec int, body []byte, n int) ([]byte, error)
 		}
 		return body, nil
 	}
+	if !plausible(codec, body, n) {
+		return nil, errorf("page of %d compressed bytes cannot decompress to the %d its header states", len(body), n)
+	}
 	d.page = grow(d.page, n)
 	return d.page, d.dec.decode(codec, d.page, body)
 }
@@ -233,6 +236,9 @@ func (d *chunkDecoder) dataPageV2(h pageHeader, body []byte, codec int) error {
 	rep, def := body[:h.repLen], body[h.repLen:lv]
 	vals := body[lv:]
 	if h.compressedV2 && codec != codecNone {
+		if !plausible(codec, vals, int(int64(h.uncompressed)-lv)) {
+			return errorf("page of %d compressed bytes cannot decompress to the %d its header states", len(vals), int64(h.uncompressed)-lv)
+		}
 		d.vals = grow(d.vals, int(int64(h.uncompressed)-lv))
 		if err := d.dec.decode(codec, d.vals, vals); err != nil {
 			return err

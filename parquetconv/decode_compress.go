@@ -31,6 +31,31 @@ func supportedCodec(codec int) bool {
 	return false
 }
 
+// plausible reports whether src, compressed with codec, can decompress
+// to n bytes, from what its header states or the codec's largest ratio,
+// so that a small page cannot make the reader allocate the largest page
+// size: Snappy states its length, a Zstandard frame its content size (a
+// single frame when it does), LZ4 expands at most 255 times and
+// deflate at most 1032 times.
+func plausible(codec int, src []byte, n int) bool {
+	switch codec {
+	case codecSnappy:
+		m, err := s2.DecodedLen(src)
+		return err == nil && m == n
+	case codecZstd:
+		var h zstd.Header
+		if h.Decode(src) == nil && h.HasFCS && h.FrameContentSize > uint64(n) {
+			return false
+		}
+		return true
+	case codecLz4Raw:
+		return int64(n) <= 255*int64(len(src))+16
+	case codecGzip:
+		return int64(n) <= 1032*int64(len(src))+64
+	}
+	return true
+}
+
 // decode decompresses src into dst, whose length is the stated size; it
 // fails unless src decompresses to exactly len(dst) bytes.
 func (d *decompressor) decode(codec int, dst, src []byte) error {
