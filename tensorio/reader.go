@@ -1,6 +1,7 @@
 package tensorio
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,34 +110,32 @@ func (r *Reader) openIPCFile(c *config) error {
 }
 
 func (r *Reader) openStream(c *config) error {
+	file, err := os.Open(r.path)
+	if err != nil {
+		return err // *fs.PathError names the path once
+	}
 	var rr *arrowconv.RecordReader
-	var file *os.File
 	if r.format == Parquet {
 		popts := []parquetconv.Option{parquetconv.WithAllocator(c.mem), parquetconv.WithWorkers(c.workers)}
 		if c.batchRows > 0 {
 			popts = append(popts, parquetconv.WithBatchRows(c.batchRows))
 		}
-		var err error
-		if rr, err = parquetconv.OpenFile(r.path, popts...); err != nil {
-			return err
-		}
+		rr, err = parquetconv.NewReader(file, popts...)
 	} else {
-		var err error
-		if file, err = os.Open(r.path); err != nil {
-			return err
-		}
-		if rr, err = arrowconv.NewIPCStreamReader(file, arrowconv.WithAllocator(c.mem)); err != nil {
-			file.Close()
-			return err
-		}
+		rr, err = arrowconv.NewIPCStreamReader(file, arrowconv.WithAllocator(c.mem))
+	}
+	if err != nil {
+		file.Close()
+		return err
 	}
 	r.schema = rr.Schema()
 	r.close = func() error {
-		rr.Release() // closes a Parquet file
-		if file != nil {
-			return file.Close()
+		rr.Release()
+		err := file.Close()
+		if errors.Is(err, os.ErrClosed) {
+			return nil // the Parquet reader closes its file
 		}
-		return nil
+		return err
 	}
 	r.next = func() (arrow.RecordBatch, error) {
 		if !rr.Next() {

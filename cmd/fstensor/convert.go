@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/spf13/cobra"
+
+	"github.com/fstensor/fstensor/tensorio"
 )
 
 func newConvert(stdout io.Writer) *cobra.Command {
@@ -45,18 +47,18 @@ func runConvert(inPath, outPath string, inf inputFlags, outf outputFlags, column
 	if err != nil {
 		return err
 	}
-	in, err := pin.open(inPath)
+	var ropts []tensorio.Option
+	if len(columns) > 0 {
+		ropts = append(ropts, tensorio.WithColumns(columns...))
+	}
+	in, err := pin.open(inPath, ropts...)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	idx, err := selectColumns(in.Schema(), columns)
-	if err != nil {
-		return err
-	}
-	schema := projectSchema(in.Schema(), idx)
-	return writeAll(outPath, outFormat, schema, opts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-		return projectBatch(schema, rec, idx), nil
+	return writeAll(outPath, outFormat, in.Schema(), opts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+		rec.Retain()
+		return rec, nil
 	})
 }
 
@@ -64,7 +66,7 @@ func runConvert(inPath, outPath string, inf inputFlags, outf outputFlags, column
 // batch the caller releases), to path (or stdout for "-"). The file
 // appears at path only when everything was written and synced; on any
 // error whatever stood at path is left as it was.
-func writeAll(path string, f format, schema *arrow.Schema, opts writeOptions, stdout io.Writer, in *input, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (err error) {
+func writeAll(path string, f tensorio.Format, schema *arrow.Schema, opts []tensorio.Option, stdout io.Writer, in *tensorio.Reader, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (err error) {
 	out, err := createOutput(path, f, schema, opts, stdout)
 	if err != nil {
 		return withPath(path, err)
@@ -86,7 +88,7 @@ func writeAll(path string, f format, schema *arrow.Schema, opts writeOptions, st
 		out.Abort()
 		return err
 	}
-	if err := out.Close(); err != nil {
+	if err := closeOutput(out); err != nil {
 		return withPath(path, err)
 	}
 	return nil

@@ -85,7 +85,7 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 	plans := make([]*expr.Plan, schema.NumFields())
 	fields := slices.Clone(schema.Fields())
 	for _, i := range targets {
-		typ, ok := fields[i].Type.(*fixedshape.Type)
+		typ, ok := fixedshape.TypeOfField(fields[i])
 		if !ok {
 			if len(columns) > 0 {
 				return fmt.Errorf("%w: column %q is %v, not a tensor column", errUsage, fields[i].Name, fields[i].Type)
@@ -114,7 +114,7 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 	// Formats of tensor columns alone keep the transformed columns only.
 	keep := make([]int, 0, len(fields))
 	for i := range fields {
-		if plans[i] != nil || !outFormat.tensorsOnly() {
+		if plans[i] != nil || !outFormat.TensorsOnly() {
 			keep = append(keep, i)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/tensorio"
 )
 
 // inputFlags are the flags that say how to read an input file.
@@ -31,7 +32,7 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 
 // parsed is what the input flags say, checked.
 type parsedInput struct {
-	format format
+	format tensorio.Format
 	lo, hi int64 // rows [lo, hi); hi < 0 for no end
 	tensor *metadata.Metadata
 	single bool
@@ -43,6 +44,9 @@ func (f *inputFlags) parse(path string) (parsedInput, error) {
 	var err error
 	if p.format, err = formatOf(path, f.from); err != nil {
 		return p, err
+	}
+	if f.single && p.format != tensorio.NPY {
+		return p, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, p.format)
 	}
 	if f.rows != "" {
 		if p.lo, p.hi, err = parseRows(f.rows); err != nil {
@@ -80,22 +84,29 @@ func (f *inputFlags) parse(path string) (parsedInput, error) {
 	return p, nil
 }
 
-// open opens the input at path as the flags say.
-func (p parsedInput) open(path string) (*input, error) {
-	in, err := openInput(path, p.format, p.single)
-	if err != nil {
-		return nil, err
-	}
+// open opens the input at path as the flags say, with opts.
+func (p parsedInput) open(path string, opts ...tensorio.Option) (*tensorio.Reader, error) {
 	if p.tensor != nil {
-		if err := in.tensorize(*p.tensor); err != nil {
-			in.Close()
-			return nil, err
-		}
+		opts = append(opts, tensorio.WithShape(*p.tensor))
 	}
-	if p.lo > 0 || p.hi >= 0 {
-		in.selectRows(p.lo, p.hi)
+	if p.lo > 0 {
+		opts = append(opts, tensorio.WithOffset(p.lo))
 	}
-	return in, nil
+	if p.hi >= 0 {
+		opts = append(opts, tensorio.WithLimit(p.hi-p.lo))
+	}
+	return openInput(path, p.format, p.single, opts...)
+}
+
+// openRows opens the rows [i, i+n) of the rows the flags select.
+func (p parsedInput) openRows(path string, i, n int64) (*tensorio.Reader, error) {
+	lo, hi := p.lo+i, p.lo+i+n
+	if p.hi >= 0 {
+		lo, hi = min(lo, p.hi), min(hi, p.hi)
+	}
+	q := p
+	q.lo, q.hi = lo, hi
+	return q.open(path)
 }
 
 // parseRows reads A:B, A: or :B.
@@ -157,27 +168,32 @@ func (f *outputFlags) register(cmd *cobra.Command, withOut bool) {
 }
 
 // parse checks the flags for the output path; stdout is where "-" goes.
-func (f *outputFlags) parse(path string, stdout io.Writer, inputs ...string) (format, writeOptions, error) {
-	var o writeOptions
+func (f *outputFlags) parse(path string, stdout io.Writer, inputs ...string) (tensorio.Format, []tensorio.Option, error) {
+	var o []tensorio.Option
 	to := f.to
 	if path == stdoutName && to == "" {
-		to = string(ipcStream)
+		to = string(tensorio.IPCStream)
 	}
 	ff, err := formatOf(path, to)
 	if err != nil {
 		return "", o, err
 	}
 	switch c := strings.ToLower(f.compression); {
-	case c == "deflate" && ff == npzF:
-		o.compress = true
-	case ff == npzF && c != "" && c != "none":
+	case c == "deflate" && ff == tensorio.NPZ:
+		o = append(o, tensorio.WithCompression(tensorio.Deflate))
+	case ff == tensorio.NPZ && c != "" && c != "none":
 		return "", o, fmt.Errorf("%w: .npz members are compressed with --compression deflate, not %s", errUsage, f.compression)
 	case c == "deflate":
 		return "", o, fmt.Errorf("%w: --compression deflate is for .npz", errUsage)
 	default:
-		if o.comp, err = parseCompression(c); err != nil {
+		comp, err := parseCompression(c)
+		if err != nil {
 			return "", o, err
 		}
+		if comp != tensorio.Uncompressed && ff.TensorsOnly() {
+			return "", o, fmt.Errorf("%w: --compression %s is for IPC and Parquet, not %s", errUsage, f.compression, ff)
+		}
+		o = append(o, tensorio.WithCompression(comp))
 	}
 	if f.fillNulls != "" {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f.fillNulls), 64)
@@ -187,10 +203,10 @@ func (f *outputFlags) parse(path string, stdout io.Writer, inputs ...string) (fo
 		if err != nil {
 			v = math.NaN()
 		}
-		if ff != npyF && ff != npzF {
+		if ff != tensorio.NPY && ff != tensorio.NPZ {
 			return "", o, fmt.Errorf("%w: --fill-nulls is for .npy and .npz, which have no null tensors; %s keeps them", errUsage, ff)
 		}
-		o.fill, o.fillWith = true, v
+		o = append(o, tensorio.WithFillNulls(v))
 	}
 	if err := checkOutput(path, ff, stdout, inputs...); err != nil {
 		return "", o, err

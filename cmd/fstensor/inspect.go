@@ -73,7 +73,7 @@ func runInspect(path string, inf inputFlags, asJSON bool, stdout io.Writer) erro
 	}
 	defer in.Close()
 	schema := in.Schema()
-	rep := inspectReport{File: path, Format: string(in.format)}
+	rep := inspectReport{File: path, Format: string(in.Format())}
 	for _, f := range schema.Fields() {
 		ci := columnInfo{Name: f.Name, Type: f.Type.String()}
 		if t, ok := f.Type.(*fixedshape.Type); ok {

@@ -31,7 +31,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/expr"
-	"github.com/fstensor/fstensor/internal/atomicfile"
+	"github.com/fstensor/fstensor/tensorio"
 )
 
 const rootLong = `fstensor inspects, transforms, converts and draws tensor columns in Arrow, Parquet and NumPy files.
@@ -63,7 +63,7 @@ var errUsage = errors.New("usage")
 func main() {
 	// Ctrl-C or a kill removes the temporary output files: nothing is
 	// left half-written and no existing file is touched.
-	atomicfile.HandleSignals()
+	tensorio.HandleSignals()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -240,7 +240,7 @@ func guessLayout(shape []int, names []string) string {
 // readRows returns rows i..i+n-1 (fewer at the end of the file) of the
 // named (or first) tensor column of a file as an array of its own.
 func readRows(pin parsedInput, path, column string, i, n int) (*fixedshape.Array, error) {
-	in, err := pin.open(path)
+	in, err := pin.openRows(path, int64(i), int64(n))
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,6 @@ func readRows(pin parsedInput, path, column string, i, n int) (*fixedshape.Array
 		}
 		return nil, fmt.Errorf("%w: %s has no tensor column %q (columns: %s)", errUsage, path, column, columnNames(in.Schema()))
 	}
-	in.selectRows(int64(i), int64(i)+int64(n))
 	var chunks []arrow.Array
 	defer func() {
 		for _, c := range chunks {
