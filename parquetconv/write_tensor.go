@@ -89,16 +89,20 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 		if err := fw.assemblePage(s, c, arr, start, p, min(p+c.pageRows, end)); err != nil {
 			return err
 		}
+		src := s.page // what the codec compresses: v2 keeps the levels apart
+		if fw.v2 {
+			src = s.page[s.head:]
+		}
 		switch {
 		case codec == nil:
 			s.data = s.page
 		case len(slots) == 1:
-			s.out, s.data, s.err = compressValues(codec, fw.level, s.out, s.page[s.head*fw.v2Int():])
+			s.out, s.data, s.err = compressValues(codec, fw.level, s.out, src)
 		default:
 			s.pending = make(chan struct{})
 			go func() {
 				defer close(s.pending)
-				s.out, s.data, s.err = compressValues(codec, fw.level, s.out, s.page[s.head*fw.v2Int():])
+				s.out, s.data, s.err = compressValues(codec, fw.level, s.out, src)
 			}()
 			continue
 		}
@@ -118,14 +122,6 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 		}
 	}
 	return pager.Close(c.dict != nil, false)
-}
-
-// v2Int is 1 for data pages v2 (whose levels stay uncompressed), 0 for v1.
-func (fw *fastWriter) v2Int() int {
-	if fw.v2 {
-		return 1
-	}
-	return 0
 }
 
 // compressValues compresses src into out (grown as needed) and returns
