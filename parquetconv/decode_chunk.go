@@ -108,7 +108,17 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	}()
 
 	for !d.pages.done() {
-		h, body, err := d.pages.next(d.cfg.maxPageBytes, true)
+		h, pb, err := d.pages.nextLazy(d.cfg.maxPageBytes, 64<<10)
+		if err != nil {
+			return nil, err
+		}
+		if ok, err := d.direct(h, pb, codec); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		body, err := d.pages.fill(pb)
 		if err != nil {
 			return nil, err
 		}
@@ -265,15 +275,38 @@ func (c *pageCursor) done() bool { return c.p >= c.n }
 // the page must lie in the chunk and be within maxPage bytes, both
 // compressed and not.
 func (c *pageCursor) next(maxPage int64, withBody bool) (pageHeader, []byte, error) {
+	win := int64(4 << 10)
+	if withBody {
+		win = 64 << 10
+	}
+	h, pb, err := c.nextLazy(maxPage, win)
+	if err != nil || !withBody {
+		return h, nil, err
+	}
+	body, err := c.fill(pb)
+	return h, body, err
+}
+
+// pageBody is a page body not read yet: its first bytes, read with the
+// header, and where it lies.
+type pageBody struct {
+	prefix []byte // the first bytes of the body (at most all of it)
+	n      int    // its length
+	at     int64  // its offset in the file
+}
+
+// nextLazy reads the next page header with a window of win bytes (more
+// if the header needs it), which also holds the start of the body.
+func (c *pageCursor) nextLazy(maxPage, win int64) (pageHeader, pageBody, error) {
 	left := c.n - c.p
-	win := min(left, 4<<10)
+	win = min(left, win)
 	var h pageHeader
 	var hl int
 	var err error
 	for {
 		c.hdr = grow(c.hdr, int(win))
 		if _, err := c.r.ReadAt(c.hdr, c.start+c.p); err != nil {
-			return h, nil, errorf("read page header: %w", err)
+			return h, pageBody{}, errorf("read page header: %w", err)
 		}
 		h, hl, err = parsePageHeader(c.hdr)
 		if err == nil || win == left || win >= 16<<20 {
@@ -282,27 +315,43 @@ func (c *pageCursor) next(maxPage int64, withBody bool) (pageHeader, []byte, err
 		win = min(left, win*8)
 	}
 	if err != nil {
-		return h, nil, err
+		return h, pageBody{}, err
 	}
 	c.p += int64(hl)
 	if int64(h.compressed) > c.n-c.p {
-		return h, nil, errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, c.n-c.p)
+		return h, pageBody{}, errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, c.n-c.p)
 	}
 	if int64(h.uncompressed) > maxPage || int64(h.compressed) > maxPage {
-		return h, nil, errorf("page of %d bytes is above the limit of %d", max(h.uncompressed, h.compressed), maxPage)
+		return h, pageBody{}, errorf("page of %d bytes is above the limit of %d", max(h.uncompressed, h.compressed), maxPage)
 	}
-	at := c.p
+	pb := pageBody{prefix: c.hdr[hl:min(len(c.hdr), hl+int(h.compressed))], n: int(h.compressed), at: c.start + c.p}
 	c.p += int64(h.compressed)
-	if !withBody {
-		return h, nil, nil
+	return h, pb, nil
+}
+
+// fill returns the whole body of pb.
+func (c *pageCursor) fill(pb pageBody) ([]byte, error) {
+	if len(pb.prefix) == pb.n {
+		return pb.prefix, nil
 	}
-	if hl+int(h.compressed) <= len(c.hdr) {
-		return h, c.hdr[hl : hl+int(h.compressed)], nil
+	c.body = grow(c.body, pb.n)
+	if err := c.readInto(pb, 0, c.body); err != nil {
+		return nil, err
 	}
-	c.body = grow(c.body, int(h.compressed))
-	have := copy(c.body, c.hdr[hl:])
-	if _, err := c.r.ReadAt(c.body[have:], c.start+at+int64(have)); err != nil {
-		return h, nil, errorf("read page: %w", err)
+	return c.body, nil
+}
+
+// readInto reads bytes [off, off+len(dst)) of the body of pb into dst:
+// from the prefix as far as it goes, the rest from the file.
+func (c *pageCursor) readInto(pb pageBody, off int, dst []byte) error {
+	have := 0
+	if off < len(pb.prefix) {
+		have = copy(dst, pb.prefix[off:])
 	}
-	return h, c.body, nil
+	if have < len(dst) {
+		if _, err := c.r.ReadAt(dst[have:], pb.at+int64(off+have)); err != nil {
+			return errorf("read page: %w", err)
+		}
+	}
+	return nil
 }

@@ -14,6 +14,12 @@ import (
 // decoded one by one, the present values decoded compactly and then
 // spread around the null tensors, whose slots are zero-filled.
 func (d *chunkDecoder) levelsAndValues(h pageHeader, rep, def, vals []byte) error {
+	return d.levelsThen(h, rep, def, func(dst []byte, k int) error { return d.values(h.encoding, dst, vals, k) })
+}
+
+// levelsThen is levelsAndValues with the values decoded by values, which
+// fills dst with k values.
+func (d *chunkDecoder) levelsThen(h pageHeader, rep, def []byte, values func(dst []byte, k int) error) error {
 	count := int64(h.numValues)
 	if count > d.levelsLeft {
 		return errorf("page of %d levels: the row group holds at most %d more", count, d.levelsLeft)
@@ -46,7 +52,7 @@ func (d *chunkDecoder) levelsAndValues(h pageHeader, rep, def, vals []byte) erro
 	}
 	w := int64(col.codec.w)
 	dst := d.child[base*w : (base+k)*w]
-	if err := d.values(h.encoding, dst, vals, int(k)); err != nil {
+	if err := values(dst, int(k)); err != nil {
 		return err
 	}
 	if len(d.nullRows) > 0 {

@@ -1,0 +1,64 @@
+package parquetconv
+
+import "encoding/binary"
+
+// direct decodes an uncompressed data page of PLAIN values that need no
+// conversion by reading its values from the file straight into the
+// column's child (its levels come with the header's read-ahead): one
+// copy, from the file, instead of two. It returns false, having changed
+// nothing, for any other page, or when the levels do not fit the
+// read-ahead; the page is then decoded from its whole body.
+func (d *chunkDecoder) direct(h pageHeader, pb pageBody, codec int) (bool, error) {
+	if !h.hasPage || h.encoding != encPlain || d.col.codec.narrow != nil || d.col.codec.pw != d.col.codec.w {
+		return false, nil
+	}
+	var rep, def []byte
+	var off int
+	switch h.typ {
+	case pageData:
+		if codec != codecNone || h.uncompressed != h.compressed || h.repEnc != encRLE || (d.col.maxDef > 0 && h.defEnc != encRLE) {
+			return false, nil
+		}
+		var ok bool
+		if rep, off, ok = prefixed(pb.prefix, 0); !ok {
+			return false, nil
+		}
+		if d.col.maxDef > 0 {
+			if def, off, ok = prefixed(pb.prefix, off); !ok {
+				return false, nil
+			}
+		}
+	case pageDataV2:
+		if (codec != codecNone && h.compressedV2) || h.uncompressed != h.compressed {
+			return false, nil
+		}
+		off = int(h.repLen) + int(h.defLen)
+		if int64(h.repLen)+int64(h.defLen) > int64(len(pb.prefix)) {
+			return false, nil
+		}
+		rep, def = pb.prefix[:h.repLen], pb.prefix[h.repLen:off]
+	default:
+		return false, nil
+	}
+	pw := d.col.codec.pw
+	return true, d.levelsThen(h, rep, def, func(dst []byte, k int) error {
+		if uint64(k)*uint64(pw) > uint64(pb.n-off) {
+			return errorf("PLAIN page holds %d bytes, %d values need %d", pb.n-off, k, uint64(k)*uint64(pw))
+		}
+		return d.pages.readInto(pb, off, dst[:k*pw])
+	})
+}
+
+// prefixed returns the 4-byte length-prefixed levels at off of b and the
+// offset after them, or false when b does not hold them whole.
+func prefixed(b []byte, off int) ([]byte, int, bool) {
+	if len(b)-off < 4 {
+		return nil, 0, false
+	}
+	n := uint64(binary.LittleEndian.Uint32(b[off:]))
+	if n > uint64(len(b)-off-4) {
+		return nil, 0, false
+	}
+	end := off + 4 + int(n)
+	return b[off+4 : end], end, true
+}
