@@ -95,6 +95,9 @@ func (d *chunkDecoder) walkLevels(rep, def []byte, count int) (int64, error) {
 	var k int64
 	for i := range count {
 		r, df := d.rep[i], int16(d.def[i])
+		if df > col.maxDef {
+			return 0, errorf("definition level %d above the column's %d", df, col.maxDef)
+		}
 		if r == 0 && w.pos != 0 {
 			return 0, errorf("row %d has %d elements, the tensor %d", w.rows, w.pos, w.n)
 		}
