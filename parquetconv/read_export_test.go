@@ -48,3 +48,14 @@ func Narrow(src []byte, w int, signed bool) ([]byte, error) {
 	dst := make([]byte, k*w)
 	return dst, c.plain(dst, src, k)
 }
+
+// WalkLevels walks one page of count hybrid-encoded repetition and
+// definition levels of a column of n-element tensors (maximum definition
+// level maxDef, lists present from listDef) in a row group of rows rows,
+// as a page with null tensors is walked, and returns the values the page
+// holds and its null rows.
+func WalkLevels(rep, def []byte, count, n int, maxDef, listDef int16, rows int64) (int64, []int64, error) {
+	d := &chunkDecoder{col: &tensorLeaf{n: n, maxDef: maxDef, listDef: listDef}, rows: rows, walker: repWalker{n: n}}
+	k, err := d.walkLevels(rep, def, count)
+	return k, d.nullRows, err
+}

@@ -177,3 +177,50 @@ func TestNarrow(t *testing.T) {
 		})
 	}
 }
+
+func TestWalkLevels(t *testing.T) {
+	// Optional list of optional elements: def 0 null tensor, 1 empty
+	// list, 2 null element, 3 element.
+	rep := func(v ...uint64) []byte { return hyPacked(v, 1) }
+	def := func(v ...uint64) []byte { return hyPacked(v, 2) }
+	tests := []struct {
+		name     string
+		rep, def []byte
+		count, n int
+		rows     int64
+		k        int64
+		nulls    []int64
+		ok       bool
+	}{
+		{"null in the middle", rep(0, 1, 0, 0, 1), def(3, 3, 0, 3, 3), 5, 2, 3, 4, []int64{1}, true},
+		{"nulls only", rep(0, 0, 0), def(0, 0, 0), 3, 4, 3, 0, []int64{0, 1, 2}, true},
+		{"0-D tensors", rep(0, 0, 0), def(3, 0, 3), 3, 1, 3, 2, []int64{1}, true},
+		{"empty list", rep(0, 1, 0), def(3, 3, 1), 3, 2, 2, 0, nil, false},
+		{"null element", rep(0, 1), def(3, 2), 2, 2, 1, 0, nil, false},
+		{"definition level above the maximum", rep(0), hyRLE(1, 4, 3), 1, 1, 1, 0, nil, false},
+		{"null inside a row", rep(0, 1), def(3, 0), 2, 3, 1, 0, nil, false},
+		{"short row before a null", rep(0, 0), def(3, 0), 2, 2, 2, 0, nil, false},
+		{"more rows than the row group", rep(0, 0, 0), def(0, 0, 0), 3, 2, 2, 0, nil, false},
+		{"long row", rep(0, 1, 1), def(3, 3, 3), 3, 2, 1, 0, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, nulls, err := parquetconv.WalkLevels(tt.rep, tt.def, tt.count, tt.n, 3, 1, tt.rows)
+			if !tt.ok {
+				if !errors.Is(err, arrow.ErrInvalid) {
+					t.Fatalf("err = %v, want an error wrapping arrow.ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.k, k); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.nulls, nulls); diff != "" {
+				t.Errorf("null rows (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
