@@ -1,0 +1,97 @@
+// Command pipeline reads uint8 images (H, W, C) from the "image" column of
+// a file of any format tensorio reads, crops 4 pixels off each side, puts
+// the channels first and writes the result with each image's mean to OUT
+// (.arrow, .parquet...):
+//
+//	go run ./examples/pipeline testdata/images.arrow out.parquet
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/tensorio"
+)
+
+func main() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: pipeline IN OUT")
+		os.Exit(2)
+	}
+	if err := run(os.Args[1], os.Args[2]); err != nil {
+		fmt.Fprintln(os.Stderr, "pipeline:", err)
+		os.Exit(1)
+	}
+}
+
+func run(in, out string) error {
+	r, err := tensorio.Open(in, tensorio.WithColumns("image")) // any format, by extension
+	if err != nil {
+		return err
+	}
+	defer r.Release()
+	typ, ok := fixedshape.TypeOfField(r.Schema().Field(0))
+	if !ok || typ.ElemType().ID() != arrow.UINT8 {
+		return fmt.Errorf("%s: image is %v, not a column of uint8 tensors", in, r.Schema().Field(0).Type)
+	}
+	// x[4:-4, 4:-4].transpose(2, 0, 1): crop, then channels first.
+	plan, err := expr.Compile(expr.Transpose(expr.Subscript(expr.Input(typ), expr.Range(4, -4), expr.Range(4, -4)), 2, 0, 1))
+	if err != nil {
+		return err
+	}
+	chw, err := plan.Type() // the result's type, before any data
+	if err != nil {
+		return err
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "chw", Type: chw, Nullable: true}, {Name: "mean", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
+	w, err := tensorio.Create(out, schema) // OUT appears only when Close succeeds
+	if err != nil {
+		return err
+	}
+	defer w.Abort() // does nothing after a successful Close
+	for r.Next() {  // each batch is lent until the next Next
+		res, err := plan.Eval(r.RecordBatch().Column(0).(*fixedshape.Array))
+		if err != nil {
+			return err
+		}
+		mean := means(res)
+		rec := array.NewRecordBatch(schema, []arrow.Array{res, mean}, int64(res.Len()))
+		res.Release() // rec holds its own references
+		mean.Release()
+		err = w.Write(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// means returns the mean of each tensor of a uint8 column; the caller
+// releases it.
+func means(a *fixedshape.Array) arrow.Array {
+	col, _ := fixedshape.ColumnOf[uint8](a) // run checked the element type
+	b := array.NewFloat64Builder(memory.DefaultAllocator)
+	defer b.Release()
+	for i := range col.Len() {
+		if col.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		sum := 0.0
+		for v := range col.Tensor(i).All() { // logical order, right for every layout
+			sum += float64(v)
+		}
+		b.Append(sum / float64(col.Tensor(i).Size()))
+	}
+	return b.NewArray()
+}
