@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
+	"math"
+	"math/bits"
 	"os"
 	"sync/atomic"
 
@@ -191,7 +193,7 @@ func checkStoredSchema(md *metadata.FileMetaData) error {
 // checkRowGroups checks what every row group states before anything is
 // read: as many column chunks as leaf columns, each inside the file's
 // data and within the chunk limit, and a row count whose decoded size
-// (at least one byte per row and leaf) stays within the chunk limit.
+// in each column ([decodedRowBytes]) stays within the chunk limit.
 func (rd *reader) checkRowGroups() error {
 	md := rd.pf.MetaData()
 	leaves := md.Schema.NumColumns()
@@ -200,8 +202,17 @@ func (rd *reader) checkRowGroups() error {
 		if rg.NumColumns() != leaves {
 			return errorf("row group %d has %d column chunks, the schema %d columns", g, rg.NumColumns(), leaves)
 		}
-		if rows := rg.NumRows(); rows < 0 || rows > rd.cfg.maxChunkBytes {
-			return errorf("row group %d has %d rows, more than the chunk limit of %d bytes holds", g, rows, rd.cfg.maxChunkBytes)
+		rows := rg.NumRows()
+		if rows < 0 {
+			return errorf("row group %d has %d rows", g, rows)
+		}
+		// arrow-go reserves memory for the stated rows before it decodes a
+		// page.
+		for i, f := range rd.schema.Fields() {
+			hi, lo := bits.Mul64(uint64(rows), uint64(decodedRowBytes(f.Type)))
+			if hi != 0 || lo > uint64(rd.cfg.maxChunkBytes) {
+				return errorf("row group %d: %d rows of column %q (index %d) decode to more than the chunk limit of %d bytes", g, rows, f.Name, i, rd.cfg.maxChunkBytes)
+			}
 		}
 		for j := range leaves {
 			cc, err := rg.ColumnChunk(j)
@@ -218,6 +229,46 @@ func (rd *reader) checkRowGroups() error {
 		}
 	}
 	return nil
+}
+
+// decodedRowBytes is a lower bound of the memory one row of a column of
+// type dt takes once decoded, levels included: its fixed-width values
+// (whole tensors), offsets of variable-size values and lists, and two
+// bytes of levels.
+func decodedRowBytes(dt arrow.DataType) int64 {
+	var walk func(dt arrow.DataType) int64
+	walk = func(dt arrow.DataType) int64 {
+		switch t := dt.(type) {
+		case *fixedshape.Type:
+			return int64(t.ListSize()) * int64(t.ElemWidth())
+		case *arrow.FixedSizeListType:
+			return satMul(int64(t.Len()), walk(t.Elem()))
+		case arrow.ListLikeType:
+			return 4
+		case *arrow.StructType:
+			var n int64
+			for _, f := range t.Fields() {
+				n = min(n+walk(f.Type), math.MaxInt64/2)
+			}
+			return n
+		case arrow.ExtensionType:
+			return walk(t.StorageType())
+		case arrow.FixedWidthDataType:
+			return max(int64(t.BitWidth()/8), 1)
+		}
+		return 4 // offsets, or whatever else: at least a few bytes
+	}
+	return 2 + walk(dt)
+}
+
+// satMul returns a*b for non-negative a and b, or math.MaxInt64/2 when
+// it is larger.
+func satMul(a, b int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64/2 {
+		return math.MaxInt64 / 2
+	}
+	return int64(lo)
 }
 
 // start launches the decoding of the row groups: at most cfg.workers at

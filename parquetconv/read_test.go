@@ -327,3 +327,22 @@ func TestReadNullSlotsZeroed(t *testing.T) {
 		})
 	}
 }
+
+// TestReadRowLimit reads a file of flat columns only: the rows a row
+// group states, times what a row of each column takes decoded, must stay
+// within WithMaxChunkBytes before arrow-go reserves memory for them.
+func TestReadRowLimit(t *testing.T) {
+	mem := checkedMem(t)
+	rec := mixedRecord(t, mem, 100)
+	defer rec.Release()
+	data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec})
+	if err := readAll(mem, data, parquetconv.WithMaxChunkBytes(500)); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("under a 500-byte limit: read = %v, want an error wrapping arrow.ErrInvalid", err)
+	}
+	r, err := parquetconv.NewReader(bytes.NewReader(data), parquetconv.WithAllocator(mem), parquetconv.WithMaxChunkBytes(4096))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	checkReadAll(t, rec, r)
+}
