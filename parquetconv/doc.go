@@ -98,8 +98,10 @@
 // and within [WithMaxChunkBytes], and each page header before its page
 // is read: within its chunk, within [WithMaxPageBytes] compressed and
 // decompressed (never inflated beyond its stated size), its level count
-// within the row group's rows. The decoded size of a tensor chunk (rows
-// times tensor bytes) is also within [WithMaxChunkBytes].
+// within the row group's rows. The rows a row group states, times what a
+// row of each column takes decoded (a whole tensor for a tensor column),
+// are also within [WithMaxChunkBytes], before anything is allocated for
+// them.
 //
 // The package is apart from arrowconv because arrow-go's pqarrow imports
 // its Flight and gRPC packages: a program that uses only tensors, IPC or
