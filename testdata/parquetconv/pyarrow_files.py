@@ -62,7 +62,7 @@ manifest = []
 os.makedirs(os.path.join(out, "files"), exist_ok=True)
 
 
-def describe(name, fast, note=""):
+def describe(name, fast, note="", fallback=False):
     path = os.path.join(out, name + ".parquet")
     t = pq.read_table(path)
     cols = []
@@ -87,12 +87,12 @@ def describe(name, fast, note=""):
         with open(os.path.join(out, "files", bin_name), "wb") as f:
             f.write(b"".join(chunks))
         cols.append({"name": cname, "valid": valid, "lengths": lengths, "data": bin_name})
-    manifest.append({"file": name + ".parquet", "fast": fast, "note": note, "rows": t.num_rows, "columns": cols})
+    manifest.append({"file": name + ".parquet", "fast": fast, "fallback": fallback, "note": note, "rows": t.num_rows, "columns": cols})
 
 
 def write(name, table, fast=True, **kw):
     pq.write_table(table, os.path.join(out, name + ".parquet"), **kw)
-    describe(name, fast)
+    describe(name, fast, fallback=not fast)
 
 
 t = base_table()
@@ -105,6 +105,10 @@ write("plain", t, use_dictionary=False)
 write("bss", t, use_dictionary=False, use_byte_stream_split=["f32", "f64"])
 write("bss_v2_zstd", t, use_dictionary=False, use_byte_stream_split=["f32", "f64"], compression="zstd", data_page_version="2.0")
 write("small_rowgroups", t, row_group_size=3)
+# DELTA_BINARY_PACKED is not on the reader's fast path: pqarrow decodes
+# those column chunks.
+write("delta", t, fast=False, use_dictionary=False,
+      column_encoding={c + ".list.element": "DELTA_BINARY_PACKED" for c in ["i32", "i64", "u32"]})
 write("small_pages", t, data_page_size=64, use_dictionary=False)
 write("small_pages_dict", t, data_page_size=64, write_batch_size=2)
 nt = base_table(nulls=lambda i: i % 3 == 1)
