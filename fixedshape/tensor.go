@@ -37,6 +37,44 @@ func NewTensor[T Elem](data []T, m metadata.Metadata) (Tensor[T], error) {
 	return Tensor[T]{data: data, shape: m.Shape(), strides: m.ElemStrides()}, nil
 }
 
+// NewTensorStrided returns a view of data with the given logical shape and
+// element strides, sharing all three slices without copying: the caller
+// must not modify shape or strides afterwards. It suits views of rows of
+// different shapes (variable-shape columns) without allocating. It fails
+// with an error wrapping arrow.ErrInvalid unless shape and strides have the
+// same length, sizes are non-negative, len(data) is the product of shape
+// and every index stays inside data. It is O(len(shape)).
+func NewTensorStrided[T Elem](data []T, shape, strides []int) (Tensor[T], error) {
+	if len(shape) != len(strides) {
+		return Tensor[T]{}, errorf("tensor of %d dimensions with %d strides", len(shape), len(strides))
+	}
+	size := 1
+	for _, d := range shape {
+		var ok bool
+		if size, ok = stride.MulCheck(size, d); !ok || d < 0 {
+			return Tensor[T]{}, errorf("tensor shape %s is invalid", metadata.FormatShape(shape))
+		}
+	}
+	if size != len(data) {
+		return Tensor[T]{}, errorf("tensor %s needs %d elements, got %d", metadata.FormatShape(shape), size, len(data))
+	}
+	last := 0 // the offset of the last element, kept below len(data)
+	for i, d := range shape {
+		if strides[i] < 0 {
+			return Tensor[T]{}, errorf("tensor strides %v are negative", strides)
+		}
+		if size == 0 {
+			continue
+		}
+		step, ok := stride.MulCheck(d-1, strides[i])
+		if !ok || step >= len(data)-last {
+			return Tensor[T]{}, errorf("tensor %s with strides %v leaves its %d elements", metadata.FormatShape(shape), strides, len(data))
+		}
+		last += step
+	}
+	return Tensor[T]{data: data, shape: shape, strides: strides}, nil
+}
+
 // NDim returns the number of logical dimensions.
 func (t Tensor[T]) NDim() int { return len(t.shape) }
 
