@@ -1,0 +1,96 @@
+package tensorio_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/tensorio"
+)
+
+// BenchmarkRead reads a 16 MiB IPC file of float32 64x64 tensors (16
+// batches of 64) through tensorio and through arrowconv's own loop; the
+// copy baseline copies the same bytes once.
+func BenchmarkRead(b *testing.B) {
+	const batches, rows = 16, 64
+	m := metadata.MustNew([]int{64, 64}, nil, nil)
+	size := batches * rows * m.Size() * 4
+	path := filepath.Join(b.TempDir(), "b.arrow")
+	a := tensors(&testing.T{}, m, rows, 0, nil)
+	rec := batch(a)
+	recs := make([]arrow.RecordBatch, batches)
+	for i := range recs {
+		recs[i] = rec
+	}
+	w, err := tensorio.Create(path, rec.Schema())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	rec.Release()
+	a.Release()
+	for _, mapped := range []bool{false, true} {
+		name := fmt.Sprintf("format=arrow/mmap=%v", mapped)
+		b.Run(name+"/impl=tensorio", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			var opts []tensorio.Option
+			if mapped {
+				opts = append(opts, tensorio.WithMmap())
+			}
+			for b.Loop() {
+				r, err := tensorio.Open(path, opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for r.Next() {
+				}
+				if err := r.Err(); err != nil {
+					b.Fatal(err)
+				}
+				r.Release()
+			}
+		})
+		b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			open := arrowconv.OpenIPCFile
+			if mapped {
+				open = arrowconv.OpenMappedIPCFile
+			}
+			for b.Loop() {
+				r, err := open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range r.NumRecords() {
+					rec, err := r.RecordBatch(i)
+					if err != nil {
+						b.Fatal(err)
+					}
+					rec.Release()
+				}
+				r.Close()
+			}
+		})
+	}
+	b.Run("impl=copy", func(b *testing.B) {
+		src, dst := make([]byte, size), make([]byte, size)
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, src)
+		}
+	})
+}
