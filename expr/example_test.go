@@ -123,3 +123,35 @@ func ExamplePlan_Type() {
 	// Output:
 	// extension<arrow.fixed_shape_tensor[value_type=float, shape=[192,192,3], dim_names=[H,W,C]]>
 }
+
+// The first rows of each tensor: x[:2].
+func ExampleTo() {
+	x := expr.InputOf(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{4, 5}, nil, nil))
+	e := expr.Subscript(x, expr.To(2))
+	fmt.Println(e, metadata.FormatShape(e.Metadata().Shape()))
+	// Output: x[:2] (2,5)
+}
+
+// Every other column: x[:, ::2].
+func ExampleStep() {
+	x := expr.InputOf(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{4, 5}, nil, nil))
+	e := expr.Subscript(x, expr.All(), expr.Step(2))
+	fmt.Println(e, metadata.FormatShape(e.Metadata().Shape()))
+	// Output: x[:, ::2] (4,3)
+}
+
+// Rows 1 to 3 in reverse order: x[3:0:-1].
+func ExampleRange() {
+	x := expr.InputOf(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{4, 5}, nil, nil))
+	e := expr.Subscript(x, expr.Range(3, 0).By(-1))
+	fmt.Println(e, metadata.FormatShape(e.Metadata().Shape()))
+	// Output: x[3:0:-1] (3,5)
+}
+
+// A step on an open-ended slice: x[1::2].
+func ExampleItem_By() {
+	x := expr.InputOf(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{4, 5}, nil, nil))
+	e := expr.Subscript(x, expr.From(1).By(2))
+	fmt.Println(e, metadata.FormatShape(e.Metadata().Shape()))
+	// Output: x[1::2] (2,5)
+}

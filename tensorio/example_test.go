@@ -3,11 +3,13 @@ package tensorio_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -154,4 +156,68 @@ func ExampleHandleSignals() {
 	fmt.Println("handling SIGINT and SIGTERM")
 	// Output:
 	// handling SIGINT and SIGTERM
+}
+
+// Embeddings stored as plain FixedSizeList columns (as tools without a
+// tensor type write them) read as tensors of a given shape.
+func ExampleWithShape() {
+	dir, _ := os.MkdirTemp("", "tensorio")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "plain.arrow")
+	b := array.NewFixedSizeListBuilder(memory.DefaultAllocator, 6, arrow.PrimitiveTypes.Float32)
+	defer b.Release()
+	for i := range 2 {
+		b.Append(true)
+		for k := range 6 {
+			b.ValueBuilder().(*array.Float32Builder).Append(float32(6*i + k))
+		}
+	}
+	fsl := b.NewArray()
+	defer fsl.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "v", Type: fsl.DataType()}}, nil), []arrow.Array{fsl}, 2)
+	defer rec.Release()
+	w, _ := tensorio.Create(path, rec.Schema())
+	_ = w.Write(rec)
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+
+	r, err := tensorio.Open(path, tensorio.WithShape(metadata.MustNew([]int{2, 3}, []string{"h", "w"}, nil)))
+	if err != nil {
+		panic(err)
+	}
+	defer r.Release()
+	for r.Next() {
+		fmt.Println(r.RecordBatch().Column(0))
+	}
+	// Output:
+	// [[[0,1,2],[3,4,5]] [[6,7,8],[9,10,11]]]
+}
+
+// Null tensors written to .npz, which has none, and deflated members.
+func ExampleWithFillNulls() {
+	dir, _ := os.MkdirTemp("", "tensorio")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "t.npz")
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2}, nil, nil))
+	col, _ := fixedshape.FromSlice(typ, []float64{1, 2, 0, 0}, []bool{true, false})
+	defer col.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil), []arrow.Array{col}, 2)
+	defer rec.Release()
+
+	w, _ := tensorio.Create(path, rec.Schema(), tensorio.WithFillNulls(math.NaN()), tensorio.WithCompression(tensorio.Deflate))
+	_ = w.Write(rec)
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	r, err := tensorio.Open(path)
+	if err != nil {
+		panic(err)
+	}
+	defer r.Release()
+	for r.Next() {
+		fmt.Println(r.Schema().Field(0).Name, r.RecordBatch().Column(0))
+	}
+	// Output:
+	// t [[1,2] [NaN,NaN]]
 }
