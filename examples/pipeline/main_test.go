@@ -17,6 +17,7 @@ import (
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/parquetconv"
+	"github.com/fstensor/fstensor/tensorio"
 )
 
 const images = "../../testdata/images.arrow"
@@ -187,9 +188,26 @@ func TestPipelineFailureKeepsOutput(t *testing.T) {
 // convert copies a file into another format with tensorio.
 func convert(t *testing.T, in, out string) {
 	t.Helper()
-	cmd := exec.Command("go", "run", "../../cmd/fstensor", "convert", in, out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, b)
+	r, err := tensorio.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	w, err := tensorio.Create(out, r.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	for r.Next() {
+		if err := w.Write(r.RecordBatch()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 
