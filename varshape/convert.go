@@ -192,4 +192,3 @@ func (a *Array) RowBytes(i int) []byte {
 	offs := l.offsets()
 	return l.values()[int(offs[i])*l.width : int(offs[i+1])*l.width]
 }
-
