@@ -22,8 +22,11 @@ const (
 	Decthings Format = "decthings" // Decthings tensors: .dt
 )
 
-// Formats lists every format, in the order of the documentation.
-var Formats = []Format{IPCFile, IPCStream, Parquet, NPY, NPZ, TFProto, ZIO, Decthings}
+// Formats returns every format, in the order of the documentation, in a
+// new slice.
+func Formats() []Format {
+	return []Format{IPCFile, IPCStream, Parquet, NPY, NPZ, TFProto, ZIO, Decthings}
+}
 
 // TensorsOnly reports whether files of f hold tensor columns only: one
 // column for .npy, .pb, .zio and .dt, one per member for .npz. Writers of

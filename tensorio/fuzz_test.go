@@ -18,7 +18,7 @@ import (
 func FuzzOpen(f *testing.F) {
 	a := tensors(&testing.T{}, metadata.MustNew([]int{2, 3}, nil, []int{1, 0}), 3, 1, []bool{true, false, true})
 	rec := batch(a)
-	for i, format := range tensorio.Formats {
+	for i, format := range tensorio.Formats() {
 		var buf bytes.Buffer
 		w, err := tensorio.NewWriter(&buf, rec.Schema(), tensorio.WithFormat(format), tensorio.WithFillNulls(0))
 		if err != nil { // WithFillNulls is for .npy and .npz only
@@ -40,7 +40,7 @@ func FuzzOpen(f *testing.F) {
 	f.Fuzz(func(t *testing.T, format uint8, data []byte, offset, limit int64, batchRows int) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		defer mem.AssertSize(t, 0)
-		ft := tensorio.Formats[int(format)%len(tensorio.Formats)]
+		ft := tensorio.Formats()[int(format)%len(tensorio.Formats())]
 		path := filepath.Join(t.TempDir(), "f")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)

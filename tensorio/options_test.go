@@ -91,7 +91,7 @@ func TestReaderOptions(t *testing.T) {
 // TestEarlyClose stops reading after the first batch, by Close, Release
 // or a retained batch outliving the reader, with the allocator checked.
 func TestEarlyClose(t *testing.T) {
-	for _, f := range tensorio.Formats {
+	for _, f := range tensorio.Formats() {
 		var path string
 		if f.TensorsOnly() {
 			a := tensors(t, metadata.MustNew([]int{3}, nil, nil), 5, 0, nil)

@@ -34,7 +34,7 @@ func TestRoundTrip(t *testing.T) {
 		{"3-cycle", metadata.MustNew([]int{4, 3, 2}, nil, []int{2, 0, 1}), nil},
 		{"nulls", metadata.MustNew([]int{2, 2}, nil, nil), []bool{true, false, true}},
 	}
-	for _, f := range tensorio.Formats {
+	for _, f := range tensorio.Formats() {
 		for _, sh := range shapes {
 			t.Run(string(f)+"/"+sh.name, func(t *testing.T) {
 				mem := checked(t)

@@ -20,7 +20,7 @@ import (
 // is back at 0.
 func TestAbort(t *testing.T) {
 	m := metadata.MustNew([]int{3, 2}, nil, []int{1, 0})
-	for _, f := range tensorio.Formats {
+	for _, f := range tensorio.Formats() {
 		for _, how := range []string{"abort", "abort after close", "failed close"} {
 			t.Run(string(f)+"/"+how, func(t *testing.T) {
 				mem := checked(t)
