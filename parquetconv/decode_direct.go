@@ -2,14 +2,16 @@ package parquetconv
 
 import "encoding/binary"
 
-// direct decodes an uncompressed data page of PLAIN values that need no
-// conversion by reading its values from the file straight into the
-// column's child (its levels come with the header's read-ahead): one
-// copy, from the file, instead of two. It returns false, having changed
+// direct decodes an uncompressed data page of PLAIN values by reading
+// its values from the file straight into the column's child (its levels
+// come with the header's read-ahead): one copy, from the file, instead
+// of two; INT32 values to narrow are read in pieces of 64 KiB and
+// narrowed from the cache. It returns false, having changed
 // nothing, for any other page, or when the levels do not fit the
 // read-ahead; the page is then decoded from its whole body.
 func (d *chunkDecoder) direct(h pageHeader, pb pageBody, codec int) (bool, error) {
-	if !h.hasPage || h.encoding != encPlain || d.col.codec.narrow != nil || d.col.codec.pw != d.col.codec.w {
+	c := &d.col.codec
+	if !h.hasPage || h.encoding != encPlain || (c.narrow == nil && c.pw != c.w) {
 		return false, nil
 	}
 	var rep, def []byte
@@ -40,12 +42,28 @@ func (d *chunkDecoder) direct(h pageHeader, pb pageBody, codec int) (bool, error
 	default:
 		return false, nil
 	}
-	pw := d.col.codec.pw
+	pw := c.pw
 	return true, d.levelsThen(h, rep, def, func(dst []byte, k int) error {
 		if uint64(k)*uint64(pw) > uint64(pb.n-off) {
 			return errorf("PLAIN page holds %d bytes, %d values need %d", pb.n-off, k, uint64(k)*uint64(pw))
 		}
-		return d.pages.readInto(pb, off, dst[:k*pw])
+		if c.narrow == nil {
+			return d.pages.readInto(pb, off, dst[:k*pw])
+		}
+		// INT32 values to narrow are read in pieces that stay in the
+		// cache between the read and the narrowing.
+		const piece = 16 << 10 // values
+		d.scratch = grow(d.scratch, piece*pw)
+		for i := 0; i < k; i += piece {
+			m := min(piece, k-i)
+			if err := d.pages.readInto(pb, off+i*pw, d.scratch[:m*pw]); err != nil {
+				return err
+			}
+			if err := c.narrowInto(dst[i*c.w:], d.scratch, m); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
