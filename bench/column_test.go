@@ -16,7 +16,7 @@ var colShape = []int{64, 64}
 
 // BenchmarkColumn times building a column from a Go slice (FromSlice,
 // zero-copy: ns/op only; Builder.Append, a copy, beside copy()), and reading
-// every element of every tensor: through Column.Tensor(i).Data(), through
+// every element of every tensor: through Column.Tensor(i).PhysicalData(), through
 // the logical-order iterator Tensor.All, and as one flat slice
 // (Column.Values, the baseline of the reads).
 func BenchmarkColumn(b *testing.B) {
@@ -62,7 +62,7 @@ func BenchmarkColumn(b *testing.B) {
 			for b.Loop() {
 				var sum float32
 				for i := range arr.Len() {
-					for _, v := range col.Tensor(i).Data() {
+					for _, v := range col.Tensor(i).PhysicalData() {
 						sum += v
 					}
 				}
