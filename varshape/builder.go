@@ -177,3 +177,42 @@ func FromSlices[T fixedshape.Elem](mem memory.Allocator, typ *Type, shapes [][]i
 	}
 	return b.NewArray(), nil
 }
+
+// NewArrayFromBuffers makes an array of n rows of typ from its parts,
+// retaining (not copying) them: valid, a validity bitmap of the rows (nil
+// when nulls is 0); offsets, n+1 int32 list offsets into values; values,
+// the elements of every row, physical row-major; shapes, n*ndim int32
+// physical sizes. It validates the result ([Array.Validate]); the caller
+// keeps its references to the buffers and releases the array.
+func NewArrayFromBuffers(typ *Type, n int, valid, offsets, values, shapes *memory.Buffer, nulls int) (*Array, error) {
+	st := typ.Storage.(*arrow.StructType)
+	di, _ := st.FieldIdx("data")
+	si := 1 - di
+	dt := st.Field(di).Type.(*arrow.ListType)
+	sh := st.Field(si).Type.(*arrow.FixedSizeListType)
+	if n < 0 || offsets == nil || offsets.Len() < 4*(n+1) || shapes == nil || shapes.Len()/4/typ.ndim < n || values == nil {
+		return nil, errorf("buffers too short for %d rows", n)
+	}
+	nvals := values.Len() / typ.ElemWidth()
+	child := array.NewData(dt.Elem(), nvals, []*memory.Buffer{nil, values}, nil, 0, 0)
+	defer child.Release()
+	list := array.NewData(dt, n, []*memory.Buffer{nil, offsets}, []arrow.ArrayData{child}, 0, 0)
+	defer list.Release()
+	shapeVals := array.NewData(sh.Elem(), n*typ.ndim, []*memory.Buffer{nil, shapes}, nil, 0, 0)
+	defer shapeVals.Release()
+	shapeList := array.NewData(sh, n, []*memory.Buffer{nil}, []arrow.ArrayData{shapeVals}, 0, 0)
+	defer shapeList.Release()
+	children := make([]arrow.ArrayData, 2)
+	children[di], children[si] = list, shapeList
+	if nulls == 0 {
+		valid = nil
+	}
+	data := array.NewData(typ, n, []*memory.Buffer{valid}, children, nulls, 0)
+	defer data.Release()
+	arr := array.MakeFromData(data).(*Array)
+	if err := arr.Validate(); err != nil {
+		arr.Release()
+		return nil, err
+	}
+	return arr, nil
+}

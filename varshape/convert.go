@@ -192,3 +192,25 @@ func (a *Array) RowBytes(i int) []byte {
 	offs := l.offsets()
 	return l.values()[int(offs[i])*l.width : int(offs[i+1])*l.width]
 }
+
+// Raw is the storage of an array laid bare for fast loops over rows: row
+// i's elements are Values[Offsets[i]*Width : Offsets[i+1]*Width] and its
+// physical shape Shapes[i*NDim : (i+1)*NDim]. The slices share the array's
+// memory: do not modify them. A null row's shape and elements are
+// unspecified.
+type Raw struct {
+	Offsets []int32 // Len()+1 offsets, in elements, into Values
+	Values  []byte  // the data child's elements from the first one an offset can name
+	Shapes  []int32 // physical shapes, NDim per row
+	NDim    int     // dimensions of every row
+	Width   int     // bytes per element
+}
+
+// Raw validates a ([Array.Validate]) and returns its storage laid bare.
+func (a *Array) Raw() (Raw, error) {
+	if err := a.Validate(); err != nil {
+		return Raw{}, err
+	}
+	l := a.layout()
+	return Raw{Offsets: l.offsets(), Values: l.values(), Shapes: l.shapes(), NDim: l.ndim, Width: l.width}, nil
+}
