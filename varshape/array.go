@@ -146,10 +146,10 @@ func (a *Array) Validate() error {
 	shapes := l.shapes()
 	var sizeBits, elemBits []byte
 	sc := l.shape
-	if l.ndim > 0 && sc.Children()[0].NullN() > 0 {
+	if l.ndim > 0 && nullCount(sc.Children()[0], 0, sc.Children()[0].Len()) > 0 {
 		sizeBits = sc.Children()[0].Buffers()[0].Bytes()
 	}
-	if child.NullN() > 0 {
+	if nullCount(child, 0, child.Len()) > 0 {
 		elemBits = child.Buffers()[0].Bytes()
 	}
 	for i := 0; i < l.n; i++ {
