@@ -32,7 +32,7 @@ import (
 func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, errorf("open %s: %w", path, err)
+		return nil, errorf("%w", err) // the error names path
 	}
 	r, err := newParquetReader(f, f.Close, newConfig(opts))
 	if err != nil {
@@ -101,7 +101,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 	if err != nil {
 		return nil, err
 	}
-	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
+	pf, err := file.NewParquetReader(noCloser{r}, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
@@ -120,6 +120,10 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 	}
 	return arrowconv.NewRecordReader(rd.schema, rd.next, closeAll), nil
 }
+
+// noCloser hides the Close method of a reader from arrow-go's
+// file.Reader, whose Close would close it: only closeFn closes the file.
+type noCloser struct{ parquet.ReaderAtSeeker }
 
 // open checks the stored Arrow schema and the row groups, builds the
 // pqarrow reader and plans the columns.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -345,4 +347,44 @@ func TestReadRowLimit(t *testing.T) {
 	}
 	defer r.Release()
 	checkReadAll(t, rec, r)
+}
+
+// TestNewReaderLeavesFileOpen checks that releasing a reader from
+// NewReader leaves the caller's file open, and that OpenFile's error for
+// a missing file names the path once.
+func TestNewReaderLeavesFileOpen(t *testing.T) {
+	mem := checkedMem(t)
+	rec := testRecord(t, mem, 3, false)
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	if err := os.WriteFile(path, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithAllocator(mem)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := parquetconv.NewReader(f, parquetconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r.Next() {
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	r.Release()
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatalf("file closed by the reader: %v", err)
+	}
+
+	missing := filepath.Join(t.TempDir(), "nope.parquet")
+	_, err = parquetconv.OpenFile(missing)
+	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, arrow.ErrInvalid) {
+		t.Fatalf("err = %v, want fs.ErrNotExist and arrow.ErrInvalid", err)
+	}
+	if n := strings.Count(err.Error(), missing); n != 1 {
+		t.Errorf("%q names the path %d times, want 1", err, n)
+	}
 }
