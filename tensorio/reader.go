@@ -1,7 +1,6 @@
 package tensorio
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,11 +130,7 @@ func (r *Reader) openStream(c *config) error {
 	r.schema = rr.Schema()
 	r.close = func() error {
 		rr.Release()
-		err := file.Close()
-		if errors.Is(err, os.ErrClosed) {
-			return nil // the Parquet reader closes its file
-		}
-		return err
+		return file.Close()
 	}
 	r.next = func() (arrow.RecordBatch, error) {
 		if !rr.Next() {
