@@ -1,0 +1,63 @@
+// Package flightserve serves the Arrow IPC and Parquet files of a
+// directory over Arrow Flight, built on arrow-go's arrow/flight and gRPC,
+// and offers a client that returns tensor columns as fixedshape arrays.
+// It is the only package of this module that links gRPC.
+//
+// # Overview
+//
+// New returns a Server of a Config (the directory, an optional bearer
+// token, TLS, message and batch sizes); Serve runs it on a listener. It
+// answers:
+//
+//   - ListFlights: a FlightInfo for every .arrow, .feather, .ipc, .arrows,
+//     .stream and .parquet file under the directory (hidden ones left out);
+//   - GetFlightInfo and GetSchema: the schema, with the tensor extension
+//     type, the row count and the byte size of the file of a PATH
+//     descriptor, or of the result of a ticket in a CMD descriptor;
+//   - DoGet: the batches a Ticket names (a file, columns, a row range, an
+//     expression of package expr evaluated on the server, such as
+//     "x[:, ::2].T"), cut to about Config.BatchBytes;
+//   - DoPut: an uploaded stream written as a new file, through
+//     tensorio.Create, so the file appears only once complete.
+//
+// Tickets are JSON (see Ticket); any Flight client, pyarrow.flight
+// included, sends them as bytes. Dial returns a Client whose Tensors
+// method fetches one tensor column.
+//
+// # Layout
+//
+// Tensor columns travel as Arrow's canonical arrow.fixed_shape_tensor
+// extension: their physical storage and the extension metadata, as in an
+// IPC stream. A column an expression produced is dense row-major.
+//
+// # Memory
+//
+// Batches stream: DoGet reads, evaluates and sends one batch at a time
+// (IPC files are memory-mapped), DoPut decodes and writes one uploaded
+// batch at a time, so a call holds about one batch and gRPC's flow
+// control windows. Batches come from Config.Allocator; uploaded bodies
+// aligned to 8 bytes are used without a copy.
+//
+// # Safety
+//
+// Paths in tickets and descriptors are relative, with "/" separators;
+// ".." and "." elements, absolute paths and symbolic links resolving out
+// of the directory are refused (PermissionDenied). DoPut writes only new
+// files, in directories that exist. Every call carries the bearer token
+// when Config.Token is set (Unauthenticated otherwise). Each gRPC message
+// is bounded by Config.MaxMessageBytes (ResourceExhausted). Every message
+// uploaded to DoPut, and every message the Client receives, is checked by
+// arrowconv.NewIPCMessageReader before arrow-go decodes it: arrow-go's
+// own Flight reader trusts the flatbuffer metadata. A file is checked
+// between a path check and its opening, so a directory that others
+// change under the server can race the symbolic link check.
+//
+// # Errors
+//
+// The server's errors are gRPC status errors whose message starts with
+// "flightserve: ": InvalidArgument (a malformed ticket, a file or stream
+// that fails its checks, an expression that does not apply),
+// PermissionDenied, NotFound, AlreadyExists, Unauthenticated,
+// ResourceExhausted and Canceled. Client errors are those, or errors
+// wrapping arrow.ErrInvalid for what the server sent.
+package flightserve

@@ -1,0 +1,129 @@
+package flightserve
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/tensorio"
+)
+
+// PutResult is the JSON of the one PutResult that a successful DoPut
+// sends as its app metadata.
+type PutResult struct {
+	Path string `json:"path"` // as the descriptor named it
+	Rows int64  `json:"rows"`
+}
+
+// DoPut writes the uploaded stream as a new file at the path of its PATH
+// descriptor, in the format of its extension. The file must not exist and
+// its directory must exist under the served directory. Every message is
+// checked (arrowconv.NewIPCMessageReader) before arrow-go decodes it, and
+// each batch is written as it arrives through tensorio.Create: the file
+// appears only when the whole stream was written, and nothing is left on
+// an error or a client gone away.
+func (s *Server) DoPut(stream flight.FlightService_DoPutServer) error {
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	d := first.GetFlightDescriptor()
+	if d == nil || d.Type != flight.DescriptorPATH {
+		return status.Error(codes.InvalidArgument, "flightserve: DoPut needs a PATH descriptor naming the new file")
+	}
+	rel := strings.Join(d.Path, "/")
+	path, err := s.resolveNew(rel)
+	if err != nil {
+		return err
+	}
+	if !s.claim(path) {
+		return status.Errorf(codes.AlreadyExists, "flightserve: %q is being written by another call", rel)
+	}
+	defer s.unclaim(path)
+
+	pending := first
+	next := func() ([]byte, []byte, error) {
+		for {
+			fd := pending
+			pending = nil
+			if fd == nil {
+				var err error
+				if fd, err = stream.Recv(); err != nil {
+					return nil, nil, err
+				}
+			}
+			if len(fd.DataHeader) > 0 {
+				return fd.DataHeader, fd.DataBody, nil
+			}
+			if len(fd.DataBody) > 0 {
+				return nil, nil, status.Error(codes.InvalidArgument, "flightserve: a message body without metadata")
+			}
+		}
+	}
+	rr, err := arrowconv.NewIPCMessageReader(next, arrowconv.WithAllocator(s.mem), arrowconv.WithBodySizeLimit(int64(s.maxMsg)))
+	if err != nil {
+		return putError(rel, err)
+	}
+	defer rr.Release()
+	w, err := tensorio.Create(path, rr.Schema(), tensorio.WithAllocator(s.mem))
+	if err != nil {
+		return putError(rel, err)
+	}
+	defer w.Abort()
+	var rows int64
+	for rr.Next() {
+		if err := w.Write(rr.RecordBatch()); err != nil {
+			return putError(rel, err)
+		}
+		rows += rr.RecordBatch().NumRows()
+	}
+	if err := rr.Err(); err != nil {
+		return putError(rel, err)
+	}
+	if err := stream.Context().Err(); err != nil {
+		return status.FromContextError(err).Err()
+	}
+	if err := w.Close(); err != nil {
+		return putError(rel, err)
+	}
+	meta, _ := json.Marshal(PutResult{Path: rel, Rows: rows})
+	return stream.Send(&flight.PutResult{AppMetadata: meta})
+}
+
+// putError gives an error of DoPut a code: that of a gRPC error it
+// wraps, or InvalidArgument.
+func putError(rel string, err error) error {
+	var se interface{ GRPCStatus() *status.Status }
+	if errors.As(err, &se) && se.GRPCStatus().Code() != codes.Unknown {
+		return status.Errorf(se.GRPCStatus().Code(), "flightserve: %s: %v", rel, err)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return status.Errorf(codes.Canceled, "flightserve: %s: stream ended early: %v", rel, err)
+	}
+	return status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", rel, err)
+}
+
+// claim marks path as written by a call; false if another call is.
+func (s *Server) claim(path string) bool {
+	path = filepath.Clean(path)
+	s.putMu.Lock()
+	defer s.putMu.Unlock()
+	if s.putting[path] {
+		return false
+	}
+	s.putting[path] = true
+	return true
+}
+
+func (s *Server) unclaim(path string) {
+	s.putMu.Lock()
+	delete(s.putting, filepath.Clean(path))
+	s.putMu.Unlock()
+}

@@ -1,0 +1,320 @@
+package flightserve
+
+import (
+	"context"
+	"crypto/subtle"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/fstensor/fstensor/tensorio"
+)
+
+// Defaults of Config.
+const (
+	// DefaultMaxMessageBytes bounds one gRPC message, in and out: 64 MiB,
+	// sixteen times gRPC's default, for batches of tensors.
+	DefaultMaxMessageBytes = 64 << 20
+	// DefaultBatchBytes is the size DoGet cuts batches to: 4 MiB.
+	DefaultBatchBytes = 4 << 20
+	// DefaultMaxStreams bounds the concurrent calls of one connection.
+	DefaultMaxStreams = 64
+)
+
+// Config configures a Server.
+type Config struct {
+	// Dir is the served directory. Required.
+	Dir string
+	// Token, when not empty, is the bearer token every call must carry in
+	// its "authorization" header ("Bearer TOKEN").
+	Token string
+	// TLS, when not nil, serves over TLS with this configuration.
+	TLS *tls.Config
+	// MaxMessageBytes bounds each gRPC message received or sent, in bytes
+	// (DefaultMaxMessageBytes when 0). An incoming message over it fails
+	// its call with ResourceExhausted; it also bounds the body of each
+	// uploaded IPC message.
+	MaxMessageBytes int
+	// BatchBytes is the size in bytes DoGet cuts batches to, at least one
+	// row each (DefaultBatchBytes when 0, at most MaxMessageBytes/2).
+	BatchBytes int
+	// Allocator allocates the batches read and written
+	// (memory.DefaultAllocator when nil).
+	Allocator memory.Allocator
+	// Logf, when not nil, logs one line per failed call.
+	Logf func(format string, args ...any)
+}
+
+// Server serves the Arrow IPC and Parquet files of a directory over Arrow
+// Flight: ListFlights, GetFlightInfo, GetSchema, DoGet and DoPut. Its
+// methods are the gRPC handlers, safe for concurrent use; Serve runs them.
+type Server struct {
+	flight.BaseFlightServer
+	root     string // absolute, symbolic links resolved
+	token    string
+	maxMsg   int
+	batch    int
+	mem      memory.Allocator
+	logf     func(format string, args ...any)
+	grpc     *grpc.Server
+	putMu    sync.Mutex
+	putting  map[string]bool // paths of DoPut calls in progress
+	rowMu    sync.Mutex
+	rowCache map[string]rowCount
+}
+
+// rowCount is a cached row count of a file, valid for its size and time.
+type rowCount struct {
+	size  int64
+	mtime time.Time
+	rows  int64
+}
+
+// New returns a Server of cfg. The directory must exist. Errors wrap
+// arrow.ErrInvalid or are *fs.PathError values.
+func New(cfg Config) (*Server, error) {
+	if cfg.Dir == "" {
+		return nil, fmt.Errorf("flightserve: no directory to serve: %w", arrow.ErrInvalid)
+	}
+	abs, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("flightserve: %s is not a directory: %w", cfg.Dir, arrow.ErrInvalid)
+	}
+	s := &Server{root: root, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
+		mem: cfg.Allocator, logf: cfg.Logf, putting: map[string]bool{}, rowCache: map[string]rowCount{}}
+	if s.maxMsg <= 0 {
+		s.maxMsg = DefaultMaxMessageBytes
+	}
+	if s.batch <= 0 {
+		s.batch = DefaultBatchBytes
+	}
+	s.batch = min(s.batch, s.maxMsg/2)
+	if s.mem == nil {
+		s.mem = memory.DefaultAllocator
+	}
+	opts := []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(s.maxMsg),
+		grpc.MaxSendMsgSize(s.maxMsg),
+		grpc.MaxConcurrentStreams(DefaultMaxStreams),
+		grpc.ChainUnaryInterceptor(s.unaryAuth),
+		grpc.ChainStreamInterceptor(s.streamAuth),
+	}
+	if cfg.TLS != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
+	}
+	s.grpc = grpc.NewServer(opts...)
+	flight.RegisterFlightServiceServer(s.grpc, s)
+	return s, nil
+}
+
+// Dir returns the served directory, absolute, symbolic links resolved.
+func (s *Server) Dir() string { return s.root }
+
+// Serve accepts connections on lis until Stop or GracefulStop; it
+// returns nil after them.
+func (s *Server) Serve(lis net.Listener) error {
+	err := s.grpc.Serve(lis)
+	if errors.Is(err, grpc.ErrServerStopped) {
+		return nil
+	}
+	return err
+}
+
+// GracefulStop stops accepting calls and waits for those running.
+func (s *Server) GracefulStop() { s.grpc.GracefulStop() }
+
+// Stop closes every connection and call at once.
+func (s *Server) Stop() { s.grpc.Stop() }
+
+// authorized checks the bearer token of a call.
+func (s *Server) authorized(ctx context.Context) error {
+	if s.token == "" {
+		return nil
+	}
+	md, _ := metadata.FromIncomingContext(ctx)
+	for _, v := range md.Get("authorization") {
+		if tok, ok := strings.CutPrefix(v, "Bearer "); ok && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 {
+			return nil
+		}
+	}
+	return status.Error(codes.Unauthenticated, "flightserve: missing or wrong bearer token")
+}
+
+func (s *Server) unaryAuth(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+	if err := s.authorized(ctx); err != nil {
+		return nil, err
+	}
+	resp, err := h(ctx, req)
+	s.log(info.FullMethod, err)
+	return resp, err
+}
+
+func (s *Server) streamAuth(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+	if err := s.authorized(ss.Context()); err != nil {
+		return err
+	}
+	err := h(srv, ss)
+	s.log(info.FullMethod, err)
+	return err
+}
+
+func (s *Server) log(method string, err error) {
+	if err != nil && s.logf != nil {
+		s.logf("%s: %v", method, err)
+	}
+}
+
+// ListFlights sends a FlightInfo for every IPC and Parquet file under the
+// served directory (hidden files and directories and links leading out
+// are left out; files that fail to open too). The criteria are ignored.
+func (s *Server) ListFlights(_ *flight.Criteria, stream flight.FlightService_ListFlightsServer) error {
+	return filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+		if err := stream.Context().Err(); err != nil {
+			return status.FromContextError(err).Err()
+		}
+		if err != nil || (p != s.root && strings.HasPrefix(d.Name(), ".")) {
+			if d != nil && d.IsDir() && p != s.root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(s.root, p)
+		if err != nil {
+			return nil
+		}
+		info, err := s.info(Ticket{Path: filepath.ToSlash(rel)})
+		if err != nil {
+			return nil // not served, or not readable
+		}
+		return stream.Send(info)
+	})
+}
+
+// GetFlightInfo returns the schema (tensor extension included), row
+// count, byte size and ticket of a PATH descriptor naming a file, or of a
+// CMD descriptor holding a ticket's JSON (schema and rows of the result).
+func (s *Server) GetFlightInfo(_ context.Context, d *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+	t, err := descriptorTicket(d)
+	if err != nil {
+		return nil, err
+	}
+	return s.info(t)
+}
+
+// GetSchema returns the schema GetFlightInfo would.
+func (s *Server) GetSchema(_ context.Context, d *flight.FlightDescriptor) (*flight.SchemaResult, error) {
+	t, err := descriptorTicket(d)
+	if err != nil {
+		return nil, err
+	}
+	q, err := s.open(t)
+	if err != nil {
+		return nil, err
+	}
+	defer q.close()
+	return &flight.SchemaResult{Schema: flight.SerializeSchema(q.schema, s.mem)}, nil
+}
+
+// descriptorTicket returns the ticket a descriptor stands for.
+func descriptorTicket(d *flight.FlightDescriptor) (Ticket, error) {
+	switch {
+	case d == nil:
+		return Ticket{}, status.Error(codes.InvalidArgument, "flightserve: no descriptor")
+	case d.Type == flight.DescriptorPATH:
+		return Ticket{Path: strings.Join(d.Path, "/")}, nil
+	case d.Type == flight.DescriptorCMD:
+		return ParseTicket(d.Cmd)
+	}
+	return Ticket{}, status.Errorf(codes.InvalidArgument, "flightserve: descriptor type %v is neither PATH nor CMD", d.Type)
+}
+
+// info returns the FlightInfo of a ticket.
+func (s *Server) info(t Ticket) (*flight.FlightInfo, error) {
+	q, err := s.open(t)
+	if err != nil {
+		return nil, err
+	}
+	defer q.close()
+	rows, err := s.rows(q)
+	if err != nil {
+		return nil, err
+	}
+	if t.Offset > 0 || t.Limit > 0 {
+		rows = max(rows-t.Offset, 0)
+		if t.Limit > 0 {
+			rows = min(rows, t.Limit)
+		}
+	}
+	return &flight.FlightInfo{
+		Schema:           flight.SerializeSchema(q.schema, s.mem),
+		FlightDescriptor: &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: t.Marshal()},
+		Endpoint:         []*flight.FlightEndpoint{{Ticket: &flight.Ticket{Ticket: t.Marshal()}}},
+		TotalRecords:     rows,
+		TotalBytes:       q.size,
+	}, nil
+}
+
+// rows returns the row count of q's whole file, cached for its size and
+// modification time: IPC files count their batches (mapped), streams
+// and Parquet files are read once.
+func (s *Server) rows(q *query) (int64, error) {
+	s.rowMu.Lock()
+	c, ok := s.rowCache[q.path]
+	s.rowMu.Unlock()
+	if ok && c.size == q.size && c.mtime.Equal(q.mtime) {
+		return c.rows, nil
+	}
+	opts := []tensorio.Option{tensorio.WithAllocator(s.mem)}
+	if q.format == tensorio.IPCFile {
+		opts = append(opts, tensorio.WithMmap())
+	}
+	r, err := tensorio.Open(q.path, opts...)
+	if err != nil {
+		return 0, status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", q.rel, err)
+	}
+	defer r.Release()
+	var n int64
+	for r.Next() {
+		n += r.RecordBatch().NumRows()
+	}
+	if err := r.Err(); err != nil {
+		return 0, status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", q.rel, err)
+	}
+	s.rowMu.Lock()
+	if len(s.rowCache) > 4096 {
+		clear(s.rowCache)
+	}
+	s.rowCache[q.path] = rowCount{size: q.size, mtime: q.mtime, rows: n}
+	s.rowMu.Unlock()
+	return n, nil
+}
