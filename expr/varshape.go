@@ -23,7 +23,14 @@ type VarPlan struct {
 	build func(x Expr) (Expr, error)
 	typ   *varshape.Type
 	mu    sync.Mutex
-	plans map[string]*Plan // by physical row shape
+	plans map[string]*rowPlan // by physical row shape
+}
+
+// rowPlan is the compiled plan of one row shape, with its run-copy fast
+// path when it has one.
+type rowPlan struct {
+	*Plan
+	runs *runCopy // nil: use the plan's kernels
 }
 
 // CompileVar returns the plan of e over columns of typ. e is built on any
@@ -57,7 +64,7 @@ func ParseVar(text string, typ *varshape.Type) *VarPlan {
 }
 
 func newVarPlan(typ *varshape.Type, build func(Expr) (Expr, error)) *VarPlan {
-	return &VarPlan{build: build, typ: typ, plans: make(map[string]*Plan)}
+	return &VarPlan{build: build, typ: typ, plans: make(map[string]*rowPlan)}
 }
 
 // EvalVar compiles e for in's type and evaluates it; see VarPlan.Eval.
@@ -89,10 +96,14 @@ func (p *VarPlan) Plan(physicalShape []int) (*Plan, error) {
 		}
 		s32[i] = int32(d)
 	}
-	return p.plan(shapeKey(nil, s32), s32)
+	rp, err := p.plan(shapeKey(nil, s32), s32)
+	if err != nil {
+		return nil, err
+	}
+	return rp.Plan, nil
 }
 
-func (p *VarPlan) plan(key []byte, shape []int32) (*Plan, error) {
+func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	p.mu.Lock()
 	pl, ok := p.plans[string(key)]
 	p.mu.Unlock()
@@ -111,9 +122,11 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pl, err = Compile(e); err != nil {
+	c, err := Compile(e)
+	if err != nil {
 		return nil, err
 	}
+	pl = &rowPlan{Plan: c, runs: newRunCopy(c)}
 	p.mu.Lock()
 	p.plans[string(key)] = pl
 	p.mu.Unlock()
@@ -143,55 +156,12 @@ func (p *VarPlan) Plans() int {
 // has a complete one, and is an error otherwise.
 func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	o := config(opts)
-	t := in.TensorType()
-	if t.NDim() != p.typ.NDim() || !arrow.TypeEqual(t.ElemType(), p.typ.ElemType()) ||
-		!slices.Equal(t.Permutation(), p.typ.Permutation()) {
-		return nil, errorf("column of %v for a plan of %v", t, p.typ)
-	}
-	raw, err := in.Raw()
+	rp, err := p.planRows(in)
 	if err != nil {
 		return nil, err
 	}
-	n, nd := in.Len(), raw.NDim
-	plans := make([]*Plan, n)
-	var key []byte
-	var last *Plan
-	var lastShape []int32
-	var common *Plan // the plan whose result shape every row shares, if any
-	uniform := true
-	total := 0
-	for i := range n {
-		if in.IsNull(i) {
-			continue
-		}
-		shape := raw.Shapes[i*nd : (i+1)*nd]
-		pl := last
-		if last == nil || !slices.Equal(shape, lastShape) {
-			key = shapeKey(key[:0], shape)
-			if pl, err = p.plan(key, shape); err != nil {
-				return nil, errorf("row %d of %d: %v", i, n, trim(err))
-			}
-			last, lastShape = pl, shape
-		}
-		plans[i] = pl
-		if common == nil {
-			common = pl
-		} else if uniform && common != pl && !sameShape(common.out, pl.out) {
-			uniform = false
-		}
-		if total += pl.out.Size(); total > math.MaxInt32 {
-			return nil, errorf("the result has more than %d elements", math.MaxInt32)
-		}
-	}
-	if common == nil {
-		u := t.PhysicalUniformShape()
-		if u == nil || slices.Contains(u, varshape.Varies) {
-			return nil, errorf("no valid row and no complete uniform shape to infer the result shape from")
-		}
-		if common, err = p.Plan(u); err != nil {
-			return nil, err
-		}
-	}
+	raw, plans, common, uniform, total := rp.raw, rp.plans, rp.common, rp.uniform, rp.total
+	n := in.Len()
 	width := common.width
 	if uniform && common.out.Size() > 0 {
 		return p.evalFixed(in, raw, plans, common, o)
@@ -247,9 +217,114 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 	return varshape.NewArrayFromBuffers(typ, n, valid, offsets, values, shapes, in.NullN())
 }
 
+// rowPlans is the plan of every row of a column.
+type rowPlans struct {
+	raw     varshape.Raw
+	plans   []*rowPlan // nil for null rows
+	common  *rowPlan   // the first valid row's plan, or the uniform shape's
+	uniform bool       // every valid row's result has common's shape
+	total   int        // elements of all valid rows' results
+}
+
+// planRows checks in against the plan's type and finds every row's plan.
+func (p *VarPlan) planRows(in *varshape.Array) (rowPlans, error) {
+	t := in.TensorType()
+	if t.NDim() != p.typ.NDim() || !arrow.TypeEqual(t.ElemType(), p.typ.ElemType()) ||
+		!slices.Equal(t.Permutation(), p.typ.Permutation()) {
+		return rowPlans{}, errorf("column of %v for a plan of %v", t, p.typ)
+	}
+	raw, err := in.Raw()
+	if err != nil {
+		return rowPlans{}, err
+	}
+	n, nd := in.Len(), raw.NDim
+	rp := rowPlans{raw: raw, plans: make([]*rowPlan, n), uniform: true}
+	var key []byte
+	var last *rowPlan
+	var lastShape []int32
+	for i := range n {
+		if in.IsNull(i) {
+			continue
+		}
+		shape := raw.Shapes[i*nd : (i+1)*nd]
+		pl := last
+		if last == nil || !slices.Equal(shape, lastShape) {
+			key = shapeKey(key[:0], shape)
+			if pl, err = p.plan(key, shape); err != nil {
+				return rowPlans{}, errorf("row %d of %d: %v", i, n, trim(err))
+			}
+			last, lastShape = pl, shape
+		}
+		rp.plans[i] = pl
+		if rp.common == nil {
+			rp.common = pl
+		} else if rp.uniform && rp.common != pl && !sameShape(rp.common.out, pl.out) {
+			rp.uniform = false
+		}
+		if rp.total += pl.out.Size(); rp.total > math.MaxInt32 {
+			return rowPlans{}, errorf("the result has more than %d elements", math.MaxInt32)
+		}
+	}
+	if rp.common == nil {
+		u := t.PhysicalUniformShape()
+		if u == nil || slices.Contains(u, varshape.Varies) {
+			return rowPlans{}, errorf("no valid row and no complete uniform shape to infer the result shape from")
+		}
+		u32 := make([]int32, len(u))
+		for i, d := range u {
+			u32[i] = int32(d)
+		}
+		if rp.common, err = p.plan(shapeKey(nil, u32), u32); err != nil {
+			return rowPlans{}, err
+		}
+	}
+	return rp, nil
+}
+
+// EvalInto writes the dense row-major result of every valid row of in to
+// dst, back to back in row order (null rows take no bytes), and returns
+// the number of bytes written: the kernels of Eval without the result
+// column, so a caller can reuse one buffer across batches. It fails like
+// Eval, and when dst is too short.
+func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int, error) {
+	o := config(opts)
+	rp, err := p.planRows(in)
+	if err != nil {
+		return 0, err
+	}
+	w := rp.common.width
+	if len(dst) < rp.total*w {
+		return 0, errorf("destination of %d bytes for %d bytes", len(dst), rp.total*w)
+	}
+	if o.workers <= 1 {
+		off := 0
+		for i, pl := range rp.plans {
+			if pl != nil {
+				size := pl.out.Size() * w
+				pl.runRow(dst[off:off+size], rp.raw.Values[int(rp.raw.Offsets[i])*w:int(rp.raw.Offsets[i+1])*w])
+				off += size
+			}
+		}
+		return off, nil
+	}
+	offs := make([]int, len(rp.plans)+1)
+	for i, pl := range rp.plans {
+		offs[i+1] = offs[i]
+		if pl != nil {
+			offs[i+1] += pl.out.Size() * w
+		}
+	}
+	runRows(o.workers, len(rp.plans), func(i int) {
+		if pl := rp.plans[i]; pl != nil {
+			pl.runRow(dst[offs[i]:offs[i+1]], rp.raw.Values[int(rp.raw.Offsets[i])*w:int(rp.raw.Offsets[i+1])*w])
+		}
+	})
+	return offs[len(offs)-1], nil
+}
+
 // evalFixed writes every row's result, all of the shape of common's, into
 // a fixed-shape column.
-func (p *VarPlan) evalFixed(in *varshape.Array, raw varshape.Raw, plans []*Plan, common *Plan, o options) (*fixedshape.Array, error) {
+func (p *VarPlan) evalFixed(in *varshape.Array, raw varshape.Raw, plans []*rowPlan, common *rowPlan, o options) (*fixedshape.Array, error) {
 	typ, err := common.Type()
 	if err != nil {
 		return nil, err
@@ -292,7 +367,11 @@ func sameShape(a, b metadata.Metadata) bool {
 }
 
 // runRow writes the dense result of one tensor of the plan's input shape.
-func (p *Plan) runRow(dst, src []byte) {
+func (p *rowPlan) runRow(dst, src []byte) {
+	if p.runs != nil {
+		p.runs.copyRuns(dst, src)
+		return
+	}
 	if len(p.kernels) == 1 {
 		p.kernels[0].Run(dst, src, 1, p.inSize, 1)
 	} else {
@@ -350,4 +429,84 @@ func trim(err error) string {
 		return s[6:]
 	}
 	return s
+}
+
+// runCopy is the fast path of a one-stage plan whose view is made of
+// contiguous runs of at least minRun bytes (a crop of images, a slice of
+// rows): one copy() per run. The kernels' per-call set-up and unit loop
+// cost more than such a copy when a row is small.
+type runCopy struct {
+	run     int   // bytes per run
+	off     int   // byte offset of the first run in the source
+	shape   []int // outer axes, outermost first
+	strides []int // their byte strides in the source, of any sign
+}
+
+const minRun = 64
+
+func newRunCopy(p *Plan) *runCopy {
+	if len(p.stages) != 1 || p.out.Size() == 0 {
+		return nil
+	}
+	s, w := p.stages[0], p.width
+	k, run := len(s.Shape), 1
+	for k > 0 {
+		d := s.Shape[k-1]
+		if d != 1 && s.Strides[k-1] != run {
+			break
+		}
+		run *= d
+		k--
+	}
+	if run*w < minRun {
+		return nil
+	}
+	c := &runCopy{run: run * w, off: s.Offset * w}
+	for i := range k {
+		if s.Shape[i] != 1 {
+			c.shape = append(c.shape, s.Shape[i])
+			c.strides = append(c.strides, s.Strides[i]*w)
+		}
+	}
+	return c
+}
+
+// run copies the runs of one row; the plan's kernel checked at compile
+// time that the view stays inside the source, and copy() checks again.
+func (c *runCopy) copyRuns(dst, src []byte) {
+	switch len(c.shape) {
+	case 0:
+		copy(dst, src[c.off:c.off+c.run])
+		return
+	case 1:
+		off, st := c.off, c.strides[0]
+		for i := range c.shape[0] {
+			copy(dst[i*c.run:(i+1)*c.run], src[off:off+c.run])
+			off += st
+		}
+		return
+	}
+	var idx [16]int
+	if len(c.shape) > len(idx) {
+		panic("expr: too many outer axes")
+	}
+	nd := len(c.shape)
+	off, o := c.off, 0
+	for {
+		copy(dst[o:o+c.run], src[off:off+c.run])
+		o += c.run
+		k := nd - 1
+		for ; k >= 0; k-- {
+			idx[k]++
+			off += c.strides[k]
+			if idx[k] < c.shape[k] {
+				break
+			}
+			off -= idx[k] * c.strides[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
 }
