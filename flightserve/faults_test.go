@@ -295,6 +295,7 @@ func TestOversized(t *testing.T) {
 func TestDisconnect(t *testing.T) {
 	dir := testDir(t)
 	writeTestFile(t, filepath.Join(dir, "long.arrow"), 5000, 1000)
+	writeTestFile(t, filepath.Join(dir, "long.parquet"), 5000, 1000)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem, BatchBytes: 10 * 144})
 	cmem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -305,7 +306,7 @@ func TestDisconnect(t *testing.T) {
 		path string
 	}{
 		{"ipc file", "long.arrow"},
-		{"parquet", "sub/data.parquet"},
+		{"parquet", "long.parquet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(testCtx(t))
