@@ -2,27 +2,25 @@ package parquetconv_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// checkedMem returns a checked allocator that the test asserts is empty
-// at its end.
-func checkedMem(t testing.TB) *memory.CheckedAllocator {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	return mem
-}
+// Shared test helpers (internal/testvec).
+var (
+	checkedMem = testvec.CheckedMem
+	seqColumn  = testvec.SeqColumn
+	putSeq     = testvec.PutSeq
+	putElem    = testvec.PutElem
+)
 
 // elemTypes are every element type a tensor column can have.
 var elemTypes = []arrow.DataType{
@@ -137,45 +135,6 @@ func mixedRecord(t testing.TB, mem memory.Allocator, n int, specs ...colSpec) ar
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
 }
 
-// seqColumn returns a column of n tensors of typ whose physical elements
-// are 0, 1, 2, ... (element k of the storage holds k, tensor-major,
-// wrapping for narrow types); valid, when not nil, marks the valid rows.
-func seqColumn(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, n int, valid []bool) *fixedshape.Array {
-	t.Helper()
-	w := typ.ElemWidth()
-	total := n * typ.ListSize()
-	buf := memory.NewResizableBuffer(mem)
-	defer buf.Release()
-	buf.Resize(total * w)
-	putSeq(buf.Bytes(), typ.ElemType(), total)
-	var bitmap *memory.Buffer
-	nulls := 0
-	if valid != nil {
-		bitmap = memory.NewResizableBuffer(mem)
-		defer bitmap.Release()
-		bitmap.Resize((n + 7) / 8)
-		clear(bitmap.Bytes())
-		for i, v := range valid {
-			if v {
-				bitmap.Bytes()[i/8] |= 1 << (i % 8)
-			} else {
-				nulls++
-			}
-		}
-	}
-	child := array.NewData(typ.ElemType(), total, []*memory.Buffer{nil, buf}, nil, 0, 0)
-	defer child.Release()
-	st := array.NewData(typ.StorageType(), n, []*memory.Buffer{bitmap}, []arrow.ArrayData{child}, nulls, 0)
-	defer st.Release()
-	storage := array.MakeFromData(st)
-	defer storage.Release()
-	arr, err := fixedshape.NewArray(typ, storage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return arr
-}
-
 // bytesColumn returns a column of typ over a copy of raw, the physical
 // bytes of len(raw)/(ListSize*ElemWidth) valid tensors.
 func bytesColumn(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, raw []byte) *fixedshape.Array {
@@ -189,36 +148,6 @@ func bytesColumn(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, raw [
 		t.Fatal(err)
 	}
 	return arr
-}
-
-// putSeq writes 0..n-1 as elements of dt (little-endian) into b.
-func putSeq(b []byte, dt arrow.DataType, n int) {
-	w := dt.(arrow.FixedWidthDataType).Bytes()
-	for k := 0; k < n; k++ {
-		putElem(b[k*w:], dt, float64(k))
-	}
-}
-
-// putElem writes v as one element of dt into b.
-func putElem(b []byte, dt arrow.DataType, v float64) {
-	switch dt.ID() {
-	case arrow.INT8, arrow.UINT8:
-		b[0] = byte(int64(v))
-	case arrow.INT16, arrow.UINT16:
-		binary.LittleEndian.PutUint16(b, uint16(int64(v)))
-	case arrow.INT32, arrow.UINT32:
-		binary.LittleEndian.PutUint32(b, uint32(int64(v)))
-	case arrow.INT64, arrow.UINT64:
-		binary.LittleEndian.PutUint64(b, uint64(int64(v)))
-	case arrow.FLOAT16:
-		binary.LittleEndian.PutUint16(b, float16.New(float32(v)).Uint16())
-	case arrow.FLOAT32:
-		binary.LittleEndian.PutUint32(b, math.Float32bits(float32(v)))
-	case arrow.FLOAT64:
-		binary.LittleEndian.PutUint64(b, math.Float64bits(v))
-	default:
-		panic("putElem: " + dt.String())
-	}
 }
 
 // sliceRecord returns rows [i, j) of rec (columns with a non-zero

@@ -11,18 +11,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
 // checked returns a checked allocator that the test checks for leaks at
 // its end.
-func checked(t *testing.T) *memory.CheckedAllocator {
-	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	return mem
-}
+var checked = testvec.CheckedMem
 
 // tensors returns a column of n float32 tensors described by m whose
 // physical elements count up from first; valid may be nil.
