@@ -169,6 +169,7 @@ func (s *Server) authorized(ctx context.Context) error {
 
 func (s *Server) unaryAuth(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 	if err := s.authorized(ctx); err != nil {
+		s.log(info.FullMethod, err)
 		return nil, err
 	}
 	resp, err := h(ctx, req)
@@ -178,6 +179,7 @@ func (s *Server) unaryAuth(ctx context.Context, req any, info *grpc.UnaryServerI
 
 func (s *Server) streamAuth(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
 	if err := s.authorized(ss.Context()); err != nil {
+		s.log(info.FullMethod, err)
 		return err
 	}
 	err := h(srv, ss)
