@@ -198,7 +198,7 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 	})
 	names := common.out.DimNames()
 	for _, pl := range plans {
-		if pl != nil && !slices.Equal(pl.out.DimNames(), names) {
+		if pl != nil && pl != common && !sameNames(pl.out, common.out) {
 			names = nil
 			break
 		}
@@ -360,6 +360,18 @@ func sameShape(a, b metadata.Metadata) bool {
 	}
 	for k := range a.NDim() {
 		if a.Dim(k) != b.Dim(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameNames(a, b metadata.Metadata) bool {
+	if a.HasDimNames() != b.HasDimNames() || a.NDim() != b.NDim() {
+		return false
+	}
+	for k := range a.NDim() {
+		if a.DimName(k) != b.DimName(k) {
 			return false
 		}
 	}
