@@ -24,6 +24,7 @@ import (
 type pyRows struct {
 	Name     *string  `json:"name"`
 	Metadata *string  `json:"metadata"`
+	String   *string  `json:"string"` // Arrow C++'s ToString of the type, when it knows it
 	Rows     []*pyRow `json:"rows"`
 }
 
@@ -163,6 +164,9 @@ func TestGoWritesPyarrowReads(t *testing.T) {
 			got := runInterop(t, "read", path)
 			if got.Name == nil || *got.Name != varshape.ExtensionName || got.Metadata == nil || *got.Metadata != arr.TensorType().Serialize() {
 				t.Errorf("pyarrow read the keys %v %v", got.Name, got.Metadata)
+			}
+			if got.String == nil || *got.String != arr.TensorType().String() {
+				t.Errorf("Arrow C++ prints %v, Go %s", got.String, arr.TensorType().String())
 			}
 			if diff := cmp.Diff(goRows(t, arr), got.Rows); diff != "" {
 				t.Errorf("(-go +pyarrow):\n%s", diff)

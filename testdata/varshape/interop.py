@@ -55,9 +55,11 @@ def c_metadata(field):
 
 def rows_of(field, col):
     md = {k.decode(): v.decode() for k, v in (field.metadata or {}).items()}
+    text = None
     if isinstance(field.type, pa.BaseExtensionType):
         md = c_metadata(field)
         col = col.storage
+        text = str(field.type)
     meta = json.loads(md.get("ARROW:extension:metadata") or "{}")
     perm = meta.get("permutation")
     out = []
@@ -68,7 +70,7 @@ def rows_of(field, col):
         t = logical(np.array(row["data"], dtype=np.float64), row["shape"], perm)
         out.append({"shape": list(t.shape), "values": t.reshape(-1).tolist()})
     return {"name": md.get("ARROW:extension:name"), "metadata": md.get("ARROW:extension:metadata"),
-            "rows": out}
+            "string": text, "rows": out}
 
 
 def write(d):
