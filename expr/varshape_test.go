@@ -201,3 +201,36 @@ func varshapeMeta(nd int) metadata.Metadata {
 	}
 	return metadata.MustNew(shape, nil, nil)
 }
+
+// TestVarPlanConcurrent evaluates one plan from several goroutines, each
+// compiling shapes the others may be compiling too.
+func TestVarPlanConcurrent(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint16, 2, varshape.Options{})
+	shapes := make([][]int, 64)
+	for i := range shapes {
+		shapes[i] = []int{2 + i%7, 3 + i%5}
+	}
+	in := varColumn(t, mem, typ, shapes)
+	defer in.Release()
+	p := expr.ParseVar("x[::-1, 1:]", typ)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			out, err := p.Eval(in, expr.WithAllocator(mem), expr.WithWorkers(2))
+			if err == nil {
+				out.Release()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if got := p.Plans(); got != 35 {
+		t.Errorf("%d plans for 35 distinct shapes", got)
+	}
+}
