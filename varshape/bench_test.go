@@ -63,7 +63,7 @@ func BenchmarkTensor(b *testing.B) {
 // impl=eval is end to end with the result column's allocation, impl=copy
 // is copy() of the result bytes. The 300-row case stays in cache.
 func BenchmarkEval(b *testing.B) {
-	for _, sz := range []struct{ rows, lo, hi int }{{10000, 32, 64}, {10000, 96, 160}, {300, 32, 64}} {
+	for _, sz := range []struct{ rows, lo, hi int }{{10000, 32, 64}, {10000, 96, 160}, {1000, 224, 288}, {300, 32, 64}} {
 		benchEval(b, sz.rows, sz.lo, sz.hi)
 	}
 }
