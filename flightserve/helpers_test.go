@@ -20,10 +20,12 @@ import (
 )
 
 // Types of the test files: x float32 (4,6), p int16 logical (2,3,4)
-// stored with permutation [2 0 1].
+// stored with permutation [2 0 1], q int32 logical (3,2) stored
+// transposed (permutation [1 0]).
 var (
 	xType = fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 6}, []string{"h", "w"}, nil))
 	pType = fixedshape.MustNewType(arrow.PrimitiveTypes.Int16, metadata.MustNew([]int{2, 3, 4}, nil, []int{2, 0, 1}))
+	qType = fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{3, 2}, nil, []int{1, 0}))
 )
 
 // testSchema is the schema of the test files.
@@ -32,22 +34,27 @@ func testSchema() *arrow.Schema {
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "x", Type: xType, Nullable: true},
 		{Name: "p", Type: pType, Nullable: true},
+		{Name: "q", Type: qType, Nullable: true},
 	}, nil)
 }
 
 // testBatch returns rows [lo, hi) of the test data: id i, x elements
-// i*100+j, p elements (i*7+j)%1000.
+// i*100+j, p elements (i*7+j)%1000, q elements i*10+j (physical order).
 func testBatch(t testing.TB, mem memory.Allocator, lo, hi int) arrow.RecordBatch {
 	t.Helper()
 	ids := array.NewInt64Builder(mem)
 	defer ids.Release()
 	xs := make([]float32, 0, (hi-lo)*24)
 	ps := make([]int16, 0, (hi-lo)*24)
+	qs := make([]int32, 0, (hi-lo)*6)
 	for i := lo; i < hi; i++ {
 		ids.Append(int64(i))
 		for j := range 24 {
 			xs = append(xs, float32(i*100+j))
 			ps = append(ps, int16((i*7+j)%1000))
+		}
+		for j := range 6 {
+			qs = append(qs, int32(i*10+j))
 		}
 	}
 	id := ids.NewArray()
@@ -62,7 +69,12 @@ func testBatch(t testing.TB, mem memory.Allocator, lo, hi int) arrow.RecordBatch
 		t.Fatal(err)
 	}
 	defer p.Release()
-	return array.NewRecordBatch(testSchema(), []arrow.Array{id, x, p}, int64(hi-lo))
+	q, err := fixedshape.FromSlice(qType, qs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Release()
+	return array.NewRecordBatch(testSchema(), []arrow.Array{id, x, p, q}, int64(hi-lo))
 }
 
 // writeTestFile writes rows [0, n) in batches of batch rows to path.
