@@ -382,3 +382,26 @@ func TestIPCRoundTrip(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestShapes(t *testing.T) {
+	mem := newMem(t)
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Int32, 2, varshape.Options{Permutation: []int{1, 0}})
+	shapes := [][]int{{2, 3}, {1, 1}, nil, {2, 3}, {0, 4}, {1, 1}, {2, 3}}
+	vals := make([][]int32, len(shapes))
+	for i, s := range shapes {
+		vals[i] = iota(0, prod(s))
+	}
+	arr, err := varshape.FromSlices(mem, typ, shapes, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arr.Release()
+	got, err := varshape.Shapes(arr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []varshape.ShapeCount{{[]int{2, 3}, 3}, {[]int{1, 1}, 2}, {[]int{0, 4}, 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
