@@ -2,10 +2,13 @@ package varshape_test
 
 import (
 	"errors"
+	"math/bits"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -36,6 +39,54 @@ func FuzzDeserialize(f *testing.F) {
 		}
 		if !typ.ExtensionEquals(back.(arrow.ExtensionType)) || back.(*varshape.Type).Serialize() != s {
 			t.Fatalf("%q -> %s -> %s", data, s, back.(*varshape.Type).Serialize())
+		}
+	})
+}
+
+// FuzzArray builds arrays from arbitrary offsets, shapes, validity and
+// values: NewArrayFromBuffers either refuses them with arrow.ErrInvalid or
+// gives an array whose every view and conversion works without panicking.
+func FuzzArray(f *testing.F) {
+	f.Add(uint8(2), []byte{0, 0, 0, 0, 6, 0, 0, 0, 8, 0, 0, 0}, []byte{2, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0}, uint8(3), make([]byte, 16))
+	f.Add(uint8(2), []byte{0, 0, 0, 0, 6, 0, 0, 0, 4, 0, 0, 0}, []byte{2, 0, 0, 0, 3, 0, 0, 0, 255, 255, 255, 255, 2, 0, 0, 0}, uint8(1), make([]byte, 16))
+	f.Fuzz(func(t *testing.T, n uint8, offs, shapes []byte, valid uint8, values []byte) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		rows := int(n % 8)
+		typ := varshape.MustNewType(arrow.PrimitiveTypes.Int16, 2, varshape.Options{})
+		nulls := rows - bits.OnesCount8(valid&(1<<rows-1))
+		vb := memory.NewBufferBytes([]byte{valid})
+		ob := memory.NewBufferBytes(offs[:len(offs)&^3])
+		sb := memory.NewBufferBytes(shapes[:len(shapes)&^3])
+		arr, err := varshape.NewArrayFromBuffers(typ, rows, vb, ob, memory.NewBufferBytes(values[:len(values)&^1]), sb, nulls)
+		if err != nil {
+			if !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		defer arr.Release()
+		col, err := varshape.ColumnOf[int16](arr)
+		if err != nil {
+			return // misaligned values
+		}
+		for i := range col.Len() {
+			x := col.Tensor(i)
+			_ = x.AppendLogical(nil)
+			_ = arr.ValueStr(i)
+		}
+		if fx, err := varshape.ToFixed(mem, arr); err == nil {
+			fx.Release()
+		}
+		if _, err := varshape.Shapes(arr); err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{"x[1:, ::-1]", "x.T", "x[0]"} {
+			if out, err := expr.ParseVar(text, typ).Eval(arr, expr.WithAllocator(mem)); err == nil {
+				out.Release()
+			} else if !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("%s: %v", text, err)
+			}
 		}
 	})
 }
