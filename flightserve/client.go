@@ -70,6 +70,10 @@ func Dial(addr string, opts ...ClientOption) (*Client, error) {
 	}
 	fc, err := flight.NewClientWithMiddleware(addr, nil, nil,
 		grpc.WithTransportCredentials(creds),
+		grpc.WithInitialWindowSize(windowBytes),
+		grpc.WithInitialConnWindowSize(2*windowBytes),
+		grpc.WithWriteBufferSize(bufferBytes),
+		grpc.WithReadBufferSize(bufferBytes),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(cfg.maxMsg), grpc.MaxCallSendMsgSize(cfg.maxMsg)))
 	if err != nil {
 		return nil, fmt.Errorf("flightserve: dial %s: %w", addr, err)

@@ -204,3 +204,6 @@ func localTensors(t *testing.T, dir string, tk flightserve.Ticket, column string
 	}
 	return out
 }
+
+// listenLoopback listens on a free port of 127.0.0.1.
+func listenLoopback() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }

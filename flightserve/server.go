@@ -37,6 +37,12 @@ const (
 	DefaultMaxStreams = 64
 )
 
+// Flow control and buffers of connections, server and client.
+const (
+	windowBytes = 4 << 20
+	bufferBytes = 256 << 10
+)
+
 // Config configures a Server.
 type Config struct {
 	// Dir is the served directory. Required.
@@ -123,6 +129,12 @@ func New(cfg Config) (*Server, error) {
 		grpc.MaxRecvMsgSize(s.maxMsg),
 		grpc.MaxSendMsgSize(s.maxMsg),
 		grpc.MaxConcurrentStreams(DefaultMaxStreams),
+		// Windows of a few batches: gRPC's default 64 KiB stalls streams of
+		// megabyte messages on round trips.
+		grpc.InitialWindowSize(windowBytes),
+		grpc.InitialConnWindowSize(2 * windowBytes),
+		grpc.WriteBufferSize(bufferBytes),
+		grpc.ReadBufferSize(bufferBytes),
 		grpc.ChainUnaryInterceptor(s.unaryAuth),
 		grpc.ChainStreamInterceptor(s.streamAuth),
 	}
