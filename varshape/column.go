@@ -12,14 +12,16 @@ import (
 // Column is a typed view of an [Array]: row i is [Column.Tensor](i), a
 // fixedshape.Tensor of the row's own logical shape with derived strides.
 // It shares the array's memory and is valid while the array is; it holds
-// no reference count of its own. Building it is O(rows x ndim) and
-// precomputes every row's shape and strides, so Tensor is O(1).
+// no reference count of its own. Building it is O(rows x ndim) and makes
+// every row's view (shape, strides and about 100 bytes a row), so Tensor
+// is O(1).
 type Column[T fixedshape.Elem] struct {
 	arr    *Array
 	values []T     // the data child's elements from its element 0
 	offs   []int32 // n+1 row offsets into values
 	dims   []int   // per row: ndim logical sizes, then ndim element strides
 	ndim   int
+	views  []fixedshape.Tensor[T] // row i's view, made once
 }
 
 // ColumnOf returns the typed view of a. It fails with an error wrapping
@@ -59,7 +61,17 @@ func ColumnOf[T fixedshape.Elem](a *Array) (*Column[T], error) {
 		stride.LogicalShape(row[:0:nd], phys, t.perm)
 		stride.Logical(row[nd:nd:2*nd], row[:nd], t.perm)
 	}
-	return &Column[T]{arr: a, values: vals, offs: offs, dims: dims, ndim: nd}, nil
+	c := &Column[T]{arr: a, values: vals, offs: offs, dims: dims, ndim: nd, views: make([]fixedshape.Tensor[T], l.n)}
+	for i := range c.views {
+		row := dims[2*nd*i : 2*nd*(i+1) : 2*nd*(i+1)]
+		data := vals[offs[i]:offs[i+1]:offs[i+1]]
+		t, err := fixedshape.NewTensorStrided(data, row[:nd:nd], row[nd:])
+		if err != nil && !a.IsNull(i) {
+			return nil, errorf("row %d: %w", i, err) // not after Validate
+		}
+		c.views[i] = t // the zero Tensor for a null row that does not fit
+	}
+	return c, nil
 }
 
 // Array returns the viewed array.
@@ -85,15 +97,5 @@ func (c *Column[T]) Tensor(i int) fixedshape.Tensor[T] {
 	if uint(i) >= uint(c.Len()) {
 		panic(fmt.Sprintf("varshape: row %d out of range [0, %d)", i, c.Len()))
 	}
-	nd := c.ndim
-	row := c.dims[2*nd*i : 2*nd*(i+1) : 2*nd*(i+1)]
-	data := c.values[c.offs[i]:c.offs[i+1]:c.offs[i+1]]
-	t, err := fixedshape.NewTensorStrided(data, row[:nd:nd], row[nd:])
-	if err != nil && c.arr.IsNull(i) {
-		return fixedshape.Tensor[T]{}
-	}
-	if err != nil {
-		panic("varshape: broken column invariant: " + err.Error())
-	}
-	return t
+	return c.views[i]
 }
