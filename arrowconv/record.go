@@ -13,36 +13,43 @@ const (
 	ExtensionMetadataKey = "ARROW:extension:metadata"
 )
 
-// StorageField returns f with a tensor type replaced by its FixedSizeList
-// storage type and the extension name and metadata added to the field
-// metadata (replacing keys of the same name), the form in which writers
-// that cannot handle the extension type itself carry it. Other fields
-// are returned unchanged.
+// StorageField returns f with a tensor type (or a
+// fixedshape.Unsupported one) replaced by its storage type and the
+// extension name and metadata added to the field metadata (replacing keys
+// of the same name), the form in which writers that cannot handle the
+// extension type itself carry it. Other fields are returned unchanged.
 func StorageField(f arrow.Field) arrow.Field {
-	typ, ok := f.Type.(*fixedshape.Type)
-	if !ok {
+	var data string
+	switch t := f.Type.(type) {
+	case *fixedshape.Type:
+		data = t.Serialize()
+	case *fixedshape.Unsupported:
+		data = t.Serialize()
+	default:
 		return f
 	}
 	keys := []string{ExtensionNameKey, ExtensionMetadataKey}
-	vals := []string{fixedshape.ExtensionName, typ.Serialize()}
+	vals := []string{fixedshape.ExtensionName, data}
 	for i, k := range f.Metadata.Keys() {
 		if k != ExtensionNameKey && k != ExtensionMetadataKey {
 			keys = append(keys, k)
 			vals = append(vals, f.Metadata.Values()[i])
 		}
 	}
-	f.Type = typ.StorageType()
+	f.Type = f.Type.(arrow.ExtensionType).StorageType()
 	f.Metadata = arrow.NewMetadata(keys, vals)
 	return f
 }
 
-// TensorField is the inverse of [StorageField]: a FixedSizeList field
-// whose metadata names arrow.fixed_shape_tensor gets the tensor type and
-// loses the two extension keys. Other fields are returned unchanged.
-// Invalid extension metadata gives an error wrapping arrow.ErrInvalid
-// that names the field.
+// TensorField is the inverse of [StorageField]: a field whose metadata
+// names arrow.fixed_shape_tensor gets the type fixedshape.Type.Deserialize
+// gives (a tensor type, or a fixedshape.Unsupported one when the storage
+// or the extension metadata is not a tensor type's, as arrow-go's IPC
+// reader does) and loses the two extension keys. Other fields are
+// returned unchanged. The error, for a field without a type, wraps
+// arrow.ErrInvalid and names the field.
 func TensorField(f arrow.Field) (arrow.Field, error) {
-	if _, ok := f.Type.(*arrow.FixedSizeListType); !ok {
+	if f.Type == nil {
 		return f, nil
 	}
 	name, ok := f.Metadata.GetValue(ExtensionNameKey)
@@ -96,18 +103,21 @@ func TensorSchema(s *arrow.Schema) (*arrow.Schema, error) {
 func StorageRecord(rec arrow.RecordBatch) arrow.RecordBatch {
 	cols := make([]arrow.Array, rec.NumCols())
 	for i, c := range rec.Columns() {
-		if t, ok := c.(*fixedshape.Array); ok {
+		switch t := c.(type) {
+		case *fixedshape.Array:
 			cols[i] = t.Storage()
-		} else {
+		case *fixedshape.UnsupportedArray:
+			cols[i] = t.Storage()
+		default:
 			cols[i] = c
 		}
 	}
 	return array.NewRecordBatch(StorageSchema(rec.Schema()), cols, rec.NumRows())
 }
 
-// TensorRecord returns rec with every FixedSizeList column whose field
-// metadata names arrow.fixed_shape_tensor wrapped as a tensor column
-// ([TensorField]), sharing all buffers, and validates every tensor column
+// TensorRecord returns rec with every column whose field metadata names
+// arrow.fixed_shape_tensor wrapped as a tensor column, or as a
+// fixedshape.UnsupportedArray ([TensorField]), sharing all buffers, and validates every tensor column
 // (fixedshape.Array.Validate), those rec already had included. Use it on
 // records from a reader that does not restore extension types (a C Data
 // import, a Parquet file without a stored Arrow schema). Errors wrap
@@ -127,6 +137,12 @@ func TensorRecord(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	}()
 	for i, c := range rec.Columns() {
 		f := sc.Field(i)
+		if u, ok := f.Type.(*fixedshape.Unsupported); ok && !arrow.TypeEqual(c.DataType(), u) {
+			arr := array.NewExtensionArrayWithStorage(u, c)
+			made = append(made, arr)
+			cols[i] = arr
+			continue
+		}
 		typ, ok := f.Type.(*fixedshape.Type)
 		if !ok {
 			cols[i] = c

@@ -37,8 +37,23 @@
 //
 // 0-D tensors (shape (), one element) work everywhere. Shapes with a size-0
 // dimension are valid metadata but cannot be a [Type]: arrow-go cannot
-// represent a FixedSizeList of size 0, so [NewType] and [Type.Deserialize]
+// represent a FixedSizeList of size 0, so [NewType] and [ParseType]
 // refuse them with an error wrapping arrow.ErrNotImplemented.
+//
+// # Columns that are no tensor type
+//
+// pyarrow writes `arrow.fixed_shape_tensor` over any value type (bool,
+// decimal, timestamp, string, lists), and a file can carry invalid
+// extension metadata on one column. arrow-go's readers fail the whole
+// schema when one extension type's Deserialize fails, while they read a
+// column of an unregistered extension name as its storage with the
+// extension keys left in the field metadata. [Type.Deserialize] therefore
+// never fails on such a column: it returns an [Unsupported] type, whose
+// arrays ([UnsupportedArray]) are the storage as read, whose
+// [Unsupported.Reason] says why (the [ParseType] error), and which is
+// written back with the extension name and metadata exactly as read. Every
+// other column of the file reads normally; [TypeOf] reports false for the
+// column, so tensor code skips it and commands can name it.
 //
 // # Memory
 //

@@ -1,6 +1,7 @@
 package fixedshape_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,6 +30,12 @@ func FuzzDeserialize(f *testing.F) {
 		storage := arrow.FixedSizeListOf(int32(listSize), elems[int(elem)%len(elems)])
 		got, err := (&fixedshape.Type{}).Deserialize(storage, data)
 		if err != nil {
+			t.Fatalf("Deserialize(%v, %q): %v", storage, data, err)
+		}
+		if u, ok := fixedshape.UnsupportedOf(got); ok {
+			if !errors.Is(u.Reason(), arrow.ErrInvalid) || u.Serialize() != data || !arrow.TypeEqual(u.StorageType(), storage) {
+				t.Fatalf("unsupported %v: reason %v", u, u.Reason())
+			}
 			return
 		}
 		typ := got.(*fixedshape.Type)

@@ -147,10 +147,28 @@ func (*Type) ExtensionName() string { return ExtensionName }
 // first (see metadata.Metadata.AppendJSON).
 func (t *Type) Serialize() string { return string(t.meta.AppendJSON(nil)) }
 
-// Deserialize validates storage and the extension metadata data and
-// returns the type. Every failure wraps arrow.ErrInvalid and says which key
-// and value are wrong; it never panics.
+// Deserialize returns the type of a column with storage type storage and
+// extension metadata data: a [*Type] when [ParseType] accepts them, and
+// otherwise an [*Unsupported] holding the storage, data and the reason
+// ([Unsupported.Reason]). It never fails for a non-nil storage, because
+// arrow-go's readers fail a whole schema when one column's Deserialize
+// does; callers that want an error use [ParseType]. A nil storage gives
+// an error wrapping arrow.ErrInvalid. It never panics.
 func (*Type) Deserialize(storage arrow.DataType, data string) (arrow.ExtensionType, error) {
+	if storage == nil {
+		return nil, errorf("%s: no storage type", ExtensionName)
+	}
+	t, err := ParseType(storage, data)
+	if err != nil {
+		return NewUnsupported(storage, data, err), nil
+	}
+	return t, nil
+}
+
+// ParseType validates storage and the extension metadata data and
+// returns the tensor type. Every failure wraps arrow.ErrInvalid and says
+// which key and value are wrong; it never panics.
+func ParseType(storage arrow.DataType, data string) (*Type, error) {
 	m, err := metadata.Parse([]byte(data))
 	if err != nil {
 		return nil, errorf("%s: %w", ExtensionName, err)

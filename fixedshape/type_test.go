@@ -254,7 +254,7 @@ func TestVectorsDeserializeInvalid(t *testing.T) {
 				if c.Serialized != nil {
 					ser = *c.Serialized
 				}
-				_, err = (&fixedshape.Type{}).Deserialize(storage, ser)
+				_, err = fixedshape.ParseType(storage, ser)
 			}
 			if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("error = %v, want one wrapping arrow.ErrInvalid (%s: %q)", err, c.ErrorImpl, c.ErrorSubstring)
@@ -287,7 +287,7 @@ func TestDeserializeStorage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := (&fixedshape.Type{}).Deserialize(tt.storage, tt.json)
+			got, err := fixedshape.ParseType(tt.storage, tt.json)
 			if tt.ok != (err == nil) {
 				t.Fatalf("Deserialize(%v, %s) = %v, %v", tt.storage, tt.json, got, err)
 			}

@@ -182,7 +182,10 @@ func (w *Writer) Close() error {
 func rebasedRecord(storage *arrow.Schema, rec arrow.RecordBatch, start, end int) arrow.RecordBatch {
 	cols := make([]arrow.Array, rec.NumCols())
 	for i, c := range rec.Columns() {
-		if t, ok := c.(*fixedshape.Array); ok {
+		switch t := c.(type) {
+		case *fixedshape.Array:
+			c = t.Storage()
+		case *fixedshape.UnsupportedArray:
 			c = t.Storage()
 		}
 		cols[i] = rebase(c, start, end, storage.Field(i).Type)

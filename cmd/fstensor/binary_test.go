@@ -77,7 +77,7 @@ func TestBinary(t *testing.T) {
 		{"unknown column", []string{"show", sample("images.arrow"), "--column", "nope", "-o", filepath.Join(dir, "x.png")}, 2, "", `no tensor column "nope"`},
 		{"non-tensor column", []string{"eval", "x.T", sample("images.arrow"), "--column", "label", "-o", filepath.Join(dir, "x.arrow")}, 2, "", "not a tensor column"},
 		{"bad expression", []string{"eval", "x[:, 9", sample("images.arrow"), "-o", filepath.Join(dir, "x.arrow")}, 1, "", "\n  x[:, 9\n        ^"},
-		{"corrupt file", []string{"inspect", corrupt}, 1, "", "permutation"},
+		{"corrupt metadata", []string{"inspect", corrupt}, 0, `"permutation" [2 0 0] repeats axis 0`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -86,6 +86,13 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 	fields := slices.Clone(schema.Fields())
 	for _, i := range targets {
 		typ, ok := fixedshape.TypeOfField(fields[i])
+		if u, bad := fixedshape.UnsupportedOf(fields[i].Type); bad {
+			if len(columns) > 0 {
+				return fmt.Errorf("%w: column %q is a tensor column that cannot be transformed: %w", errUsage, fields[i].Name, u.Reason())
+			}
+			fmt.Fprintf(stderr, "%s: kept as it is: %v\n", printable(fields[i].Name), u.Reason())
+			continue
+		}
 		if !ok {
 			if len(columns) > 0 {
 				return fmt.Errorf("%w: column %q is %v, not a tensor column", errUsage, fields[i].Name, fields[i].Type)

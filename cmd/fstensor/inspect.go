@@ -25,6 +25,7 @@ type columnInfo struct {
 	DimNames      []string `json:"dim_names,omitempty"`
 	Permutation   []int    `json:"permutation,omitempty"`
 	PhysicalShape []int    `json:"physical_shape,omitempty"`
+	Unsupported   string   `json:"unsupported,omitempty"` // why a tensor column is read as its storage
 	Stats         *stats   `json:"stats,omitempty"`
 }
 
@@ -82,6 +83,12 @@ func runInspect(path string, inf inputFlags, asJSON bool, stdout io.Writer) erro
 			ci.Shape, ci.DimNames, ci.Permutation, ci.PhysicalShape = m.Shape(), m.DimNames(), m.Permutation(), m.PhysicalShape()
 			ci.Stats = &stats{}
 		}
+		if u, ok := fixedshape.UnsupportedOf(f.Type); ok {
+			ci.Type, ci.Unsupported = u.StorageType().String(), u.Reason().Error()
+			if m, ok := u.Metadata(); ok {
+				ci.Shape, ci.DimNames, ci.Permutation, ci.PhysicalShape = m.Shape(), m.DimNames(), m.Permutation(), m.PhysicalShape()
+			}
+		}
 		rep.Columns = append(rep.Columns, ci)
 	}
 	for in.Next() {
@@ -112,6 +119,14 @@ func runInspect(path string, inf inputFlags, asJSON bool, stdout io.Writer) erro
 func printReport(w io.Writer, rep inspectReport) {
 	fmt.Fprintf(w, "%s: %s, %d rows in %d batches, %d columns\n", printable(rep.File), rep.Format, rep.Rows, rep.Batches, len(rep.Columns))
 	for _, c := range rep.Columns {
+		if c.Unsupported != "" {
+			fmt.Fprintf(w, "\n%s: tensor column read as its storage %s\n", printable(c.Name), printable(c.Type))
+			if c.Shape != nil {
+				fmt.Fprintf(w, "  shape           %s\n", metadata.FormatShape(c.Shape))
+			}
+			fmt.Fprintf(w, "  unsupported     %s\n", printable(c.Unsupported))
+			continue
+		}
 		if !c.Tensor {
 			fmt.Fprintf(w, "\n%s: %s\n", printable(c.Name), printable(c.Type))
 			continue

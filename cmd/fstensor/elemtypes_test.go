@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/fstensor/fstensor/internal/pyrun"
+)
+
+// TestUnsupportedColumns reads pyarrow-written IPC and Parquet files whose
+// tensor columns have element types fstensor does not view (bool,
+// decimal128, timestamp, fixed_size_binary, string) or invalid metadata,
+// beside an image tensor and a plain column: every command opens the
+// file, names the unsupported columns and why, reads the rest, and
+// copies the unsupported ones unchanged.
+func TestUnsupportedColumns(t *testing.T) {
+	pyrun.Python(t, "pyarrow", "numpy")
+	dir := t.TempDir()
+	script, err := os.ReadFile(sample("elemtypes/mixed.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
+	unsupported := map[string]string{
+		"mask": "element type bool", "dec": "element type decimal(9, 2)", "ts": "element type timestamp[us]",
+		"fsb": "element type fixed_size_binary[3]", "text": "element type utf8",
+	}
+	for _, name := range []string{"mixed.arrow", "mixed.parquet"} {
+		in := filepath.Join(dir, name)
+		t.Run(name, func(t *testing.T) {
+			code, out, stderr := runCmd(t, "inspect", "--json", in)
+			if code != 0 {
+				t.Fatalf("inspect: code %d: %s", code, stderr)
+			}
+			var rep inspectReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			var names []string
+			for _, c := range rep.Columns {
+				names = append(names, c.Name)
+				if c.Unsupported != "" {
+					got[c.Name] = c.Unsupported
+					if want := unsupported[c.Name]; !strings.Contains(c.Unsupported, want) {
+						t.Errorf("column %s: reason %q lacks %q", c.Name, c.Unsupported, want)
+					}
+				}
+				if c.Name == "img" && (!c.Tensor || c.Stats == nil || c.Stats.Rows != 3 || c.Stats.Nulls != 1) {
+					t.Errorf("img: %+v", c)
+				}
+			}
+			if diff := cmp.Diff([]string{"img", "mask", "dec", "ts", "fsb", "text", "label"}, names); diff != "" {
+				t.Errorf("columns (-want +got):\n%s", diff)
+			}
+			if len(got) != len(unsupported) {
+				t.Errorf("unsupported columns %v, want %v", got, unsupported)
+			}
+
+			// eval transforms img and keeps the others, naming them.
+			code, _, stderr = runCmd(t, "eval", "x.T", in, "-o", filepath.Join(dir, "e-"+name+".arrow"))
+			if code != 0 || !strings.Contains(stderr, "mask: kept as it is") {
+				t.Errorf("eval: code %d: %s", code, stderr)
+			}
+			code, _, stderr = runCmd(t, "eval", "x.T", in, "--column", "mask", "-o", filepath.Join(dir, "x.arrow"))
+			if code != 2 || !strings.Contains(stderr, `column "mask"`) || !strings.Contains(stderr, "element type bool") {
+				t.Errorf("eval --column mask: code %d: %s", code, stderr)
+			}
+
+			// convert copies every column; Parquet output of rows
+			// without nulls (arrow-go writes no null FixedSizeList
+			// entries through pqarrow), IPC output of every row.
+			arrowOut := filepath.Join(dir, "c-"+name+".arrow")
+			if code, _, stderr := runCmd(t, "convert", in, arrowOut); code != 0 {
+				t.Fatalf("convert: %s", stderr)
+			}
+			pqOut := filepath.Join(dir, "c-"+name+".parquet")
+			if code, _, stderr := runCmd(t, "convert", in, pqOut, "--rows", "2:3"); code != 0 {
+				t.Fatalf("convert: %s", stderr)
+			}
+			pqCol := filepath.Join(dir, "m-"+name+".arrow")
+			if code, _, stderr := runCmd(t, "convert", in, pqCol, "--column", "mask", "--column", "label"); code != 0 {
+				t.Fatalf("convert --column: %s", stderr)
+			}
+			check := `
+import sys, pyarrow as pa, pyarrow.parquet as pq
+src = pq.read_table(sys.argv[1]) if sys.argv[1].endswith(".parquet") else pa.ipc.open_file(sys.argv[1]).read_all()
+a = pa.ipc.open_file(sys.argv[2]).read_all()
+p = pq.read_table(sys.argv[3])
+m = pa.ipc.open_file(sys.argv[4]).read_all()
+assert a.equals(src), (a.schema, src.schema)
+assert p.equals(src.slice(2)), (p.schema, src.schema)
+assert m.equals(src.select(["mask", "label"])), m.schema
+assert str(m.schema.field("mask").type.value_type) == "bool"
+print("ok")
+`
+			if out := pyrun.Run(t, check, nil, []string{"pyarrow"}, in, arrowOut, pqOut, pqCol); strings.TrimSpace(string(out)) != "ok" {
+				t.Errorf("pyarrow check: %s", out)
+			}
+		})
+	}
+}
+
+// TestInvalidTensorMetadata reads pyarrow-written files with a column
+// whose tensor metadata is invalid (which Arrow C++ itself refuses to
+// read): the column is named with the reason, the others are read, and
+// a conversion keeps the column and its metadata as they were.
+func TestInvalidTensorMetadata(t *testing.T) {
+	dir := t.TempDir()
+	script, err := os.ReadFile(sample("elemtypes/mixed.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
+	for _, name := range []string{"badmeta.arrow", "badmeta.parquet"} {
+		t.Run(name, func(t *testing.T) {
+			in := filepath.Join(dir, name)
+			out := filepath.Join(dir, "c-"+name+".arrow")
+			if code, _, stderr := runCmd(t, "convert", in, out); code != 0 {
+				t.Fatalf("convert: %s", stderr)
+			}
+			for _, f := range []string{in, out} {
+				code, js, stderr := runCmd(t, "inspect", "--json", f)
+				if code != 0 {
+					t.Fatalf("inspect %s: code %d: %s", f, code, stderr)
+				}
+				var rep inspectReport
+				if err := json.Unmarshal([]byte(js), &rep); err != nil {
+					t.Fatal(err)
+				}
+				if len(rep.Columns) != 3 || rep.Rows != 3 {
+					t.Fatalf("report %+v", rep)
+				}
+				img, bad := rep.Columns[0], rep.Columns[1]
+				if !img.Tensor || img.Stats == nil || img.Stats.Rows != 3 {
+					t.Errorf("img: %+v", img)
+				}
+				if !strings.Contains(bad.Unsupported, `"shape" [3] has 3 elements but the storage list size is 2`) ||
+					bad.Type != "fixed_size_list<item: int32, nullable>[2]" {
+					t.Errorf("bad: %+v", bad)
+				}
+			}
+		})
+	}
+}
