@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/stride"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -166,6 +167,10 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 	if uniform && common.out.Size() > 0 {
 		return p.evalFixed(in, raw, plans, common, o)
 	}
+	ond := common.out.NDim()
+	if ond == 0 { // not reached: 0-D results all have the shape () and one element
+		return nil, errorf("0-D results cannot make a variable-shape column")
+	}
 	values := memory.NewResizableBuffer(o.mem)
 	defer values.Release()
 	values.Resize(total * width)
@@ -173,7 +178,6 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 	defer offsets.Release()
 	offsets.Resize(4 * (n + 1))
 	offs := arrow.Int32Traits.CastFromBytes(offsets.Bytes())
-	ond := common.out.NDim()
 	shapes := memory.NewResizableBuffer(o.mem)
 	defer shapes.Release()
 	shapes.Resize(4 * n * ond)
@@ -203,9 +207,6 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 			break
 		}
 	}
-	if ond == 0 {
-		return nil, errorf("the 0-D results have no elements and a 0-D variable-shape column cannot be represented")
-	}
 	typ, err := varshape.NewType(common.elem, ond, varshape.Options{DimNames: names})
 	if err != nil {
 		return nil, err
@@ -230,7 +231,7 @@ type rowPlans struct {
 func (p *VarPlan) planRows(in *varshape.Array) (rowPlans, error) {
 	t := in.TensorType()
 	if t.NDim() != p.typ.NDim() || !arrow.TypeEqual(t.ElemType(), p.typ.ElemType()) ||
-		!slices.Equal(t.Permutation(), p.typ.Permutation()) {
+		!samePerm(t.Permutation(), p.typ.Permutation()) {
 		return rowPlans{}, errorf("column of %v for a plan of %v", t, p.typ)
 	}
 	raw, err := in.Raw()
@@ -352,6 +353,15 @@ func (p *VarPlan) evalFixed(in *varshape.Array, raw varshape.Raw, plans []*rowPl
 	data := array.NewData(typ, n, []*memory.Buffer{valid}, []arrow.ArrayData{child}, in.NullN(), 0)
 	defer data.Release()
 	return array.MakeFromData(data).(*fixedshape.Array), nil
+}
+
+// samePerm reports whether two permutations are equal, an absent one
+// being the identity.
+func samePerm(a, b []int) bool {
+	if a == nil || b == nil {
+		return stride.IsIdentity(a) && stride.IsIdentity(b)
+	}
+	return slices.Equal(a, b)
 }
 
 func sameShape(a, b metadata.Metadata) bool {
