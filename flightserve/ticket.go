@@ -107,7 +107,11 @@ func checkRel(rel string) (tensorio.Format, error) {
 
 // within reports whether the cleaned absolute path p is root or under it.
 func within(root, p string) bool {
-	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	return p == root || strings.HasPrefix(p, prefix)
 }
 
 // resolve returns the path of an existing regular file rel under the
