@@ -1,6 +1,7 @@
 package arrowconv
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
 
@@ -260,6 +261,19 @@ func verifyField(t fbTable, depth int, s *ipcSchema) (ipcCounts, error) {
 	}
 	if err := verifyType(typ, tt); err != nil {
 		return c, err
+	}
+	if tt == fbTypeFixedSizeLst {
+		// arrow-go's type constructor panics below 1; its reader turns the
+		// panic into an opaque error.
+		n := int32(0)
+		if p, err := typ.field(0, 4); err != nil {
+			return c, err
+		} else if p >= 0 {
+			n = int32(typ.r.u32(p))
+		}
+		if n <= 0 {
+			return c, errorf("ipc metadata: a FixedSizeList of list size %d (a tensor shape with a size-0 dimension): arrow-go cannot represent it: %w", n, arrow.ErrNotImplemented)
+		}
 	}
 
 	c = ipcCounts{nodes: 1}
