@@ -6,7 +6,10 @@
 // # Overview
 //
 // NewPlan takes a view of one source tensor (shape, element strides of any
-// sign, element offset) and an element width of 1, 2, 4 or 8 bytes; it
+// sign, element offset) and an element width of any number of bytes (an
+// element of another width than 1, 2, 4 or 8, such as a 16-byte decimal,
+// becomes a run of the widest of those words dividing it, on an extra
+// innermost axis, so its views copy as runs of words); it
 // drops axes of size 1, merges axes that are contiguous in the source, and
 // keeps the result in fixed-size arrays. Plan.Run then copies the view of
 // each of n tensors of a batch into a dense destination, picking one of

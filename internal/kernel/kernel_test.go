@@ -112,7 +112,8 @@ func TestRunMatchesNaive(t *testing.T) { bothKernels(t, testRunMatchesNaive) }
 func testRunMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for it := range 3000 {
-		width := []int{1, 2, 4, 8}[it%4]
+		// 16, 32, 3 and 12 bytes: decimals, fixed-size binaries (widePlan).
+		width := []int{1, 2, 4, 8, 16, 32, 3, 12}[it%8]
 		v := randomView(r, 7)
 		n := r.IntN(4)
 		srcStride := v.srcLen + r.IntN(2)*r.IntN(5)
@@ -173,12 +174,14 @@ func testRunParallel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, width := range []int{1, 2, 4, 8} {
+			for _, width := range []int{1, 2, 4, 8, 16} {
 				p, err := kernel.NewPlan(width, tt.shape, tt.strides, tt.offset)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if p.Kind() != tt.kind {
+				// A 16-byte element is a run of two words: its
+				// plans copy runs, whatever the view.
+				if width <= 8 && p.Kind() != tt.kind {
 					t.Errorf("Kind() = %s, want %s", p.Kind(), tt.kind)
 				}
 				src := make([]byte, tt.n*tt.srcStride*width)
@@ -236,7 +239,7 @@ func testRunPaths(t *testing.T) {
 					off -= s * (tt.shape[i] - 1)
 				}
 			}
-			for _, width := range []int{1, 2, 4, 8} {
+			for _, width := range []int{1, 2, 4, 8, 16} {
 				p, err := kernel.NewPlan(width, tt.shape, tt.strides, off)
 				if err != nil {
 					t.Fatal(err)
@@ -270,7 +273,8 @@ func TestNewPlanErrors(t *testing.T) {
 		shape, strides []int
 		offset         int
 	}{
-		{"width 3", 3, []int{2}, []int{1}, 0},
+		{"width 0", 0, []int{2}, []int{1}, 0},
+		{"width 16 stride overflows", 16, []int{2}, []int{math.MaxInt/2 + 1}, 0},
 		{"lengths", 4, []int{2, 3}, []int{1}, 0},
 		{"negative dim", 4, []int{-1}, []int{1}, 0},
 		{"before start", 4, []int{3}, []int{-1}, 1},

@@ -52,7 +52,8 @@ type dims struct {
 // tensors without allocating. A Plan is a value: it is safe to copy and to
 // run from several goroutines at once.
 type Plan struct {
-	width  int // element width in bytes: 1, 2, 4 or 8
+	width  int // width in bytes of the units the loops move: 1, 2, 4 or 8
+	factor int // units per element: 1, or width/unit for other widths
 	size   int // elements per tensor
 	offset int // element offset of the view's first element
 	minOff int // smallest element offset the view reads, relative to the tensor
@@ -63,20 +64,23 @@ type Plan struct {
 // NewPlan returns the plan that copies the view of shape, strides (in
 // elements, any sign, 0 allowed) and offset (in elements) of a source
 // tensor into a dense row-major destination of shape, for elements of width
-// bytes (1, 2, 4 or 8). Errors match ErrInvalid: another width, unequal
-// lengths, a negative dimension, an element count or offset that overflows,
-// a view that reads before the tensor start (offset plus the most negative
-// reach below 0), or too many axes.
+// bytes (any width above 0: 1, 2, 4 and 8 are moved as words, other
+// widths, such as 16-byte decimals or 3-byte fixed-size binaries, as runs
+// of the widest of those dividing them, through an extra innermost axis).
+// Errors match ErrInvalid: a width below 1, unequal lengths, a negative
+// dimension, an element count or offset that overflows, a view that reads
+// before the tensor start (offset plus the most negative reach below 0),
+// or too many axes.
 func NewPlan(width int, shape, strides []int, offset int) (Plan, error) {
 	switch width {
 	case 1, 2, 4, 8:
 	default:
-		return Plan{}, fmt.Errorf("%w: element width %d is not 1, 2, 4 or 8", ErrInvalid, width)
+		return widePlan(width, shape, strides, offset)
 	}
 	if len(shape) != len(strides) {
 		return Plan{}, fmt.Errorf("%w: %d strides for %d axes", ErrInvalid, len(strides), len(shape))
 	}
-	p := Plan{width: width, offset: offset, size: 1}
+	p := Plan{width: width, factor: 1, offset: offset, size: 1}
 	empty := false
 	for _, n := range shape {
 		if n < 0 {
@@ -138,6 +142,44 @@ func NewPlan(width int, shape, strides []int, offset int) (Plan, error) {
 	return p, nil
 }
 
+// widePlan is NewPlan for a width other than 1, 2, 4 or 8: each element
+// becomes factor units of the widest word dividing width, on a new
+// innermost axis of stride 1, and strides and offset are scaled to units.
+func widePlan(width int, shape, strides []int, offset int) (Plan, error) {
+	if width < 1 {
+		return Plan{}, fmt.Errorf("%w: element width %d", ErrInvalid, width)
+	}
+	if len(shape) != len(strides) {
+		return Plan{}, fmt.Errorf("%w: %d strides for %d axes", ErrInvalid, len(strides), len(shape))
+	}
+	unit := 8
+	for width%unit != 0 {
+		unit /= 2
+	}
+	f := width / unit
+	us := make([]int, len(strides)+1)
+	for i, s := range strides {
+		var ok bool
+		if us[i], ok = mulOK(abs(s), f); !ok {
+			return Plan{}, fmt.Errorf("%w: stride %d of %d-byte elements overflows", ErrInvalid, s, width)
+		}
+		if s < 0 {
+			us[i] = -us[i]
+		}
+	}
+	us[len(strides)] = 1
+	uo, ok := mulOK(offset, f)
+	if !ok {
+		return Plan{}, fmt.Errorf("%w: offset %d of %d-byte elements overflows", ErrInvalid, offset, width)
+	}
+	p, err := NewPlan(unit, append(append(make([]int, 0, len(shape)+1), shape...), f), us, uo)
+	if err != nil {
+		return Plan{}, err
+	}
+	p.factor = f
+	return p, nil
+}
+
 // fillDst sets the row-major destination strides of d's shape.
 func (d *dims) fillDst() {
 	s := 1
@@ -148,10 +190,13 @@ func (d *dims) fillDst() {
 }
 
 // Size returns the number of elements of one destination tensor.
-func (p *Plan) Size() int { return p.size }
+func (p *Plan) Size() int { return p.size / p.units() }
 
 // Width returns the element width in bytes.
-func (p *Plan) Width() int { return p.width }
+func (p *Plan) Width() int { return p.width * p.units() }
+
+// units returns the units per element (1 for the zero Plan).
+func (p *Plan) units() int { return max(p.factor, 1) }
 
 // MinSource returns the number of elements a source tensor must have for
 // the plan to stay inside it: one more than the largest offset it reads
@@ -160,7 +205,7 @@ func (p *Plan) MinSource() int {
 	if p.size == 0 {
 		return 0
 	}
-	return p.maxOff + 1
+	return (p.maxOff + 1) / p.units()
 }
 
 // Kind names the kernel that Run uses for a single tensor: "empty",

@@ -35,6 +35,13 @@ func (p *Plan) Run(dst, src []byte, n, srcStride, workers int) {
 	if n <= 0 || p.size == 0 {
 		return
 	}
+	if p.factor > 1 {
+		s, ok := mulOK(srcStride, p.factor)
+		if !ok {
+			panic(fmt.Sprintf("kernel: source stride %d overflows", srcStride))
+		}
+		srcStride = s
+	}
 	w := p.width
 	// The bounds are the only guard of the unsafe loops, so their
 	// arithmetic is checked: a product that wrapped around (easily on a
