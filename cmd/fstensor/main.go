@@ -34,7 +34,8 @@ import (
 	"github.com/fstensor/fstensor/tensorio"
 )
 
-const rootLong = `fstensor inspects, transforms, converts and draws tensor columns in Arrow, Parquet and NumPy files.
+const rootLong = `fstensor inspects, transforms, converts and draws tensor columns in Arrow, Parquet and NumPy files,
+and serves them over Arrow Flight.
 
 Formats by extension (or --from/--to NAME): .arrow .feather .ipc (arrow: IPC file),
 .arrows .stream (arrows: IPC stream), .parquet (parquet), .npz (npz: one member per
@@ -110,7 +111,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			msg := fmt.Sprintf("unknown command %q (want inspect, eval, convert or show)", args[0])
+			var names []string
+			for _, c := range cmd.Commands() {
+				if c.IsAvailableCommand() && c.Name() != "completion" {
+					names = append(names, c.Name())
+				}
+			}
+			msg := fmt.Sprintf("unknown command %q (want %s)", args[0], strings.Join(names, ", "))
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 				msg += "; did you mean " + s[0] + "?"
 			}
