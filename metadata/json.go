@@ -1,11 +1,12 @@
 package metadata
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/fstensor/fstensor/internal/jsontext"
 )
 
 // MaxJSONSize is the largest extension metadata string [Parse] reads.
@@ -32,7 +33,7 @@ func (m Metadata) AppendJSON(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, n)
+			dst = jsontext.AppendString(dst, n)
 		}
 		dst = append(dst, ']')
 	}
@@ -63,37 +64,6 @@ func appendInts(dst []byte, xs []int) []byte {
 	return append(dst, ']')
 }
 
-// appendString writes s as a JSON string the way RapidJSON's writer (used
-// by Arrow C++) does: only '"', '\\' and control characters are escaped,
-// the latter as \b \t \n \f \r or \u00XX with upper-case hex; other bytes,
-// '/' and non-ASCII UTF-8 included, are written as they are.
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\b':
-			dst = append(dst, `\b`...)
-		case c == '\t':
-			dst = append(dst, `\t`...)
-		case c == '\n':
-			dst = append(dst, `\n`...)
-		case c == '\f':
-			dst = append(dst, `\f`...)
-		case c == '\r':
-			dst = append(dst, `\r`...)
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
-}
-
 // Parse reads `arrow.fixed_shape_tensor` extension metadata (physical
 // shape, permutation, physical dim_names) and returns the logical
 // [Metadata].
@@ -113,13 +83,13 @@ func Parse(data []byte) (Metadata, error) {
 	if !utf8.Valid(data) {
 		return Metadata{}, errorf("extension metadata is not valid UTF-8")
 	}
-	fields, err := objectFields(data)
+	fields, err := jsontext.Object(data)
 	if err != nil {
-		return Metadata{}, err
+		return Metadata{}, errorf("%v", err)
 	}
 	raw, ok := fields["shape"]
-	if !ok || isNull(raw) {
-		return Metadata{}, errorf(`extension metadata %s has no "shape"`, clip(data))
+	if !ok || jsontext.IsNull(raw) {
+		return Metadata{}, errorf(`extension metadata %s has no "shape"`, jsontext.Clip(data))
 	}
 	shape, err := parseInts("shape", raw)
 	if err != nil {
@@ -133,13 +103,13 @@ func Parse(data []byte) (Metadata, error) {
 	var perm []int
 	permKey := "permutation"
 	rawPerm, hasPerm := fields["permutation"]
-	if rawPlural, ok := fields["permutations"]; ok && !isNull(rawPlural) {
-		if hasPerm && !isNull(rawPerm) {
+	if rawPlural, ok := fields["permutations"]; ok && !jsontext.IsNull(rawPlural) {
+		if hasPerm && !jsontext.IsNull(rawPerm) {
 			return Metadata{}, errorf(`extension metadata has both "permutation" and "permutations"`)
 		}
 		rawPerm, hasPerm, permKey = rawPlural, true, "permutations"
 	}
-	if hasPerm && !isNull(rawPerm) {
+	if hasPerm && !jsontext.IsNull(rawPerm) {
 		if perm, err = parseInts(permKey, rawPerm); err != nil {
 			return Metadata{}, err
 		}
@@ -148,7 +118,7 @@ func Parse(data []byte) (Metadata, error) {
 		}
 	}
 	var names []string
-	if raw, ok := fields["dim_names"]; ok && !isNull(raw) {
+	if raw, ok := fields["dim_names"]; ok && !jsontext.IsNull(raw) {
 		if names, err = parseStrings("dim_names", raw); err != nil {
 			return Metadata{}, err
 		}
@@ -165,47 +135,6 @@ func (m Metadata) CheckListSize(n int) error {
 	return nil
 }
 
-// objectFields splits a JSON object into its members, refusing anything
-// else and repeated keys.
-func objectFields(data []byte) (map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errorf("extension metadata %s is not a JSON object", clip(data))
-	}
-	fields := make(map[string]json.RawMessage)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-		}
-		key := tok.(string) // object keys are always strings
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-		}
-		if _, dup := fields[key]; dup {
-			return nil, errorf("extension metadata repeats the key %q", key)
-		}
-		fields[key] = raw
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, errorf("extension metadata %s has data after the object", clip(data))
-	}
-	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) != 0 {
-		return nil, errorf("extension metadata %s has data after the object", clip(data))
-	}
-	return fields, nil
-}
-
-func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
-
 func parseInts(key string, raw json.RawMessage) ([]int, error) {
 	items, err := parseArray(key, raw)
 	if err != nil {
@@ -214,7 +143,7 @@ func parseInts(key string, raw json.RawMessage) ([]int, error) {
 	out := make([]int, len(items))
 	for i, it := range items {
 		if it[0] != '-' && (it[0] < '0' || it[0] > '9') {
-			return nil, errorf("%q must contain integers, got %s", key, kindOf(it))
+			return nil, errorf("%q must contain integers, got %s", key, jsontext.Kind(it))
 		}
 		// Parse at the width of int: on a 32-bit platform a value above
 		// math.MaxInt32 is out of range rather than truncated.
@@ -223,7 +152,7 @@ func parseInts(key string, raw json.RawMessage) ([]int, error) {
 			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 				return nil, errorf("%q value %s is out of range", key, it)
 			}
-			return nil, errorf("%q must contain integers, got %s", key, kindOf(it))
+			return nil, errorf("%q must contain integers, got %s", key, jsontext.Kind(it))
 		}
 		out[i] = int(v)
 	}
@@ -238,7 +167,7 @@ func parseStrings(key string, raw json.RawMessage) ([]string, error) {
 	out := make([]string, len(items))
 	for i, it := range items {
 		if it[0] != '"' {
-			return nil, errorf("%q must contain strings, got %s", key, kindOf(it))
+			return nil, errorf("%q must contain strings, got %s", key, jsontext.Kind(it))
 		}
 		if err := json.Unmarshal(it, &out[i]); err != nil {
 			return nil, errorf("%q item %d: %v", key, i, err)
@@ -249,7 +178,7 @@ func parseStrings(key string, raw json.RawMessage) ([]string, error) {
 
 func parseArray(key string, raw json.RawMessage) ([]json.RawMessage, error) {
 	if raw[0] != '[' {
-		return nil, errorf("%q must be an array, got %s", key, kindOf(raw))
+		return nil, errorf("%q must be an array, got %s", key, jsontext.Kind(raw))
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
@@ -259,34 +188,6 @@ func parseArray(key string, raw json.RawMessage) ([]json.RawMessage, error) {
 		return nil, errorf("%q has %d items, more than %d", key, len(items), MaxDims)
 	}
 	return items, nil
-}
-
-// kindOf names the JSON kind of a value as RapidJSON does in Arrow C++'s
-// messages: Null, False, True, Object, Array, String, Number.
-func kindOf(raw json.RawMessage) string {
-	switch raw[0] {
-	case 'n':
-		return "Null"
-	case 'f':
-		return "False"
-	case 't':
-		return "True"
-	case '{':
-		return "Object"
-	case '[':
-		return "Array"
-	case '"':
-		return "String"
-	}
-	return "Number"
-}
-
-func clip(data []byte) string {
-	const n = 64
-	if len(data) > n {
-		return strconv.Quote(string(data[:n])) + "..."
-	}
-	return strconv.Quote(string(data))
 }
 
 var _ fmt.Stringer = Metadata{}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/fstensor/fstensor/internal/jsontext"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -26,17 +27,17 @@ func parseJSON(data []byte) (names []string, perm, uniform []int, err error) {
 		// string means the same.
 		return nil, nil, nil, nil
 	}
-	fields, err := objectFields(data)
+	fields, err := jsontext.Object(data)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, errorf("%v", err)
 	}
 	key := "permutation"
 	raw, ok := fields[key]
-	if !ok || isNull(raw) {
+	if !ok || jsontext.IsNull(raw) {
 		key = "permutations"
 		raw, ok = fields[key]
 	}
-	if ok && !isNull(raw) {
+	if ok && !jsontext.IsNull(raw) {
 		items, err := parseArray(key, raw)
 		if err != nil {
 			return nil, nil, nil, err
@@ -45,12 +46,12 @@ func parseJSON(data []byte) (names []string, perm, uniform []int, err error) {
 		for i, it := range items {
 			v, ok := parseInt(it)
 			if !ok {
-				return nil, nil, nil, errorf("%s must contain integers, got %s: %s", key, kindOf(it), it)
+				return nil, nil, nil, errorf("%s must contain integers, got %s: %s", key, jsontext.Kind(it), it)
 			}
 			perm[i] = v
 		}
 	}
-	if raw, ok := fields["dim_names"]; ok && !isNull(raw) {
+	if raw, ok := fields["dim_names"]; ok && !jsontext.IsNull(raw) {
 		items, err := parseArray("dim_names", raw)
 		if err != nil {
 			return nil, nil, nil, err
@@ -58,27 +59,27 @@ func parseJSON(data []byte) (names []string, perm, uniform []int, err error) {
 		names = make([]string, len(items))
 		for i, it := range items {
 			if it[0] != '"' {
-				return nil, nil, nil, errorf("dim_names must contain strings, got %s: %s", kindOf(it), it)
+				return nil, nil, nil, errorf("dim_names must contain strings, got %s: %s", jsontext.Kind(it), it)
 			}
 			if err := json.Unmarshal(it, &names[i]); err != nil {
 				return nil, nil, nil, errorf("dim_names item %d: %v", i, err)
 			}
 		}
 	}
-	if raw, ok := fields["uniform_shape"]; ok && !isNull(raw) {
+	if raw, ok := fields["uniform_shape"]; ok && !jsontext.IsNull(raw) {
 		items, err := parseArray("uniform_shape", raw)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		uniform = make([]int, len(items))
 		for i, it := range items {
-			if isNull(it) {
+			if jsontext.IsNull(it) {
 				uniform[i] = Varies
 				continue
 			}
 			v, ok := parseInt(it)
 			if !ok || v < 0 || v > math.MaxInt32 {
-				return nil, nil, nil, errorf("uniform_shape must contain integers or nulls, got %s: %s", kindOf(it), it)
+				return nil, nil, nil, errorf("uniform_shape must contain integers or nulls, got %s: %s", jsontext.Kind(it), it)
 			}
 			uniform[i] = v
 		}
@@ -86,46 +87,9 @@ func parseJSON(data []byte) (names []string, perm, uniform []int, err error) {
 	return names, perm, uniform, nil
 }
 
-func objectFields(data []byte) (map[string]json.RawMessage, error) {
-	var fields map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errorf("extension metadata %s is not a JSON object", clip(data))
-	}
-	fields = make(map[string]json.RawMessage)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-		}
-		if _, dup := fields[key]; dup {
-			return nil, errorf("extension metadata repeats the key %q", key)
-		}
-		fields[key] = raw
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, errorf("extension metadata %s is not valid JSON: %v", clip(data), err)
-	}
-	if off := dec.InputOffset(); len(bytes.TrimSpace(data[off:])) != 0 {
-		return nil, errorf("extension metadata %s has data after the object", clip(data))
-	}
-	return fields, nil
-}
-
-func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
-
 func parseArray(key string, raw json.RawMessage) ([]json.RawMessage, error) {
 	if len(raw) == 0 || raw[0] != '[' {
-		return nil, errorf("%s must be an array, got %s: %s", key, kindOf(raw), clip(raw))
+		return nil, errorf("%s must be an array, got %s: %s", key, jsontext.Kind(raw), jsontext.Clip(raw))
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
@@ -148,33 +112,4 @@ func parseInt(raw json.RawMessage) (int, bool) {
 	}
 	v, err := strconv.ParseInt(string(raw), 10, strconv.IntSize)
 	return int(v), err == nil
-}
-
-func kindOf(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case 'n':
-		return "Null"
-	case 'f':
-		return "False"
-	case 't':
-		return "True"
-	case '{':
-		return "Object"
-	case '[':
-		return "Array"
-	case '"':
-		return "String"
-	}
-	return "Number"
-}
-
-func clip(data []byte) string {
-	const n = 64
-	if len(data) > n {
-		return strconv.Quote(string(data[:n])) + "..."
-	}
-	return strconv.Quote(string(data))
 }

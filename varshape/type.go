@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/jsontext"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -238,7 +239,7 @@ func (t *Type) AppendJSON(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, n)
+			dst = jsontext.AppendString(dst, n)
 		}
 		dst = append(dst, ']')
 	}
@@ -415,33 +416,4 @@ func appendInts(dst []byte, xs []int, nulls bool) []byte {
 		dst = strconv.AppendInt(dst, int64(x), 10)
 	}
 	return append(dst, ']')
-}
-
-// appendString writes s as a JSON string the way Arrow C++ (RapidJSON)
-// does: only quotes, backslashes and control characters are escaped.
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\b':
-			dst = append(dst, `\b`...)
-		case c == '\t':
-			dst = append(dst, `\t`...)
-		case c == '\n':
-			dst = append(dst, `\n`...)
-		case c == '\f':
-			dst = append(dst, `\f`...)
-		case c == '\r':
-			dst = append(dst, `\r`...)
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
 }
