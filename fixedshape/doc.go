@@ -6,8 +6,12 @@
 // # Overview
 //
 // A column of N tensors of logical shape L is a FixedSizeList array with
-// one list of prod(L) primitive elements per tensor. Element types are
-// int8..int64, uint8..uint64, float16, float32 and float64 ([Elem]).
+// one list of prod(L) elements per tensor. Element types are the numeric
+// int8..int64, uint8..uint64, float16, float32 and float64 ([Elem], with
+// typed views), and the other fixed-width types of whole-byte elements
+// (decimals, dates, times, timestamps, durations, intervals,
+// fixed-size binaries: [ElemTypeOK]), which are read, written, compared,
+// transformed by view expressions and viewed as raw bytes ([Array.RawAt]).
 // Importing the package registers the type with arrow-go, so IPC, Parquet
 // and C Data readers produce [Array] values for columns written by
 // pyarrow, Arrow C++, arrow-rs or this package ([Register]).

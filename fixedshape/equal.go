@@ -1,6 +1,7 @@
 package fixedshape
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,9 +30,43 @@ func Equal(a, b *Array) bool {
 		return equalAs[uint16](a, b)
 	case 4:
 		return equalAs[uint32](a, b)
-	default:
+	case 8:
 		return equalAs[uint64](a, b)
+	default:
+		return equalRaw(a, b, ta.ElemWidth())
 	}
+}
+
+// equalRaw compares elements of w bytes (decimals, intervals, fixed-size
+// binaries) byte for byte.
+func equalRaw(a, b *Array, w int) bool {
+	ta, tb := a.TensorType(), b.TensorType()
+	sa, sb := ta.ElemStrides(), tb.ElemStrides()
+	shape := ta.Shape()
+	n := ta.ListSize() * w
+	va, vb := a.ValueBytes(), b.ValueBytes()
+	sameLayout := slices.Equal(sa, sb)
+	for i := range a.Len() {
+		if a.IsNull(i) != b.IsNull(i) {
+			return false
+		}
+		if a.IsNull(i) {
+			continue
+		}
+		x, y := va[i*n:(i+1)*n], vb[i*n:(i+1)*n]
+		if sameLayout {
+			if !bytes.Equal(x, y) {
+				return false
+			}
+			continue
+		}
+		for p, q := range stride.Pairs(shape, sa, sb) {
+			if !bytes.Equal(x[p*w:(p+1)*w], y[q*w:(q+1)*w]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func equalAs[U uint8 | uint16 | uint32 | uint64](a, b *Array) bool {

@@ -57,9 +57,41 @@ func errorf(format string, args ...any) error {
 	return &Error{msg: "fixedshape: " + err.Error(), cause: errors.Unwrap(err)}
 }
 
-// ElemTypeOK reports whether dt can be the element type of a tensor:
-// int8..int64, uint8..uint64, float16, float32 or float64.
+// ElemTypeOK reports whether dt can be the element type of a tensor: a
+// numeric type ([ElemNumeric]) or another fixed-width type whose elements
+// are whole bytes: decimal32..decimal256, date32/64, time32/64,
+// timestamp, duration, the three intervals and fixed_size_binary of a
+// width above 0. Columns of the latter are read, written, viewed as raw
+// elements ([Array.RawAt]), compared and transformed by view expressions
+// like the numeric ones; arithmetic and the codecs refuse them. bool is
+// bit-packed and is not an element type; a bool tensor column reads as
+// [Unsupported].
 func ElemTypeOK(dt arrow.DataType) bool {
+	if dt == nil {
+		return false
+	}
+	if ElemNumeric(dt) {
+		return true
+	}
+	switch dt.ID() {
+	case arrow.DECIMAL32, arrow.DECIMAL64, arrow.DECIMAL128, arrow.DECIMAL256,
+		arrow.DATE32, arrow.DATE64, arrow.TIME32, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION,
+		arrow.INTERVAL_MONTHS, arrow.INTERVAL_DAY_TIME, arrow.INTERVAL_MONTH_DAY_NANO:
+		_, ok := dt.(arrow.FixedWidthDataType)
+		return ok
+	case arrow.FIXED_SIZE_BINARY:
+		f, ok := dt.(*arrow.FixedSizeBinaryType)
+		return ok && f.ByteWidth > 0
+	}
+	return false
+}
+
+// ElemNumeric reports whether dt is one of the numeric element types of
+// [Elem]: int8..int64, uint8..uint64, float16, float32 or float64.
+func ElemNumeric(dt arrow.DataType) bool {
+	if dt == nil {
+		return false
+	}
 	switch dt.ID() {
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
 		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
@@ -80,7 +112,7 @@ func ElemTypeOK(dt arrow.DataType) bool {
 // refuse it).
 func NewType(elem arrow.DataType, m metadata.Metadata) (*Type, error) {
 	if elem == nil || !ElemTypeOK(elem) {
-		return nil, errorf("element type %v is not a primitive integer or float type", elem)
+		return nil, errorf("element type %v is not a fixed-width type of whole-byte elements", elem)
 	}
 	if m.Size() == 0 {
 		return nil, errorf("shape %s has no elements: a FixedSizeList of size 0 cannot be represented: %w", metadata.FormatShape(m.Shape()), arrow.ErrNotImplemented)
@@ -114,7 +146,7 @@ func NewTypeWithStorage(storage arrow.DataType, m metadata.Metadata) (*Type, err
 		return nil, errorf("expected FixedSizeList storage type, got %v", storage)
 	}
 	if !ElemTypeOK(fsl.Elem()) {
-		return nil, errorf("storage %v: element type %v is not a primitive integer or float type", storage, fsl.Elem())
+		return nil, errorf("storage %v: element type %v is not a fixed-width type of whole-byte elements", storage, fsl.Elem())
 	}
 	if err := m.CheckListSize(int(fsl.Len())); err != nil {
 		return nil, errorf("storage %v: %w", storage, err)
@@ -127,8 +159,8 @@ func NewTypeWithStorage(storage arrow.DataType, m metadata.Metadata) (*Type, err
 
 // checkByteSize refuses a tensor whose size in bytes overflows int, so that
 // byte strides and offsets computed from the type fit. The list size is at
-// most math.MaxInt32 and an element at most 8 bytes, so this only happens
-// on a 32-bit platform.
+// most math.MaxInt32; with numeric elements of at most 8 bytes this only
+// happens on a 32-bit platform, with fixed-size binaries on any.
 func checkByteSize(elem arrow.DataType, m metadata.Metadata) error {
 	w := elem.(arrow.FixedWidthDataType).Bytes()
 	if _, ok := stride.MulCheck(m.Size(), w); !ok {
@@ -223,6 +255,9 @@ func cppTypeName(dt arrow.DataType) string {
 		return "float"
 	case arrow.FLOAT64:
 		return "double"
+	case arrow.DECIMAL128, arrow.DECIMAL256, arrow.DECIMAL32, arrow.DECIMAL64:
+		d := dt.(arrow.DecimalType)
+		return fmt.Sprintf("decimal%d(%d, %d)", d.BitWidth(), d.GetPrecision(), d.GetScale())
 	}
 	return dt.String()
 }

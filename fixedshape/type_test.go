@@ -84,7 +84,8 @@ func TestNewType(t *testing.T) {
 	}{
 		{"bool", arrow.FixedWidthTypes.Boolean, m, false},
 		{"string", arrow.BinaryTypes.String, m, false},
-		{"decimal", &arrow.Decimal128Type{Precision: 10, Scale: 2}, m, false},
+		{"fixed_size_binary of width 0", &arrow.FixedSizeBinaryType{ByteWidth: 0}, m, false},
+		{"dictionary", &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}, m, false},
 		{"nested", arrow.ListOf(arrow.PrimitiveTypes.Int8), m, false},
 		{"nil", nil, m, false},
 		{"size-0", arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{3, 0, 4}, nil, nil), true},

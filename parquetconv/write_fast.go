@@ -96,7 +96,12 @@ type fastWriter struct {
 // fastWriter: tensor columns and flat columns of the kinds below.
 func fastSchema(s *arrow.Schema) bool {
 	for _, f := range s.Fields() {
-		if _, ok := f.Type.(*fixedshape.Type); ok {
+		if t, ok := f.Type.(*fixedshape.Type); ok {
+			// Decimals (big-endian in Parquet), dates, timestamps,
+			// intervals and fixed-size binaries go through pqarrow.
+			if !fixedshape.ElemNumeric(t.ElemType()) {
+				return false
+			}
 			continue
 		}
 		if !flatType(f.Type) {

@@ -13,11 +13,11 @@ import (
 )
 
 // TestUnsupportedColumns reads pyarrow-written IPC and Parquet files whose
-// tensor columns have element types fstensor does not view (bool,
-// decimal128, timestamp, fixed_size_binary, string) or invalid metadata,
+// tensor columns have element types fstensor does not view (bool, string)
+// or views as raw elements (decimal128, timestamp, fixed_size_binary),
 // beside an image tensor and a plain column: every command opens the
 // file, names the unsupported columns and why, reads the rest, and
-// copies the unsupported ones unchanged.
+// copies every column unchanged.
 func TestUnsupportedColumns(t *testing.T) {
 	pyrun.Python(t, "pyarrow", "numpy")
 	dir := t.TempDir()
@@ -26,10 +26,8 @@ func TestUnsupportedColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
-	unsupported := map[string]string{
-		"mask": "element type bool", "dec": "element type decimal(9, 2)", "ts": "element type timestamp[us]",
-		"fsb": "element type fixed_size_binary[3]", "text": "element type utf8",
-	}
+	unsupported := map[string]string{"mask": "element type bool", "text": "element type utf8"}
+	raw := map[string]string{"dec": "decimal(9, 2)", "ts": "timestamp[us]", "fsb": "fixed_size_binary[3]"}
 	for _, name := range []string{"mixed.arrow", "mixed.parquet"} {
 		in := filepath.Join(dir, name)
 		t.Run(name, func(t *testing.T) {
@@ -54,6 +52,9 @@ func TestUnsupportedColumns(t *testing.T) {
 				if c.Name == "img" && (!c.Tensor || c.Stats == nil || c.Stats.Rows != 3 || c.Stats.Nulls != 1) {
 					t.Errorf("img: %+v", c)
 				}
+				if want, ok := raw[c.Name]; ok && (!c.Tensor || c.ElemType != want || c.Stats == nil || c.Stats.Rows != 3 || c.Stats.Nulls != 1) {
+					t.Errorf("%s: %+v, want a tensor of %s", c.Name, c, want)
+				}
 			}
 			if diff := cmp.Diff([]string{"img", "mask", "dec", "ts", "fsb", "text", "label"}, names); diff != "" {
 				t.Errorf("columns (-want +got):\n%s", diff)
@@ -70,6 +71,28 @@ func TestUnsupportedColumns(t *testing.T) {
 			code, _, stderr = runCmd(t, "eval", "x.T", in, "--column", "mask", "-o", filepath.Join(dir, "x.arrow"))
 			if code != 2 || !strings.Contains(stderr, `column "mask"`) || !strings.Contains(stderr, "element type bool") {
 				t.Errorf("eval --column mask: code %d: %s", code, stderr)
+			}
+
+			// Raw element types transform like numeric ones: reversing
+			// the first axis, checked against NumPy on the storage.
+			rev := filepath.Join(dir, "r-"+name+".arrow")
+			if code, _, stderr := runCmd(t, "eval", "x[::-1]", in, "--column", "dec", "--column", "ts", "--column", "fsb", "-o", rev); code != 0 {
+				t.Fatalf("eval x[::-1]: %s", stderr)
+			}
+			const revCheck = `
+import sys, numpy as np, pyarrow as pa, pyarrow.parquet as pq
+src = pq.read_table(sys.argv[1]) if sys.argv[1].endswith(".parquet") else pa.ipc.open_file(sys.argv[1]).read_all()
+got = pa.ipc.open_file(sys.argv[2]).read_all()
+for name, shape in [("dec", (2,)), ("ts", (2, 2)), ("fsb", (2,))]:
+    s = src.column(name).combine_chunks().storage.to_pylist()
+    g = got.column(name).combine_chunks().storage.to_pylist()
+    want = [None if v is None else np.array(v, dtype=object).reshape(shape)[::-1].reshape(-1).tolist() for v in s]
+    assert g == want, (name, g, want)
+    assert got.schema.field(name).type == src.schema.field(name).type
+print("ok")
+`
+			if out := pyrun.Run(t, revCheck, nil, []string{"pyarrow", "numpy"}, in, rev); strings.TrimSpace(string(out)) != "ok" {
+				t.Errorf("pyarrow check: %s", out)
 			}
 
 			// convert copies every column; Parquet output of rows

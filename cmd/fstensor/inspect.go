@@ -26,6 +26,7 @@ type columnInfo struct {
 	Permutation   []int    `json:"permutation,omitempty"`
 	PhysicalShape []int    `json:"physical_shape,omitempty"`
 	Unsupported   string   `json:"unsupported,omitempty"` // why a tensor column is read as its storage
+	numeric       bool     // the statistics hold min/max/mean and NaN
 	Stats         *stats   `json:"stats,omitempty"`
 }
 
@@ -82,6 +83,7 @@ func runInspect(path string, inf inputFlags, asJSON bool, stdout io.Writer) erro
 			ci.Tensor, ci.ElemType = true, t.ElemType().String()
 			ci.Shape, ci.DimNames, ci.Permutation, ci.PhysicalShape = m.Shape(), m.DimNames(), m.Permutation(), m.PhysicalShape()
 			ci.Stats = &stats{}
+			ci.numeric = fixedshape.ElemNumeric(t.ElemType())
 		}
 		if u, ok := fixedshape.UnsupportedOf(f.Type); ok {
 			ci.Type, ci.Unsupported = u.StorageType().String(), u.Reason().Error()
@@ -146,6 +148,9 @@ func printReport(w io.Writer, rep inspectReport) {
 		s := c.Stats
 		fmt.Fprintf(w, "  rows            %d (%d null)\n", s.Rows, s.Nulls)
 		fmt.Fprintf(w, "  bytes           %d\n", s.Bytes)
+		if !c.numeric {
+			continue
+		}
 		fmt.Fprintf(w, "  min/max/mean    %g / %g / %.6g\n", float64(s.Min), float64(s.Max), float64(s.Mean))
 		fmt.Fprintf(w, "  NaN             %d\n", s.NaN)
 	}

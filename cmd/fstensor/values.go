@@ -111,6 +111,13 @@ type stats struct {
 
 func (s *stats) add(a *fixedshape.Array) error {
 	t := a.TensorType()
+	if !fixedshape.ElemNumeric(t.ElemType()) {
+		// Decimals, timestamps, intervals, fixed-size binaries: counts only.
+		s.Rows += int64(a.Len())
+		s.Nulls += int64(a.NullN())
+		s.Bytes += int64(a.Len()) * int64(t.ListSize()) * int64(t.ElemWidth())
+		return nil
+	}
 	fc, err := floatsOf(a)
 	if err != nil {
 		return err

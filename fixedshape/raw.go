@@ -1,0 +1,31 @@
+package fixedshape
+
+import "fmt"
+
+// RawAt returns the bytes of the element at logical index idx of tensor i:
+// [Type.ElemWidth] bytes, as Arrow stores them (little-endian). It serves
+// every element type, those without a Go type in [Elem] (decimals,
+// timestamps, intervals, fixed-size binaries) included. The slice shares
+// the array's memory: do not modify it. It panics, as slice indexing does,
+// if i or an index is out of range or len(idx) is not the number of
+// logical dimensions. It assumes [Array.Validate] holds.
+func (a *Array) RawAt(i int, idx ...int) []byte {
+	if i < 0 || i >= a.Len() {
+		panic(fmt.Sprintf("fixedshape: tensor %d out of range [0,%d)", i, a.Len()))
+	}
+	t := a.TensorType()
+	m := t.Metadata()
+	if len(idx) != m.NDim() {
+		panic(fmt.Sprintf("fixedshape: %d indices for a %d-D tensor", len(idx), m.NDim()))
+	}
+	off := 0
+	for k, s := range m.ElemStrides() {
+		if idx[k] < 0 || idx[k] >= m.Dim(k) {
+			panic(fmt.Sprintf("fixedshape: index %d out of range [0,%d) on axis %d", idx[k], m.Dim(k), k))
+		}
+		off += idx[k] * s
+	}
+	w := t.ElemWidth()
+	start := (i*t.ListSize() + off) * w
+	return a.ValueBytes()[start : start+w : start+w]
+}
