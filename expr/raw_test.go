@@ -1,0 +1,116 @@
+package expr_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// TestRawElemTypes evaluates view expressions over columns of element
+// types without a Go type (16- and 32-byte decimals, 3-byte fixed-size
+// binaries, timestamps). The reference is the same expression over an
+// int64 column of the same layout whose elements are their own physical
+// offsets: result element j must hold the raw bytes of the input element
+// at the offset the int64 result names.
+func TestRawElemTypes(t *testing.T) {
+	elems := []arrow.DataType{
+		&arrow.Decimal128Type{Precision: 20, Scale: 3},
+		&arrow.Decimal256Type{Precision: 60, Scale: 0},
+		&arrow.FixedSizeBinaryType{ByteWidth: 3},
+		&arrow.TimestampType{Unit: arrow.Nanosecond},
+	}
+	tests := []struct {
+		name        string
+		shape, perm []int
+		exprs       []string
+	}{
+		{"0-D", []int{}, nil, []string{"x", "x[None]", "x.reshape(1, 1)"}},
+		{"non-square", []int{3, 5}, nil, []string{"x.T", "x[::-1, 1::2]", "x[1]", "x.reshape(-1)"}},
+		{"3-cycle", []int{2, 3, 4}, []int{2, 0, 1}, []string{"x.transpose(2, 0, 1)", "x.T", "x[:, ::-2, 1:3]", "x.reshape(4, 6)", "x[..., 0]"}},
+		{"null tensors", []int{4, 2}, []int{1, 0}, []string{"x.T", "x[::-1]"}},
+	}
+	for _, dt := range elems {
+		for _, tt := range tests {
+			t.Run(dt.String()+"/"+tt.name, func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				m := metadata.MustNew(tt.shape, nil, tt.perm)
+				typ := fixedshape.MustNewType(dt, m)
+				ityp := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
+				valid := []bool{true, tt.name != "null tensors", true}
+				size, w := m.Size(), typ.ElemWidth()
+
+				offs := make([]int64, len(valid)*size)
+				for i := range offs {
+					offs[i] = int64(i % size)
+				}
+				icol, err := fixedshape.FromSlice(ityp, offs, valid)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer icol.Release()
+				raw := make([]byte, len(valid)*size*w)
+				for i := range raw {
+					raw[i] = byte(i*13 + 5)
+				}
+				buf := memory.NewBufferBytes(raw)
+				col0, err := fixedshape.NewArrayFromBuffer(typ, len(valid), buf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer col0.Release()
+				// The same values with icol's validity.
+				d := array.NewData(typ, len(valid), []*memory.Buffer{icol.Data().Buffers()[0]}, []arrow.ArrayData{col0.Storage().Data().Children()[0]}, icol.NullN(), 0)
+				defer d.Release()
+				col := array.MakeFromData(d).(*fixedshape.Array)
+				defer col.Release()
+
+				for _, text := range tt.exprs {
+					e, err := expr.Parse(text, expr.Input(typ))
+					if err != nil {
+						t.Fatalf("%s: %v", text, err)
+					}
+					ie := expr.MustParse(text, expr.Input(ityp))
+					got, err := expr.Eval(e, col, expr.WithAllocator(mem))
+					if err != nil {
+						t.Fatalf("%s: %v", text, err)
+					}
+					ref, err := expr.Eval(ie, icol, expr.WithAllocator(mem))
+					if err != nil {
+						t.Fatal(err)
+					}
+					rc, err := fixedshape.ColumnOf[int64](ref)
+					if err != nil {
+						t.Fatal(err)
+					}
+					n := got.TensorType().ListSize()
+					gb := got.ValueBytes()
+					for i := range valid {
+						if got.IsNull(i) != !valid[i] {
+							t.Fatalf("%s: tensor %d null = %v", text, i, got.IsNull(i))
+						}
+						if !valid[i] {
+							continue
+						}
+						for j := range n {
+							src := int(rc.Values()[i*n+j])
+							want := raw[(i*size+src)*w:][:w]
+							if g := gb[(i*n+j)*w:][:w]; !bytes.Equal(g, want) {
+								t.Fatalf("%s: tensor %d element %d = %x, want %x (input offset %d)", text, i, j, g, want, src)
+							}
+						}
+					}
+					got.Release()
+					ref.Release()
+				}
+			})
+		}
+	}
+}
