@@ -101,8 +101,13 @@ func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, er
 	n := in.Len()
 	values := memory.NewResizableBuffer(o.mem)
 	defer values.Release()
-	values.Resize(n * p.out.Size() * p.width)
-	p.run(values.Bytes(), in, o.workers)
+	if p.bits {
+		values.Resize(int(bitutil.BytesForBits(int64(n * p.out.Size()))))
+		p.runBits(values.Bytes(), in)
+	} else {
+		values.Resize(n * p.out.Size() * p.width)
+		p.run(values.Bytes(), in, o.workers)
+	}
 	var valid *memory.Buffer
 	if nulls := in.NullN(); nulls > 0 {
 		valid = memory.NewResizableBuffer(o.mem)
@@ -118,7 +123,8 @@ func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, er
 }
 
 // EvalInto evaluates the plan over every tensor of in into dst, the dense
-// row-major result elements, in.Len()*Metadata().Size() of them, as bytes;
+// row-major result elements, in.Len()*Metadata().Size() of them, as bytes
+// (bool elements: as bits, least significant first, from bit 0);
 // null tensors' slots are zero-filled. It allocates nothing on one worker,
 // so a caller can reuse dst across batches. It fails, with an error
 // wrapping arrow.ErrInvalid, when in does not match the plan's input (see
@@ -127,6 +133,13 @@ func (p *Plan) EvalInto(dst []byte, in *fixedshape.Array, opts ...Option) error 
 	o := config(opts)
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return err
+	}
+	if p.bits {
+		if need := int(bitutil.BytesForBits(int64(in.Len() * p.out.Size()))); len(dst) < need {
+			return errorf("destination of %d bytes for %d bytes", len(dst), need)
+		}
+		p.runBits(dst, in)
+		return nil
 	}
 	if need := in.Len() * p.out.Size() * p.width; len(dst) < need {
 		return errorf("destination of %d bytes for %d bytes", len(dst), need)

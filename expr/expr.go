@@ -81,7 +81,7 @@ func InputOf(elem arrow.DataType, m metadata.Metadata) Expr {
 	n := &node{op: opInput, elem: elem, in: m}
 	// The result of `x` alone is x's elements in dense logical order.
 	n.meta, n.err = metadata.New(m.Shape(), m.DimNames(), nil)
-	if n.err == nil && !fixedshape.ElemTypeOK(elem) {
+	if n.err == nil && !fixedshape.ElemTypeOK(elem) && !fixedshape.BitElem(elem) {
 		n.err = errorf("element type %v is not a tensor element type", elem)
 		n.meta = metadata.Metadata{}
 	}

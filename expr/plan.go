@@ -30,7 +30,8 @@ type Stage struct {
 type Plan struct {
 	expr    Expr
 	elem    arrow.DataType
-	width   int
+	width   int  // bytes per element; 0 for bits
+	bits    bool // bool elements: stages run bit by bit (evalbits.go)
 	in      metadata.Metadata
 	inSize  int
 	out     metadata.Metadata
@@ -61,6 +62,7 @@ func Compile(e Expr) (*Plan, error) {
 	n := e.node()
 	p := &Plan{expr: e, elem: n.elem, in: n.in, out: n.meta, inSize: n.in.Size()}
 	p.width = n.elem.(arrow.FixedWidthDataType).BitWidth() / 8
+	p.bits = n.elem.ID() == arrow.BOOL
 	p.inShape = n.in.Shape()
 	p.inElem = n.in.ElemStrides()
 	var chain []*node
@@ -130,7 +132,8 @@ func Compile(e Expr) (*Plan, error) {
 	}
 	srcSize = p.inSize
 	for i, s := range p.stages {
-		k, err := kernel.NewPlan(p.width, s.Shape, s.Strides, s.Offset)
+		// Bool stages are checked as 1-byte plans and run by runBits.
+		k, err := kernel.NewPlan(max(p.width, 1), s.Shape, s.Strides, s.Offset)
 		if err != nil {
 			return nil, errorf("planning stage %d: %v", i, err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/expr"
@@ -112,5 +113,104 @@ func TestRawElemTypes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestBoolExprs evaluates view expressions over bool columns, whose
+// elements are bits, against the same expressions over an int64 column of
+// element offsets, through Eval and EvalInto.
+func TestBoolExprs(t *testing.T) {
+	tests := []struct {
+		name        string
+		shape, perm []int
+		exprs       []string
+	}{
+		{"0-D", []int{}, nil, []string{"x", "x[None]", "x.reshape(1, 1)"}},
+		{"non-square", []int{3, 5}, nil, []string{"x", "x.T", "x[::-1, 1::2]", "x[1]", "x.reshape(-1)"}},
+		{"3-cycle", []int{2, 3, 4}, []int{2, 0, 1}, []string{"x", "x.transpose(2, 0, 1)", "x.T", "x[:, ::-2, 1:3]", "x.reshape(4, 6)", "x[..., 0]", "x.T.reshape(-1)[3:]"}},
+		{"null tensors", []int{4, 2}, []int{1, 0}, []string{"x.T", "x[::-1]"}},
+		{"wide rows", []int{3, 40}, nil, []string{"x[:, 3:37]", "x[1:]", "x.T"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			m := metadata.MustNew(tt.shape, nil, tt.perm)
+			typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Boolean, m)
+			ityp := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
+			valid := []bool{true, tt.name != "null tensors", true}
+			size := m.Size()
+			offs := make([]int64, len(valid)*size)
+			vals := make([]bool, len(offs))
+			for i := range offs {
+				offs[i] = int64(i % size)
+				vals[i] = (i*7+i/3)%5 < 2
+			}
+			icol, err := fixedshape.FromSlice(ityp, offs, valid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer icol.Release()
+			col, err := fixedshape.FromBools(mem, typ, vals, valid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer col.Release()
+			// A slice: bit offsets that are not byte-aligned.
+			sl := array.NewSlice(col, 1, 3).(*fixedshape.Array)
+			defer sl.Release()
+			isl := array.NewSlice(icol, 1, 3).(*fixedshape.Array)
+			defer isl.Release()
+			for _, c := range []struct {
+				in, ref *fixedshape.Array
+				first   int
+			}{{col, icol, 0}, {sl, isl, 1}} {
+				for _, text := range tt.exprs {
+					e := expr.MustParse(text, expr.Input(typ))
+					got, err := expr.Eval(e, c.in, expr.WithAllocator(mem))
+					if err != nil {
+						t.Fatalf("%s: %v", text, err)
+					}
+					ref, err := expr.Eval(expr.MustParse(text, expr.Input(ityp)), c.ref, expr.WithAllocator(mem))
+					if err != nil {
+						t.Fatal(err)
+					}
+					rc, err := fixedshape.ColumnOf[int64](ref)
+					if err != nil {
+						t.Fatal(err)
+					}
+					n := got.TensorType().ListSize()
+					into := make([]byte, (c.in.Len()*n+7)/8)
+					plan, err := expr.Compile(e)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := plan.EvalInto(into, c.in); err != nil {
+						t.Fatal(err)
+					}
+					bits, first := got.ValueBits()
+					for i := range c.in.Len() {
+						row := c.first + i
+						if got.IsNull(i) != !valid[row] {
+							t.Fatalf("%s: tensor %d null = %v", text, i, got.IsNull(i))
+						}
+						if !valid[row] {
+							continue
+						}
+						for j := range n {
+							want := vals[row*size+int(rc.Values()[i*n+j])]
+							if g := bitutil.BitIsSet(bits, first+i*n+j); g != want {
+								t.Fatalf("%s (first %d): tensor %d element %d = %v, want %v", text, c.first, i, j, g, want)
+							}
+							if g := bitutil.BitIsSet(into, i*n+j); g != want {
+								t.Fatalf("%s: EvalInto tensor %d element %d = %v, want %v", text, i, j, g, want)
+							}
+						}
+					}
+					got.Release()
+					ref.Release()
+				}
+			}
+		})
 	}
 }

@@ -63,7 +63,12 @@ func (a *Array) Validate() error {
 	if len(bufs) < 2 || (need > 0 && bufs[1] == nil) {
 		return errorf("storage child has no values buffer")
 	}
-	if w := t.ElemWidth(); need > 0 {
+	if BitElem(t.ElemType()) && need > 0 {
+		nbits := child.Data().Offset() + need
+		if nbits < 0 || int64(bufs[1].Len()) < bitutil.BytesForBits(int64(nbits)) {
+			return errorf("values buffer has %d bytes, too few for %d tensors of %d bits at bit offset %d", bufs[1].Len(), tensors, size, child.Data().Offset())
+		}
+	} else if w := t.ElemWidth(); need > 0 {
 		nbytes, ok := stride.MulCheck(child.Data().Offset()+need, w)
 		if !ok || bufs[1].Len() < nbytes {
 			return errorf("values buffer has %d bytes, too few for %d tensors of %d %d-byte elements at element offset %d", bufs[1].Len(), tensors, size, w, child.Data().Offset())
@@ -105,7 +110,9 @@ func checkBitmap(d arrow.ArrayData, what string) error {
 
 // ValueBytes returns the physical bytes of all tensors of the array,
 // nulls included, tensor i at [i*ListSize*ElemWidth, ...). It shares the
-// array's memory: do not modify it. It assumes [Array.Validate] holds.
+// array's memory: do not modify it. It is nil for bool elements, which
+// are bits (see [Array.BoolAt] and [Array.ValueBits]). It assumes
+// [Array.Validate] holds.
 func (a *Array) ValueBytes() []byte {
 	t := a.TensorType()
 	w := t.ElemWidth()

@@ -24,6 +24,8 @@ func Equal(a, b *Array) bool {
 		return false
 	}
 	switch ta.ElemWidth() {
+	case 0:
+		return equalBool(a, b)
 	case 1:
 		return equalAs[uint8](a, b)
 	case 2:

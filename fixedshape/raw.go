@@ -8,8 +8,12 @@ import "fmt"
 // timestamps, intervals, fixed-size binaries) included. The slice shares
 // the array's memory: do not modify it. It panics, as slice indexing does,
 // if i or an index is out of range or len(idx) is not the number of
-// logical dimensions. It assumes [Array.Validate] holds.
+// logical dimensions, or for a bool column (its elements are bits: use
+// [Array.BoolAt]). It assumes [Array.Validate] holds.
 func (a *Array) RawAt(i int, idx ...int) []byte {
+	if BitElem(a.TensorType().ElemType()) {
+		panic("fixedshape: RawAt on a bool column")
+	}
 	if i < 0 || i >= a.Len() {
 		panic(fmt.Sprintf("fixedshape: tensor %d out of range [0,%d)", i, a.Len()))
 	}

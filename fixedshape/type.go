@@ -86,6 +86,14 @@ func ElemTypeOK(dt arrow.DataType) bool {
 	return false
 }
 
+// BitElem reports whether dt is bool, the bit-packed element type. Bool is
+// an element type of [NewType] besides those of [ElemTypeOK]: its
+// elements are bits, read with [Array.BoolAt], built with [FromBools],
+// compared by [Equal], transformed by view expressions, read and written
+// through IPC and Parquet. [Type.ElemWidth] is 0 for it and
+// [Array.ValueBytes] nil: code that moves whole bytes refuses it.
+func BitElem(dt arrow.DataType) bool { return dt != nil && dt.ID() == arrow.BOOL }
+
 // ElemNumeric reports whether dt is one of the numeric element types of
 // [Elem]: int8..int64, uint8..uint64, float16, float32 or float64.
 func ElemNumeric(dt arrow.DataType) bool {
@@ -104,14 +112,14 @@ func ElemNumeric(dt arrow.DataType) bool {
 // NewType returns the tensor type with element type elem and metadata m.
 // The storage is fixed_size_list<item: elem>[m.Size()], as Arrow C++ makes
 // it. It fails with an error wrapping arrow.ErrInvalid when elem is not an
-// element type ([ElemTypeOK]) or one tensor has more bytes than an int
+// element type ([ElemTypeOK], [BitElem]) or one tensor has more bytes than an int
 // counts (only possible on a 32-bit platform, where the limit is 2 GiB),
 // and additionally arrow.ErrNotImplemented when the shape has no elements:
 // a size-0 dimension is valid metadata, but arrow-go cannot represent a
 // FixedSizeList of size 0 (its type constructor panics, IPC and C Data
 // refuse it).
 func NewType(elem arrow.DataType, m metadata.Metadata) (*Type, error) {
-	if elem == nil || !ElemTypeOK(elem) {
+	if elem == nil || !ElemTypeOK(elem) && !BitElem(elem) {
 		return nil, errorf("element type %v is not a fixed-width type of whole-byte elements", elem)
 	}
 	if m.Size() == 0 {
@@ -145,7 +153,7 @@ func NewTypeWithStorage(storage arrow.DataType, m metadata.Metadata) (*Type, err
 	if !ok {
 		return nil, errorf("expected FixedSizeList storage type, got %v", storage)
 	}
-	if !ElemTypeOK(fsl.Elem()) {
+	if !ElemTypeOK(fsl.Elem()) && !BitElem(fsl.Elem()) {
 		return nil, errorf("storage %v: element type %v is not a fixed-width type of whole-byte elements", storage, fsl.Elem())
 	}
 	if err := m.CheckListSize(int(fsl.Len())); err != nil {
@@ -279,8 +287,12 @@ func (t *Type) Metadata() metadata.Metadata { return t.meta }
 // ElemType returns the element type.
 func (t *Type) ElemType() arrow.DataType { return t.Storage.(*arrow.FixedSizeListType).Elem() }
 
-// ElemWidth returns the size of one element in bytes.
+// ElemWidth returns the size of one element in bytes, 0 for bool (whose
+// elements are bits: see [BitElem]).
 func (t *Type) ElemWidth() int {
+	if BitElem(t.ElemType()) {
+		return 0
+	}
 	return t.ElemType().(arrow.FixedWidthDataType).Bytes()
 }
 

@@ -26,13 +26,13 @@ func TestUnsupportedIPC(t *testing.T) {
 		size    int32
 		data    string
 	}{
-		{"bool 0-D", func(b *array.FixedSizeListBuilder) { b.ValueBuilder().(*array.BooleanBuilder).Append(true) },
-			arrow.FixedWidthTypes.Boolean, 1, `{"shape":[]}`},
-		{"bool 3-cycle", func(b *array.FixedSizeListBuilder) {
+		{"string 0-D", func(b *array.FixedSizeListBuilder) { b.ValueBuilder().(*array.StringBuilder).Append("only") },
+			arrow.BinaryTypes.String, 1, `{"shape":[]}`},
+		{"large binary 3-cycle", func(b *array.FixedSizeListBuilder) {
 			for i := range 24 {
-				b.ValueBuilder().(*array.BooleanBuilder).Append(i%3 == 0)
+				b.ValueBuilder().(*array.BinaryBuilder).Append([]byte{byte(i)})
 			}
-		}, arrow.FixedWidthTypes.Boolean, 24, `{"shape":[2,3,4],"permutation":[2,0,1]}`},
+		}, arrow.BinaryTypes.LargeBinary, 24, `{"shape":[2,3,4],"permutation":[2,0,1]}`},
 		{"binary non-square", func(b *array.FixedSizeListBuilder) {
 			for i := range 6 {
 				b.ValueBuilder().(*array.BinaryBuilder).Append(bytes.Repeat([]byte{'x'}, i))

@@ -26,8 +26,8 @@ func TestUnsupportedColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
-	unsupported := map[string]string{"mask": "element type bool", "text": "element type utf8"}
-	raw := map[string]string{"dec": "decimal(9, 2)", "ts": "timestamp[us]", "fsb": "fixed_size_binary[3]"}
+	unsupported := map[string]string{"text": "element type utf8"}
+	raw := map[string]string{"mask": "bool", "dec": "decimal(9, 2)", "ts": "timestamp[us]", "fsb": "fixed_size_binary[3]"}
 	for _, name := range []string{"mixed.arrow", "mixed.parquet"} {
 		in := filepath.Join(dir, name)
 		t.Run(name, func(t *testing.T) {
@@ -65,34 +65,63 @@ func TestUnsupportedColumns(t *testing.T) {
 
 			// eval transforms img and keeps the others, naming them.
 			code, _, stderr = runCmd(t, "eval", "x.T", in, "-o", filepath.Join(dir, "e-"+name+".arrow"))
-			if code != 0 || !strings.Contains(stderr, "mask: kept as it is") {
+			if code != 0 || !strings.Contains(stderr, "text: kept as it is") {
 				t.Errorf("eval: code %d: %s", code, stderr)
 			}
-			code, _, stderr = runCmd(t, "eval", "x.T", in, "--column", "mask", "-o", filepath.Join(dir, "x.arrow"))
-			if code != 2 || !strings.Contains(stderr, `column "mask"`) || !strings.Contains(stderr, "element type bool") {
-				t.Errorf("eval --column mask: code %d: %s", code, stderr)
+			code, _, stderr = runCmd(t, "eval", "x.T", in, "--column", "text", "-o", filepath.Join(dir, "x.arrow"))
+			if code != 2 || !strings.Contains(stderr, `column "text"`) || !strings.Contains(stderr, "element type utf8") {
+				t.Errorf("eval --column text: code %d: %s", code, stderr)
+			}
+			for _, c := range rep.Columns {
+				if c.Name == "mask" && (c.Stats == nil || c.Stats.True == nil || *c.Stats.True != 10) {
+					t.Errorf("mask: true count %+v, want 10", c.Stats)
+				}
 			}
 
 			// Raw element types transform like numeric ones: reversing
 			// the first axis, checked against NumPy on the storage.
 			rev := filepath.Join(dir, "r-"+name+".arrow")
-			if code, _, stderr := runCmd(t, "eval", "x[::-1]", in, "--column", "dec", "--column", "ts", "--column", "fsb", "-o", rev); code != 0 {
+			if code, _, stderr := runCmd(t, "eval", "x[::-1]", in, "--column", "dec", "--column", "ts", "--column", "fsb", "--column", "mask", "-o", rev); code != 0 {
 				t.Fatalf("eval x[::-1]: %s", stderr)
 			}
 			const revCheck = `
 import sys, numpy as np, pyarrow as pa, pyarrow.parquet as pq
 src = pq.read_table(sys.argv[1]) if sys.argv[1].endswith(".parquet") else pa.ipc.open_file(sys.argv[1]).read_all()
 got = pa.ipc.open_file(sys.argv[2]).read_all()
-for name, shape in [("dec", (2,)), ("ts", (2, 2)), ("fsb", (2,))]:
+# mask: physical (3,5), permutation [1,0]: logical is the transpose.
+for name, shape, perm in [("dec", (2,), (0,)), ("ts", (2, 2), (0, 1)), ("fsb", (2,), (0,)), ("mask", (3, 5), (1, 0))]:
     s = src.column(name).combine_chunks().storage.to_pylist()
     g = got.column(name).combine_chunks().storage.to_pylist()
-    want = [None if v is None else np.array(v, dtype=object).reshape(shape)[::-1].reshape(-1).tolist() for v in s]
+    want = [None if v is None else np.array(v, dtype=object).reshape(shape).transpose(perm)[::-1].reshape(-1).tolist() for v in s]
     assert g == want, (name, g, want)
-    assert got.schema.field(name).type == src.schema.field(name).type
+    if name != "mask":
+        assert got.schema.field(name).type == src.schema.field(name).type
 print("ok")
 `
 			if out := pyrun.Run(t, revCheck, nil, []string{"pyarrow", "numpy"}, in, rev); strings.TrimSpace(string(out)) != "ok" {
 				t.Errorf("pyarrow check: %s", out)
+			}
+
+			// The bool mask transposed: logical (5,3) over physical (3,5)
+			// with permutation [1,0], so x.T is the physical order.
+			tr := filepath.Join(dir, "t-"+name+".arrow")
+			if code, _, stderr := runCmd(t, "eval", "x.T", in, "--column", "mask", "-o", tr); code != 0 {
+				t.Fatalf("eval x.T: %s", stderr)
+			}
+			const trCheck = `
+import sys, json, numpy as np, pyarrow as pa
+want = json.load(open(sys.argv[2]))["mask"]
+got = pa.ipc.open_file(sys.argv[1]).read_all().column("mask").combine_chunks()
+assert got.type.shape == [3, 5] and got.type.permutation in (None, [0, 1]), got.type
+rows = got.storage.to_pylist()
+for g, w in zip(rows, want):
+    assert (g is None) == (w is None), (g, w)
+    if w is not None:
+        assert g == np.array(w).reshape(5, 3).T.reshape(-1).tolist(), (g, w)
+print("ok")
+`
+			if out := pyrun.Run(t, trCheck, nil, []string{"pyarrow", "numpy"}, tr, filepath.Join(dir, "mixed.json")); strings.TrimSpace(string(out)) != "ok" {
+				t.Errorf("transpose check: %s", out)
 			}
 
 			// convert copies every column; Parquet output of rows

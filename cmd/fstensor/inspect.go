@@ -148,6 +148,9 @@ func printReport(w io.Writer, rep inspectReport) {
 		s := c.Stats
 		fmt.Fprintf(w, "  rows            %d (%d null)\n", s.Rows, s.Nulls)
 		fmt.Fprintf(w, "  bytes           %d\n", s.Bytes)
+		if s.True != nil {
+			fmt.Fprintf(w, "  true            %d\n", *s.True)
+		}
 		if !c.numeric {
 			continue
 		}

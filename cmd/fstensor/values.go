@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -105,12 +106,28 @@ type stats struct {
 	Max   jsonFloat `json:"max"`
 	Mean  jsonFloat `json:"mean"`
 	NaN   int64     `json:"nan_count"`
+	True  *int64    `json:"true_count,omitempty"` // bool elements of valid tensors that are true
 	count int64
 	sum   float64
 }
 
 func (s *stats) add(a *fixedshape.Array) error {
 	t := a.TensorType()
+	if fixedshape.BitElem(t.ElemType()) {
+		s.Rows += int64(a.Len())
+		s.Nulls += int64(a.NullN())
+		s.Bytes += (int64(a.Len())*int64(t.ListSize()) + 7) / 8
+		if s.True == nil {
+			s.True = new(int64)
+		}
+		bits, first := a.ValueBits()
+		for i := range a.Len() {
+			if a.IsValid(i) {
+				*s.True += int64(bitutil.CountSetBits(bits, first+i*t.ListSize(), t.ListSize()))
+			}
+		}
+		return nil
+	}
 	if !fixedshape.ElemNumeric(t.ElemType()) {
 		// Decimals, timestamps, intervals, fixed-size binaries: counts only.
 		s.Rows += int64(a.Len())
