@@ -11,7 +11,9 @@
 // typed views), and the other fixed-width types of whole-byte elements
 // (decimals, dates, times, timestamps, durations, intervals,
 // fixed-size binaries: [ElemTypeOK]), which are read, written, compared,
-// transformed by view expressions and viewed as raw bytes ([Array.RawAt]).
+// transformed by view expressions and viewed as raw bytes ([Array.RawAt]),
+// and bool, bit-packed as Arrow stores it ([BitElem], [FromBools],
+// [Array.BoolAt], [Array.ValueBits]).
 // Importing the package registers the type with arrow-go, so IPC, Parquet
 // and C Data readers produce [Array] values for columns written by
 // pyarrow, Arrow C++, arrow-rs or this package ([Register]).
@@ -46,8 +48,8 @@
 //
 // # Columns that are no tensor type
 //
-// pyarrow writes `arrow.fixed_shape_tensor` over any value type (bool,
-// decimal, timestamp, string, lists), and a file can carry invalid
+// pyarrow writes `arrow.fixed_shape_tensor` over any value type (string,
+// binary, lists included), and a file can carry invalid
 // extension metadata on one column. arrow-go's readers fail the whole
 // schema when one extension type's Deserialize fails, while they read a
 // column of an unregistered extension name as its storage with the

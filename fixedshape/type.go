@@ -63,9 +63,9 @@ func errorf(format string, args ...any) error {
 // timestamp, duration, the three intervals and fixed_size_binary of a
 // width above 0. Columns of the latter are read, written, viewed as raw
 // elements ([Array.RawAt]), compared and transformed by view expressions
-// like the numeric ones; arithmetic and the codecs refuse them. bool is
-// bit-packed and is not an element type; a bool tensor column reads as
-// [Unsupported].
+// like the numeric ones; arithmetic and the codecs refuse them. bool is an
+// element type too, but bit-packed, so it is not one of these whole-byte
+// types: see [BitElem].
 func ElemTypeOK(dt arrow.DataType) bool {
 	if dt == nil {
 		return false

@@ -10,8 +10,8 @@ import (
 )
 
 // Unsupported is the type of an `arrow.fixed_shape_tensor` column that
-// cannot be a [Type]: its element type is not one of [ElemTypeOK] (pyarrow
-// accepts any value type, string and list included), its extension
+// cannot be a [Type]: its element type is neither one of [ElemTypeOK] nor
+// bool (pyarrow accepts any value type, string and list included), its extension
 // metadata is invalid, or its shape has no elements. [Type.Deserialize]
 // returns it instead of an error, so that arrow-go's IPC, Parquet and C
 // Data readers, which fail a whole schema when one extension type fails
