@@ -130,6 +130,7 @@ func TestBoolExprs(t *testing.T) {
 		{"3-cycle", []int{2, 3, 4}, []int{2, 0, 1}, []string{"x", "x.transpose(2, 0, 1)", "x.T", "x[:, ::-2, 1:3]", "x.reshape(4, 6)", "x[..., 0]", "x.T.reshape(-1)[3:]"}},
 		{"null tensors", []int{4, 2}, []int{1, 0}, []string{"x.T", "x[::-1]"}},
 		{"wide rows", []int{3, 40}, nil, []string{"x[:, 3:37]", "x[1:]", "x.T"}},
+		{"long rows", []int{3, 150}, nil, []string{"x[:, 3:137]", "x[1:]", "x.T", "x[:, ::-1]", "x.reshape(50, 9).T"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
