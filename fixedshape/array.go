@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"encoding/json"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
