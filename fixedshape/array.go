@@ -1,9 +1,8 @@
 package fixedshape
 
 import (
-	"strings"
-
 	"encoding/json"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
