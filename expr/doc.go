@@ -34,6 +34,12 @@
 // column, Plan.EvalInto writes into a caller's buffer, Apply evaluates one
 // fixedshape.Tensor.
 //
+// Variable-shape columns (package varshape) take the same text: ParseVar
+// and CompileVar return a VarPlan that compiles one Plan per distinct row
+// shape, and EvalVar (VarPlan.Eval) returns a fixed-shape column when every
+// row's result has one shape and a variable-shape column otherwise; an
+// error names the row.
+//
 // # Layout
 //
 // Axis numbers and sizes in expressions are logical. Results are dense
