@@ -1,11 +1,9 @@
 package arrowconv
 
 import (
-	"errors"
 	"io"
 	"sync/atomic"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -33,34 +31,9 @@ func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Opt
 	defer recovered(&err, "ipc messages")
 	cfg := newConfig(opts)
 	o, mem := cfg.readOptions()
-	var ir *ipc.Reader
 	mr := &framedReader{next: next, limit: cfg.bodyLimit, mem: mem}
 	mr.refs.Store(1)
-	mem.run(func() bool {
-		ir, err = ipc.NewReaderFromMessageReader(mr, o...)
-		return err == nil
-	})
-	if err != nil {
-		return nil, errorf("ipc messages: %w", err)
-	}
-	nextBatch := func() (rec arrow.RecordBatch, err error) {
-		defer recovered(&err, "ipc messages")
-		var ok bool
-		mem.run(func() bool {
-			ok = ir.Next()
-			return ok || ir.Err() == nil || errors.Is(ir.Err(), io.EOF)
-		})
-		if !ok {
-			if err := ir.Err(); err != nil && !errors.Is(err, io.EOF) {
-				return nil, errorf("ipc messages: %w", err)
-			}
-			return nil, nil
-		}
-		rec = ir.RecordBatch()
-		rec.Retain()
-		return rec, nil
-	}
-	return NewRecordReader(ir.Schema(), nextBatch, ir.Release), nil
+	return newMessagesReader(mr, mem, o, "ipc messages")
 }
 
 // framedReader is the ipc.MessageReader of NewIPCMessageReader.

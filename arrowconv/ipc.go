@@ -1,6 +1,7 @@
 package arrowconv
 
 import (
+	"errors"
 	"io"
 	"os"
 	"sync/atomic"
@@ -221,24 +222,31 @@ func NewIPCStreamReader(r io.Reader, opts ...Option) (rr *RecordReader, err erro
 	defer recovered(&err, "ipc stream")
 	cfg := newConfig(opts)
 	o, mem := cfg.readOptions()
+	return newMessagesReader(newMessageReader(r, mem, cfg.bodyLimit), mem, o, "ipc stream")
+}
+
+// newMessagesReader returns a RecordReader of the batches arrow-go decodes
+// from mr, each decode under mem's budget (what a failed one allocated is
+// freed); what names the source in errors.
+func newMessagesReader(mr ipc.MessageReader, mem *budgetAllocator, o []ipc.Option, what string) (rr *RecordReader, err error) {
 	var ir *ipc.Reader
 	mem.run(func() bool {
-		ir, err = ipc.NewReaderFromMessageReader(newMessageReader(r, mem, cfg.bodyLimit), o...)
+		ir, err = ipc.NewReaderFromMessageReader(mr, o...)
 		return err == nil
 	})
 	if err != nil {
-		return nil, errorf("ipc stream: %w", err)
+		return nil, errorf("%s: %w", what, err)
 	}
 	next := func() (rec arrow.RecordBatch, err error) {
-		defer recovered(&err, "ipc stream")
+		defer recovered(&err, what)
 		var ok bool
 		mem.run(func() bool {
 			ok = ir.Next()
-			return ok || ir.Err() == nil || ir.Err() == io.EOF
+			return ok || ir.Err() == nil || errors.Is(ir.Err(), io.EOF)
 		})
 		if !ok {
-			if err := ir.Err(); err != nil && err != io.EOF {
-				return nil, errorf("ipc stream: %w", err)
+			if err := ir.Err(); err != nil && !errors.Is(err, io.EOF) {
+				return nil, errorf("%s: %w", what, err)
 			}
 			return nil, nil
 		}
