@@ -204,16 +204,7 @@ func printReport(w io.Writer, rep inspectReport) {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s: tensor %s %s\n", printable(c.Name), c.ElemType, metadata.FormatShape(c.Shape))
-		if c.DimNames != nil {
-			names := make([]string, len(c.DimNames))
-			for i, n := range c.DimNames {
-				names[i] = printable(n)
-			}
-			fmt.Fprintf(w, "  dim names       %s\n", strings.Join(names, ", "))
-		}
-		if c.Permutation != nil {
-			fmt.Fprintf(w, "  permutation     %v\n", c.Permutation)
-		}
+		printLayout(w, c.DimNames, c.Permutation)
 		fmt.Fprintf(w, "  physical shape  %s\n", metadata.FormatShape(c.PhysicalShape))
 		s := c.Stats
 		fmt.Fprintf(w, "  rows            %d (%d null)\n", s.Rows, s.Nulls)
@@ -229,6 +220,21 @@ func printReport(w io.Writer, rep inspectReport) {
 	}
 }
 
+// printLayout prints a tensor column's dimension names and permutation,
+// those it has.
+func printLayout(w io.Writer, dimNames []string, perm []int) {
+	if dimNames != nil {
+		names := make([]string, len(dimNames))
+		for i, n := range dimNames {
+			names[i] = printable(n)
+		}
+		fmt.Fprintf(w, "  dim names       %s\n", strings.Join(names, ", "))
+	}
+	if perm != nil {
+		fmt.Fprintf(w, "  permutation     %v\n", perm)
+	}
+}
+
 // maxShapes is the number of shapes the text report lists for a
 // variable-shape column; the JSON report has them all.
 const maxShapes = 8
@@ -236,16 +242,7 @@ const maxShapes = 8
 // printVar prints a variable-shape column's part of the text report.
 func printVar(w io.Writer, name string, v *varInfo) {
 	fmt.Fprintf(w, "\n%s: variable-shape tensor %s, %d dims\n", printable(name), v.ElemType, v.NDim)
-	if v.DimNames != nil {
-		names := make([]string, len(v.DimNames))
-		for i, n := range v.DimNames {
-			names[i] = printable(n)
-		}
-		fmt.Fprintf(w, "  dim names       %s\n", strings.Join(names, ", "))
-	}
-	if v.Permutation != nil {
-		fmt.Fprintf(w, "  permutation     %v\n", v.Permutation)
-	}
+	printLayout(w, v.DimNames, v.Permutation)
 	if v.UniformShape != nil {
 		dims := make([]string, len(v.UniformShape))
 		for i, d := range v.UniformShape {
