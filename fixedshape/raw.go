@@ -1,7 +1,5 @@
 package fixedshape
 
-import "fmt"
-
 // RawAt returns the bytes of the element at logical index idx of tensor i:
 // [Type.ElemWidth] bytes, as Arrow stores them (little-endian). It serves
 // every element type, those without a Go type in [Elem] (decimals,
@@ -14,21 +12,8 @@ func (a *Array) RawAt(i int, idx ...int) []byte {
 	if BitElem(a.TensorType().ElemType()) {
 		panic("fixedshape: RawAt on a bool column")
 	}
-	if i < 0 || i >= a.Len() {
-		panic(fmt.Sprintf("fixedshape: tensor %d out of range [0,%d)", i, a.Len()))
-	}
+	off := a.elemOffset(i, idx)
 	t := a.TensorType()
-	m := t.Metadata()
-	if len(idx) != m.NDim() {
-		panic(fmt.Sprintf("fixedshape: %d indices for a %d-D tensor", len(idx), m.NDim()))
-	}
-	off := 0
-	for k, s := range m.ElemStrides() {
-		if idx[k] < 0 || idx[k] >= m.Dim(k) {
-			panic(fmt.Sprintf("fixedshape: index %d out of range [0,%d) on axis %d", idx[k], m.Dim(k), k))
-		}
-		off += idx[k] * s
-	}
 	w := t.ElemWidth()
 	start := (i*t.ListSize() + off) * w
 	return a.ValueBytes()[start : start+w : start+w]
