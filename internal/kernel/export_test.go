@@ -7,3 +7,11 @@ func SetAVX2(on bool) (restore func()) {
 	useAVX2 = on && old
 	return func() { useAVX2 = old }
 }
+
+// SetRuns sets the prefetch distance and the shortest non-temporal run of
+// the run-copy kernel, and returns the function that restores them.
+func SetRuns(ahead, ntMin int) (restore func()) {
+	a, m := runsAhead, runsNTMin
+	runsAhead, runsNTMin = ahead, ntMin
+	return func() { runsAhead, runsNTMin = a, m }
+}

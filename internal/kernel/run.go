@@ -23,6 +23,14 @@ const (
 	streamMin   = 1 << 10
 )
 
+// Tuning of the run-copy kernel (variables so that tests can vary them):
+// the prefetch distance in bytes of run data, and the shortest run written
+// with non-temporal stores.
+var (
+	runsAhead = 4096
+	runsNTMin = 32
+)
+
 // Run copies n tensors: tensor i of the source starts at element
 // i*srcStride of src and its view (the plan's shape, strides and offset) is
 // written densely to dst at element i*Size(). Run uses up to workers
@@ -254,8 +262,10 @@ func doT[E elem](j *job, lo, hi int) {
 		m := d.shape[r-1] * w
 		for u := lo; u < hi; {
 			cnt := min(hi-u, j.oshape[last]-idx[last])
-			for c := range cnt {
-				j.copyRun(unsafe.Add(j.dst, (do+c*j.odst[last])*w), unsafe.Add(j.src, (so+c*j.osrc[last])*w), m)
+			if !copyRunsFast(unsafe.Add(j.dst, do*w), unsafe.Add(j.src, so*w), m, cnt, j.osrc[last]*w, j.stream) {
+				for c := range cnt {
+					j.copyRun(unsafe.Add(j.dst, (do+c*j.odst[last])*w), unsafe.Add(j.src, (so+c*j.osrc[last])*w), m)
+				}
 			}
 			u += cnt
 			idx[last] += cnt

@@ -1,0 +1,121 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func copyRuns(dst, src unsafe.Pointer, n, count, srcStride, ahead int, nt bool)
+//
+// copyRuns copies count runs of n bytes (n >= 32), srcStride bytes apart
+// from src, one after the other to dst, 32 bytes a move; the last move of
+// a run whose length is not a multiple of 32 overlaps the one before it.
+// With nt the stores are non-temporal (dst and n must then be multiples
+// of 32) and fenced before returning. A prefetch cursor walks the runs
+// ahead bytes of run data in front of the copy, one cache line per 64
+// bytes copied, so the start of each run is already on its way when the
+// copy reaches it: the hardware prefetchers do not follow jumps between
+// runs.
+//
+// Registers: DI dst, SI the current run, DX n, CX runs left, R8
+// srcStride, BX offset in the run, R9 the prefetch cursor's run, R10 its
+// offset, R12 runs left to the cursor.
+TEXT ·copyRuns(SB), NOSPLIT, $0-49
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), DX
+	MOVQ count+24(FP), CX
+	MOVQ srcStride+32(FP), R8
+	MOVQ ahead+40(FP), AX
+	TESTQ CX, CX
+	JLE  done
+	// The cursor starts ahead bytes on: run ahead/n, offset ahead%n
+	// rounded down to a line.
+	MOVQ n+16(FP), BX
+	XORQ DX, DX
+	DIVQ BX
+	ANDQ $-64, DX
+	MOVQ DX, R10
+	MOVQ AX, R12
+	IMULQ R8, AX
+	LEAQ (SI)(AX*1), R9
+	MOVQ BX, DX
+	NEGQ R12
+	ADDQ CX, R12 // runs the cursor may still visit
+	LEAQ -32(DX), R11 // offset of the last whole move of a run
+	CMPB nt+48(FP), $0
+	JNE  ntrun
+
+run:
+	XORQ BX, BX
+
+chunk:
+	TESTQ R12, R12
+	JLE  nopf
+	PREFETCHT0 (R9)(R10*1)
+	ADDQ $64, R10
+	CMPQ R10, DX
+	JLT  nopf
+	XORQ R10, R10
+	ADDQ R8, R9
+	DECQ R12
+
+nopf:
+	CMPQ BX, R11
+	JGE  last
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU Y0, (DI)(BX*1)
+	ADDQ $32, BX
+	CMPQ BX, R11
+	JGE  last
+	VMOVDQU (SI)(BX*1), Y1
+	VMOVDQU Y1, (DI)(BX*1)
+	ADDQ $32, BX
+	JMP  chunk
+
+last:
+	// The last 32 bytes of the run, overlapping the previous move when
+	// n is not a multiple of 32.
+	VMOVDQU (SI)(R11*1), Y0
+	VMOVDQU Y0, (DI)(R11*1)
+	ADDQ DX, DI
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  run
+	VZEROUPPER
+	RET
+
+ntrun:
+	XORQ BX, BX
+
+ntchunk:
+	TESTQ R12, R12
+	JLE  ntnopf
+	PREFETCHT0 (R9)(R10*1)
+	ADDQ $64, R10
+	CMPQ R10, DX
+	JLT  ntnopf
+	XORQ R10, R10
+	ADDQ R8, R9
+	DECQ R12
+
+ntnopf:
+	VMOVDQU  (SI)(BX*1), Y0
+	VMOVNTDQ Y0, (DI)(BX*1)
+	ADDQ     $32, BX
+	CMPQ     BX, DX
+	JGE      ntend
+	VMOVDQU  (SI)(BX*1), Y1
+	VMOVNTDQ Y1, (DI)(BX*1)
+	ADDQ     $32, BX
+	CMPQ     BX, DX
+	JLT      ntchunk
+
+ntend:
+	ADDQ DX, DI
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  ntrun
+	SFENCE
+	VZEROUPPER
+	RET
+
+done:
+	RET
