@@ -19,7 +19,13 @@
 //     copy() (the whole batch is one run when the view is the identity);
 //     when the batch writes at least 1 MiB, runs of at least 1 KiB are
 //     written with non-temporal stores on amd64 (as copy() does for one
-//     copy of at least 1 MiB), which skip reading the destination lines;
+//     copy of at least 1 MiB), which skip reading the destination lines.
+//     With AVX2, whole runs of at least 32 bytes (the rows of a slice or
+//     an index) go through one assembly loop per row of runs: no call per
+//     run, 32-byte moves, non-temporal stores for a batch of at least
+//     1 MiB, and a software prefetch 4 KiB of run data ahead of the copy,
+//     across the jumps between runs that the hardware prefetchers do not
+//     follow (an index reads 256 bytes every 16 KiB);
 //   - transpose: another axis has source stride 1 (a permuted innermost
 //     pair, such as NCHW <-> NHWC or a 2-D transpose), so the pair is
 //     copied in bands of 2 KiB of each source line. With AVX2, aligned
@@ -41,8 +47,8 @@
 //   - gather: anything else (steps, reversed axes), strided reads and
 //     contiguous writes.
 //
-// The assembly is in stream_amd64.s (non-temporal copies, SSE2 or AVX)
-// and transpose_amd64.s (AVX2 blocks); the AVX2 kernels run only when the
+// The assembly is in stream_amd64.s (non-temporal copies, SSE2 or AVX),
+// runs_amd64.s (runs of rows) and transpose_amd64.s (AVX2 blocks); the AVX2 kernels run only when the
 // CPU and the operating system support AVX2 (golang.org/x/sys/cpu). The
 // purego build tag, or another architecture, uses the pure-Go loops
 // throughout.
