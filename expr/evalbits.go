@@ -2,9 +2,11 @@ package expr
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/kernel"
 	"github.com/fstensor/fstensor/stride"
 )
 
@@ -15,7 +17,10 @@ import (
 // as whole bytes when source and destination are both at a byte boundary
 // and otherwise move up to 56 bits per load and store; other views are
 // gathered bit by bit in a tight loop over the innermost axis, stored 56
-// bits at a time.
+// bits at a time, except that a view whose innermost axis has a stride
+// other than 1 and another axis has stride 1 (a transpose, of the last two
+// axes or any two) moves through 8x8 or 64x64 bit-matrix transposes
+// (bitWriter.transpose).
 func (p *Plan) runBits(dst []byte, in *fixedshape.Array) {
 	n := in.Len()
 	outSize := p.out.Size()
@@ -112,6 +117,10 @@ func (w *bitWriter) gather(src []byte, srcOff int, st Stage) {
 		w.put(loadBits(src, base, 1), 1)
 		return
 	}
+	if t, ok := newBitTile(shape, strides); ok && bitTiles {
+		w.transpose(src, base, &t)
+		return
+	}
 	inner, step := shape[last], strides[last]
 	for o := range stride.Offsets(shape[:last], strides[:last]) {
 		b := base + o
@@ -147,5 +156,188 @@ func (w *bitWriter) gather(src []byte, srcOff int, st Stage) {
 		if k > 0 {
 			w.put(acc, k)
 		}
+	}
+}
+
+// bitTiles enables bitWriter.transpose; tests turn it off to run the
+// bit-by-bit gather as their reference.
+var bitTiles = true
+
+// maxTileRank is the largest view rank bitWriter.transpose takes; views of
+// more axes are gathered bit by bit.
+const maxTileRank = 8
+
+// bitTile is a view read as a batch of 2-D transposes: for every index of
+// the outer axes (all but axes j and the innermost), the R x C matrix
+// out[r][c] = src[r + c*step] written at out[r*row + c].
+type bitTile struct {
+	R, C, step, row int
+	rank            int              // number of outer axes
+	shape           [maxTileRank]int // outer axes' sizes
+	src, dst        [maxTileRank]int // outer axes' source and output strides
+	size            int              // elements of the whole view
+}
+
+// newBitTile reports whether the view (shape, strides) has an innermost
+// axis of stride other than 1 and an outer axis of stride 1, both of size 2
+// or more, and returns its tiling.
+func newBitTile(shape, strides []int) (t bitTile, ok bool) {
+	last := len(shape) - 1
+	if last < 1 || last > maxTileRank || strides[last] == 1 || shape[last] < 2 {
+		return t, false
+	}
+	j := last - 1
+	for ; j >= 0 && (strides[j] != 1 || shape[j] < 2); j-- {
+	}
+	if j < 0 || slices.Contains(shape, 0) {
+		return t, false
+	}
+	t.R, t.C, t.step = shape[j], shape[last], strides[last]
+	// Dense row-major output strides, innermost first.
+	t.size = 1
+	var out [maxTileRank + 1]int
+	for k := last; k >= 0; k-- {
+		out[k] = t.size
+		t.size *= shape[k]
+	}
+	t.row = out[j]
+	for k := range last {
+		if k != j {
+			t.shape[t.rank], t.src[t.rank], t.dst[t.rank] = shape[k], strides[k], out[k]
+			t.rank++
+		}
+	}
+	return t, true
+}
+
+// transpose appends the elements of tiling t of the bits of src from bit
+// base. It writes the output in place (storeBits) and leaves w after it.
+func (w *bitWriter) transpose(src []byte, base int, t *bitTile) {
+	if w.n > 0 {
+		w.dst[w.pos] = byte(w.acc)
+	}
+	start := w.pos<<3 + int(w.n)
+	var idx [maxTileRank]int
+	so, do := base, start
+	for {
+		if t.R >= 24 && t.C >= 24 {
+			transpose64(w.dst, do, src, so, t)
+		} else {
+			transpose8(w.dst, do, src, so, t)
+		}
+		// Advance the odometer over the outer axes.
+		k := t.rank - 1
+		for ; k >= 0; k-- {
+			idx[k]++
+			so += t.src[k]
+			do += t.dst[k]
+			if idx[k] < t.shape[k] {
+				break
+			}
+			so -= idx[k] * t.src[k]
+			do -= idx[k] * t.dst[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			break
+		}
+	}
+	end := start + t.size
+	w.pos, w.n, w.acc = end>>3, uint(end&7), 0
+	if w.n > 0 {
+		w.acc = uint64(w.dst[w.pos]) & (1<<w.n - 1)
+	}
+}
+
+// transpose64 writes one R x C matrix of t through 64x64 bit transposes.
+func transpose64(dst []byte, do int, src []byte, so int, t *bitTile) {
+	var m [64]uint64
+	for r0 := 0; r0 < t.R; r0 += 64 {
+		rh := uint(min(64, t.R-r0))
+		for c0 := 0; c0 < t.C; c0 += 64 {
+			cw := min(64, t.C-c0)
+			s := so + c0*t.step + r0
+			for c := range cw {
+				m[c] = loadBits64(src, s, rh)
+				s += t.step
+			}
+			clear(m[cw:])
+			kernel.TransposeBits64(&m)
+			d := do + r0*t.row + c0
+			for r := range rh {
+				storeBits(dst, d, m[r], uint(cw))
+				d += t.row
+			}
+		}
+	}
+}
+
+// transpose8 writes one R x C matrix of t through 8x8 bit transposes, for
+// matrices with a small side. When a block's columns are contiguous in the
+// source (step == R, R <= 8) they are read in one load, and when its rows
+// are contiguous in the output (row == C, C <= 8) they are written in one
+// store.
+func transpose8(dst []byte, do int, src []byte, so int, t *bitTile) {
+	for r0 := 0; r0 < t.R; r0 += 8 {
+		rh := uint(min(8, t.R-r0))
+		for c0 := 0; c0 < t.C; c0 += 8 {
+			cw := uint(min(8, t.C-c0))
+			s := so + c0*t.step + r0
+			var x uint64
+			if t.step == t.R && t.R <= 8 {
+				v := loadBits64(src, s, cw*rh)
+				for c := range cw {
+					x |= (v >> (c * rh) & (1<<rh - 1)) << (8 * c)
+				}
+			} else {
+				for c := range cw {
+					x |= loadBits(src, s, rh) << (8 * c)
+					s += t.step
+				}
+			}
+			x = kernel.TransposeBits8(x)
+			d := do + r0*t.row + int(c0)
+			if t.row == t.C && t.C <= 8 {
+				var v uint64
+				for r := range rh {
+					v |= (x >> (8 * r) & (1<<cw - 1)) << (r * cw)
+				}
+				storeBits(dst, d, v, rh*cw)
+				continue
+			}
+			for r := range rh {
+				storeBits(dst, d, x>>(8*r), cw)
+				d += t.row
+			}
+		}
+	}
+}
+
+// loadBits64 is loadBits for up to 64 bits.
+func loadBits64(src []byte, off int, k uint) uint64 {
+	if k <= 56 {
+		return loadBits(src, off, k)
+	}
+	return loadBits(src, off, 32) | loadBits(src, off+32, k-32)<<32
+}
+
+// storeBits writes the low k bits (k <= 64) of v to dst from bit pos,
+// keeping every other bit of dst.
+func storeBits(dst []byte, pos int, v uint64, k uint) {
+	if k > 56 {
+		storeBits(dst, pos, v, 32)
+		storeBits(dst, pos+32, v>>32, k-32)
+		return
+	}
+	i, sh := pos>>3, uint(pos&7)
+	mask := (uint64(1)<<k - 1) << sh
+	v = v << sh & mask
+	if i+8 <= len(dst) {
+		x := binary.LittleEndian.Uint64(dst[i:])
+		binary.LittleEndian.PutUint64(dst[i:], x&^mask|v)
+		return
+	}
+	for ; mask != 0; i, mask, v = i+1, mask>>8, v>>8 {
+		dst[i] = dst[i]&^byte(mask) | byte(v)
 	}
 }

@@ -1,0 +1,10 @@
+package expr
+
+// SetBitTiles turns the bit-matrix transposes of bool plans on or off and
+// returns the previous setting; off, every bool view is gathered bit by
+// bit (the reference the tests compare against).
+func SetBitTiles(on bool) bool {
+	old := bitTiles
+	bitTiles = on
+	return old
+}
