@@ -88,6 +88,9 @@ func (r *framedReader) Message() (*ipc.Message, error) {
 		r.msg.Release()
 	}
 	body = body[:m.bodyLen]
+	if err := verifyBody(meta, r.schema, m.bodyLen, sliceFunc(body)); err != nil {
+		return nil, err
+	}
 	var bb *memory.Buffer
 	if unsafeslice.Aligned(body, 8) {
 		bb = memory.NewBufferBytes(body)

@@ -100,6 +100,9 @@ func (r *messageReader) Message() (*ipc.Message, error) {
 	if _, err := io.ReadFull(r.r, body.Bytes()); err != nil {
 		return nil, errorf("ipc message: body: %w", unexpected(err))
 	}
+	if err := verifyBody(meta, r.schema, m.bodyLen, sliceFunc(body.Bytes())); err != nil {
+		return nil, err
+	}
 	mb := memory.NewBufferBytes(meta)
 	defer mb.Release()
 	if r.msg != nil {
@@ -221,7 +224,8 @@ func (c *fileCheck) block(blk ipcBlock, typ ipc.MessageType) error {
 	if m.bodyLen != blk.body {
 		return errorf("message body length %d does not match the block's %d", m.bodyLen, blk.body)
 	}
-	return nil
+	start := blk.offset + int64(blk.meta)
+	return verifyBody(b[prefix:], c.schema, m.bodyLen, func(off, n int64) ([]byte, error) { return c.read(start+off, n) })
 }
 
 // readerAtFunc returns a read function over r for checkFile.

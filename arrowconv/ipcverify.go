@@ -84,6 +84,9 @@ func (c *ipcCounts) add(d ipcCounts) { c.nodes += d.nodes; c.views += d.views }
 type ipcSchema struct {
 	batch ipcCounts
 	dicts map[int64]ipcCounts
+
+	fields     []*ipcField         // layouts of the columns in a record batch
+	dictValues map[int64]*ipcField // layout of each dictionary's values, by id
 }
 
 // ipcMessage is the outcome of verifyMessage.
@@ -206,7 +209,7 @@ func footerBlocks(t fbTable, id int, what string) ([]ipcBlock, error) {
 
 // verifySchema checks a Schema table and counts what its batches hold.
 func verifySchema(t fbTable) (*ipcSchema, error) {
-	s := &ipcSchema{dicts: map[int64]ipcCounts{}}
+	s := &ipcSchema{dicts: map[int64]ipcCounts{}, dictValues: map[int64]*ipcField{}}
 	if err := t.scalars(2); err != nil { // endianness
 		return nil, err
 	}
@@ -219,11 +222,12 @@ func verifySchema(t fbTable) (*ipcSchema, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := verifyField(f, 0, s)
+		c, layout, err := verifyField(f, "", 0, s)
 		if err != nil {
 			return nil, err
 		}
 		s.batch.add(c)
+		s.fields = append(s.fields, layout)
 	}
 	if err := verifyKeyValues(t, 2); err != nil {
 		return nil, err
@@ -234,101 +238,110 @@ func verifySchema(t fbTable) (*ipcSchema, error) {
 	return s, nil
 }
 
-// verifyField checks a Field table at nesting depth depth and returns
-// what a batch holds for it; the counts of a dictionary-encoded field's
-// values go to s.dicts (a batch holds its indices only).
-func verifyField(t fbTable, depth int, s *ipcSchema) (ipcCounts, error) {
-	var c ipcCounts
+// verifyField checks a Field table at nesting depth depth, whose parent
+// has the path parent, and returns what a batch holds for it: its counts
+// and its layout. The counts and layout of a dictionary-encoded field's
+// values go to s.dicts and s.dictValues (a batch holds its indices only).
+func verifyField(t fbTable, parent string, depth int, s *ipcSchema) (c ipcCounts, layout *ipcField, err error) {
 	if err := t.string(0, "name"); err != nil {
-		return c, err
+		return c, nil, err
+	}
+	name := t.str(0)
+	if parent != "" {
+		name = parent + "." + name
 	}
 	if _, err := t.field(1, 1); err != nil { // nullable
-		return c, err
+		return c, nil, err
 	}
 	tt, err := t.u8(2, 0)
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if tt == 0 || int(tt) >= len(fbTypeScalars) {
-		return c, errorf("ipc metadata: field type %d is unknown", tt)
+		return c, nil, errorf("ipc metadata: field type %d is unknown", tt)
 	}
 	typ, ok, err := t.table(3, "Type")
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if !ok {
-		return c, errorf("ipc metadata: field without a type")
+		return c, nil, errorf("ipc metadata: field without a type")
 	}
 	if err := verifyType(typ, tt); err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if tt == fbTypeFixedSizeLst {
 		// arrow-go's type constructor panics below 1; its reader turns the
 		// panic into an opaque error.
 		n := int32(0)
 		if p, err := typ.field(0, 4); err != nil {
-			return c, err
+			return c, nil, err
 		} else if p >= 0 {
 			n = int32(typ.r.u32(p))
 		}
 		if n <= 0 {
-			return c, errorf("ipc metadata: a FixedSizeList of list size %d (a tensor shape with a size-0 dimension): arrow-go cannot represent it: %w", n, arrow.ErrNotImplemented)
+			return c, nil, errorf("ipc metadata: a FixedSizeList of list size %d (a tensor shape with a size-0 dimension): arrow-go cannot represent it: %w", n, arrow.ErrNotImplemented)
 		}
 	}
 
 	c = ipcCounts{nodes: 1}
+	layout = newIPCField(name, typ, tt)
 	if tt == fbTypeBinaryView || tt == fbTypeUtf8View {
 		c.views = 1
 	}
 	children, err := t.tables(5, "children")
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if children.n > 0 && depth == maxFieldDepth {
-		return c, errorf("ipc metadata: fields nest deeper than %d levels", maxFieldDepth)
+		return c, nil, errorf("ipc metadata: fields nest deeper than %d levels", maxFieldDepth)
 	}
 	for i := range children.n {
 		child, err := t.elem(children, i, "Field")
 		if err != nil {
-			return c, err
+			return c, nil, err
 		}
-		cc, err := verifyField(child, depth+1, s)
+		cc, cl, err := verifyField(child, name, depth+1, s)
 		if err != nil {
-			return c, err
+			return c, nil, err
 		}
 		if hasChildren(tt) {
 			c.add(cc)
+			layout.children = append(layout.children, cl)
 		}
 	}
 	if err := verifyKeyValues(t, 6); err != nil {
-		return c, err
+		return c, nil, err
 	}
 
 	dict, ok, err := t.table(4, "DictionaryEncoding")
 	if err != nil || !ok {
-		return c, err
+		return c, layout, err
 	}
 	id, err := dict.i64(0, 0)
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if err := dict.scalars(8, 4, 1, 2); err != nil { // id, indexType, isOrdered, dictionaryKind
-		return c, err
+		return c, nil, err
 	}
 	idx, ok, err := dict.table(1, "Int")
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if !ok {
-		return c, errorf("ipc metadata: dictionary %d without an index type", id)
+		return c, nil, errorf("ipc metadata: dictionary %d without an index type", id)
 	}
 	if err := verifyType(idx, fbTypeInt); err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if d, ok := s.dicts[id]; !ok || c.nodes > d.nodes || c.views > d.views {
 		s.dicts[id] = ipcCounts{max(c.nodes, d.nodes), max(c.views, d.views)}
 	}
-	return ipcCounts{nodes: 1}, nil
+	if _, ok := s.dictValues[id]; !ok {
+		s.dictValues[id] = layout
+	}
+	return ipcCounts{nodes: 1}, newIPCField(name, idx, fbTypeInt), nil
 }
 
 // hasChildren reports whether arrow-go loads the children of a field of

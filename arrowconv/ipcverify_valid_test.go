@@ -237,14 +237,33 @@ t = pa.table({
     "u": pa.UnionArray.from_dense(pa.array([0, 1, 1], pa.int8()), pa.array([0, 0, 1], pa.int32()),
                                   [pa.array([5], pa.int8()), pa.array([long, None], pa.string_view())], ["i", "s"]),
     "ree": pa.RunEndEncodedArray.from_arrays(pa.array([2, 3], pa.int32()), pa.array(["r", None])),
+    "b": pa.array([True, None, False]),
+    "n": pa.nulls(3),
+    "f16": pa.array([1, None, 3], pa.float16()),
+    "dec": pa.array([1, None, 3], pa.decimal128(20, 2)),
+    "fsb": pa.array([b"abc", None, b"def"], pa.binary(3)),
+    "ts": pa.array([1, None, 3], pa.timestamp("ns", "UTC")),
+    "d32": pa.array([1, None, 3], pa.date32()),
+    "d64": pa.array([86400000, None, 0], pa.date64()),
+    "t64": pa.array([1, None, 3], pa.time64("us")),
+    "dur": pa.array([1, None, 3], pa.duration("s")),
+    "mdn": pa.array([(1, 2, 3), None, (4, 5, 6)], pa.month_day_nano_interval()),
+    "ls": pa.array(["a", None, long], pa.large_string()),
+    "lb": pa.array([b"a", None, b""], pa.large_binary()),
+    "fsl": pa.array([[1, 2], None, [5, 6]], pa.list_(pa.int16(), 2)),
+    "lv": pa.array([[1], None, []], pa.list_view(pa.int8())),
+    "su": pa.UnionArray.from_sparse(pa.array([0, 1, 0], pa.int8()),
+                                    [pa.array([1, 2, 3], pa.int64()), pa.array(["a", None, "c"])], ["i", "s"]),
 })
 for codec in [None, "zstd", "lz4"]:
     opts = ipc.IpcWriteOptions(compression=codec)
     name = codec or "none"
     with ipc.new_stream(f"{sys.argv[1]}/{name}.arrows", t.schema, options=opts) as w:
         w.write_table(t, max_chunksize=2)
+        w.write_batch(t.to_batches()[0].slice(0, 0))
     with ipc.new_file(f"{sys.argv[1]}/{name}.arrow", t.schema, options=opts) as w:
         w.write_table(t, max_chunksize=2)
+        w.write_batch(t.to_batches()[0].slice(0, 0))
 `
 
 // TestIPCValidMetadataPyarrow reads streams and files pyarrow wrote of
