@@ -43,12 +43,17 @@
 //     loops: for 3 channels of 4 bytes, pixel pairs as words for planes to
 //     channels (with non-temporal stores on amd64 when the batch writes at
 //     least 1 MiB), and blends and permutes of 16 pixels at a time with
-//     AVX2 (pairs as words without it) for channels to planes;
+//     AVX2 (pairs as words without it) for channels to planes; 3 or 4
+//     channels of 1-byte elements (uint8 images, HWC <-> CHW) move 32
+//     pixels a step with AVX2 (VPSHUFB masks for 3 channels, byte and
+//     word unpacks or VPSHUFB and VPERMD for 4), with non-temporal stores
+//     when the batch writes at least 1 MiB;
 //   - gather: anything else (steps, reversed axes), strided reads and
 //     contiguous writes.
 //
 // The assembly is in stream_amd64.s (non-temporal copies, SSE2 or AVX),
-// runs_amd64.s (runs of rows) and transpose_amd64.s (AVX2 blocks); the AVX2 kernels run only when the
+// runs_amd64.s (runs of rows), image_amd64.s (uint8 channels) and
+// transpose_amd64.s (AVX2 blocks); the AVX2 kernels run only when the
 // CPU and the operating system support AVX2 (golang.org/x/sys/cpu). The
 // purego build tag, or another architecture, uses the pure-Go loops
 // throughout.

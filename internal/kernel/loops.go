@@ -46,7 +46,9 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream boo
 	case 3: // NCHW -> NHWC with 3 channels: three source streams
 		s1, s2 := sb*w, 2*sb*w
 		i := 0
-		if w == 4 && unsafe.Alignof(z) == 4 && dstRow == 3 {
+		if w == 1 && dstRow == 3 {
+			i = interleaveU8(dst, src, a, 3, s1, stream)
+		} else if w == 4 && unsafe.Alignof(z) == 4 && dstRow == 3 {
 			if stream {
 				i = interleave3Stream(dst, src, a, s1)
 			} else {
@@ -61,7 +63,11 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream boo
 		return
 	case 4:
 		s1, s2, s3 := sb*w, 2*sb*w, 3*sb*w
-		for i := range a {
+		i := 0
+		if w == 1 && dstRow == 4 {
+			i = interleaveU8(dst, src, a, 4, s1, stream)
+		}
+		for ; i < a; i++ {
 			s := unsafe.Add(src, i*w)
 			d := (*[4]E)(unsafe.Add(dst, i*dstRow*w))
 			d[0], d[1], d[2], d[3] = *(*E)(s), *(*E)(unsafe.Add(s, s1)), *(*E)(unsafe.Add(s, s2)), *(*E)(unsafe.Add(s, s3))
@@ -71,6 +77,13 @@ func transpose[E elem](dst, src unsafe.Pointer, a, b, dstRow, sb int, stream boo
 	if a <= 4 {
 		// Few source-contiguous rows (NHWC -> NCHW): one destination row
 		// at a time; the source lines are shared by the a passes.
+		if w == 1 && (a == 3 || a == 4) && sb == a {
+			k := deinterleaveU8(dst, src, b, a, dstRow, stream)
+			if k == b {
+				return
+			}
+			dst, src, b = unsafe.Add(dst, k), unsafe.Add(src, k*sb), b-k
+		}
 		if a == 3 && sb == 3 && w == 4 && unsafe.Alignof(z) == 4 {
 			// Pointers are advanced only while pixels remain: Go forbids
 			// arithmetic that leaves the allocation.
