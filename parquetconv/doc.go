@@ -43,11 +43,18 @@
 // 1 or 2 bytes a value in the file instead of 4, written at copy speed.
 // Flat columns go through arrow-go's column writers (dictionary,
 // statistics) in the same row groups. Other schemas (structs, lists,
-// maps, dictionaries, other extension types beside the tensors) fall back
-// to arrow-go's pqarrow writer, which cannot write null tensors (Write
-// refuses them with an error wrapping arrow.ErrNotImplemented), builds
-// levels per element, and ignores [WithRowGroupBytes],
-// [WithByteStreamSplit] and [WithIdentityDictionary].
+// maps, dictionaries, other extension types beside the tensors, tensors
+// of non-numeric elements, variable-shape tensor columns) fall back to
+// arrow-go's pqarrow column writers, which build levels per element and
+// ignore [WithRowGroupBytes], [WithByteStreamSplit] and
+// [WithIdentityDictionary]. pqarrow cannot write a null list row that
+// spans elements (a null FixedSizeList row always does: "lists with
+// non-zero length null components are not supported"); such a column is
+// handed to it as a List whose null rows are empty, which has the same
+// Parquet LIST and levels, so null tensors are written on this path too.
+// A variable-shape column is written as its storage struct with the
+// extension keys on the stored Arrow field (as pyarrow writes it) and read
+// back as the varshape type.
 //
 // Floating-point elements are copied, never converted: NaN payloads and
 // signs, -0 and infinities survive bit for bit. A null tensor is one null list

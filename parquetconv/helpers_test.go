@@ -12,6 +12,7 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // Shared test helpers (internal/testvec).
@@ -180,6 +181,22 @@ func checkRecordsEqual(t testing.TB, want, got arrow.RecordBatch) {
 				t.Errorf("column %q metadata %s, want %s", name, gt.TensorType().Serialize(), wt.TensorType().Serialize())
 			}
 			checkTensorBits(t, name, wt, gt)
+			continue
+		}
+		if wv, ok := w.(*varshape.Array); ok {
+			// Null rows' storage is not compared.
+			gv, ok := g.(*varshape.Array)
+			if !ok {
+				t.Fatalf("column %q is %T, want *varshape.Array", name, g)
+			}
+			if !arrow.TypeEqual(wv.DataType(), gv.DataType()) {
+				t.Errorf("column %q type %v, want %v", name, gv.DataType(), wv.DataType())
+			}
+			for r := range wv.Len() {
+				if ws, gs := wv.ValueStr(r), gv.ValueStr(r); ws != gs {
+					t.Errorf("column %q row %d: %s, want %s", name, r, gs, ws)
+				}
+			}
 			continue
 		}
 		if !array.Equal(w, g) {

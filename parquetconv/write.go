@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // Writer writes record batches with tensor columns to a Parquet file.
@@ -30,16 +31,27 @@ import (
 // dictionary-encoded, so every bit (NaN payloads and signs included)
 // survives, and null tensors are written. Flat columns go through
 // arrow-go's column writers in the same row groups. Schemas with other
-// fields (structs, lists, maps, dictionaries, other extension types)
-// fall back to arrow-go's pqarrow writer, which cannot write null
-// tensors: Write refuses them there with an error wrapping
-// arrow.ErrNotImplemented.
+// fields (structs, lists, maps, dictionaries, other extension types,
+// variable-shape tensor columns) and tensor columns of non-numeric
+// elements (bool, decimals, fixed-size binaries, dates, times...) are
+// written through arrow-go's pqarrow column writers, column by column.
+// pqarrow refuses a list level with null rows that span elements (a null
+// FixedSizeList row always does); the Writer hands it such a level as a
+// List whose null rows are empty (the same Parquet LIST and levels), so
+// null tensors are written there too.
+//
+// A variable-shape tensor column (package varshape) is written as its
+// storage struct<data: list<T>, shape: fixed_size_list<int32>[ndim]>
+// with the extension name and metadata on the stored Arrow field, as
+// pyarrow writes it; this package's reader, arrow-go's and pyarrow
+// restore the type from them.
 type Writer struct {
 	schema  *arrow.Schema // the tensor schema the caller writes
 	storage *arrow.Schema // the schema written to the file
 	fast    *fastWriter   // nil on the pqarrow path
 	fw      *pqarrow.FileWriter
-	rows    int   // rows per row group on the pqarrow path
+	rows    int // rows per row group on the pqarrow path
+	mem     memory.Allocator
 	err     error // sticky: the file is broken after a failed write
 	closed  bool
 }
@@ -99,7 +111,7 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	return &Writer{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows}, nil
+	return &Writer{schema: schema, storage: storage, fw: fw, rows: cfg.rowGroupRows, mem: cfg.mem}, nil
 }
 
 // writerOnly hides every method of its writer but Write.
@@ -135,20 +147,35 @@ func (w *Writer) Write(rec arrow.RecordBatch) (err error) {
 		defer func() { w.err = err }()
 		return w.fast.write(rec)
 	}
-	for i, c := range rec.Columns() {
-		if _, ok := c.(*fixedshape.Array); ok && c.NullN() > 0 {
-			return errorf("column %q has %d null tensors; arrow-go cannot write null FixedSizeList entries beside the fields of this schema: %w", rec.Schema().Field(i).Name, c.NullN(), arrow.ErrNotImplemented)
-		}
-	}
 	n := int(rec.NumRows())
 	for start := 0; start < n; start += w.rows {
 		end := min(start+w.rows, n)
-		chunk := rebasedRecord(w.storage, rec, start, end)
-		err := w.fw.Write(chunk)
-		chunk.Release()
-		if err != nil {
+		if err := w.writeRowGroup(rec, start, end); err != nil {
 			w.err = errorf("write: %w", err)
 			return w.err
+		}
+	}
+	return nil
+}
+
+// writeRowGroup writes rows [start, end) of rec as one row group on the
+// pqarrow path, column by column, with null list rows compacted (see
+// compactNulls) so that pqarrow writes them.
+func (w *Writer) writeRowGroup(rec arrow.RecordBatch, start, end int) error {
+	chunk := rebasedRecord(w.storage, rec, start, end)
+	defer chunk.Release()
+	if err := w.fw.NewRowGroupChecked(); err != nil {
+		return err
+	}
+	for _, c := range chunk.Columns() {
+		cc, err := compactNulls(w.mem, c, nil)
+		if err != nil {
+			return err
+		}
+		err = w.fw.WriteColumnData(cc)
+		cc.Release()
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -174,11 +201,10 @@ func (w *Writer) Close() error {
 }
 
 // rebasedRecord returns rows [start, end) of rec under the storage schema,
-// tensor columns as their storage and every FixedSizeList column rebased
-// to offset 0: a new list array of offset 0 and no validity whose child
-// is the slice of elements of those rows (the caller has refused nulls in
-// tensor columns; other FixedSizeList columns with nulls keep their
-// validity and offset, as arrow-go cannot write them shifted).
+// tensor columns as their storage and every FixedSizeList column without
+// nulls rebased to offset 0: a new list array of offset 0 and no validity
+// whose child is the slice of elements of those rows (FixedSizeList
+// columns with nulls are sliced; compactNulls rewrites them).
 func rebasedRecord(storage *arrow.Schema, rec arrow.RecordBatch, start, end int) arrow.RecordBatch {
 	cols := make([]arrow.Array, rec.NumCols())
 	for i, c := range rec.Columns() {
@@ -186,6 +212,8 @@ func rebasedRecord(storage *arrow.Schema, rec arrow.RecordBatch, start, end int)
 		case *fixedshape.Array:
 			c = t.Storage()
 		case *fixedshape.UnsupportedArray:
+			c = t.Storage()
+		case *varshape.Array:
 			c = t.Storage()
 		}
 		cols[i] = rebase(c, start, end, storage.Field(i).Type)
@@ -198,16 +226,25 @@ func rebasedRecord(storage *arrow.Schema, rec arrow.RecordBatch, start, end int)
 }
 
 // rebase returns rows [start, end) of c; for a FixedSizeList without
-// nulls the result has offset 0, shares c's child elements and has type
-// typ when typ is a FixedSizeList too (a tensor column's storage with its
-// child made nullable).
+// nulls the result has offset 0 and shares c's child elements; a
+// FixedSizeList takes type typ when typ is a FixedSizeList too (a tensor
+// column's storage with its child made nullable).
 func rebase(c arrow.Array, start, end int, typ arrow.DataType) arrow.Array {
 	fsl, ok := c.(*array.FixedSizeList)
-	if !ok || fsl.NullN() > 0 {
+	if !ok {
 		return array.NewSlice(c, int64(start), int64(end))
 	}
 	if typ == nil || typ.ID() != arrow.FIXED_SIZE_LIST {
 		typ = fsl.DataType()
+	}
+	if fsl.NullN() > 0 {
+		// Under typ, sliced: compactNulls rewrites it for pqarrow.
+		d := fsl.Data()
+		s := array.NewData(typ, d.Len(), d.Buffers(), d.Children(), d.NullN(), d.Offset())
+		defer s.Release()
+		m := array.MakeFromData(s)
+		defer m.Release()
+		return array.NewSlice(m, int64(start), int64(end))
 	}
 	size := int(fsl.DataType().(*arrow.FixedSizeListType).Len())
 	first := (fsl.Data().Offset() + start) * size

@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // defaultPageBytes is the size of the data pages of tensor columns: a
@@ -131,7 +132,15 @@ func flatType(dt arrow.DataType) bool {
 // arrow.FixedSizeListOf: Arrow C++ restores the extension type only over
 // a nullable child, and readers see a nullable leaf in the Parquet
 // schema anyway.
+//
+// A variable-shape column is written as its storage struct with the
+// extension keys on the field (varshape.StorageField): arrow-go's pqarrow
+// refuses struct-backed extension types, and the stored Arrow schema then
+// carries the keys from which readers restore the type.
 func parquetStorageField(f arrow.Field, storage arrow.Field) arrow.Field {
+	if _, ok := varshape.TypeOf(f.Type); ok {
+		return varshape.StorageField(f)
+	}
 	t, ok := f.Type.(*fixedshape.Type)
 	if !ok {
 		return storage
