@@ -129,3 +129,72 @@ func FromNested(nested arrow.Array, names []string) (*fixedshape.Array, error) {
 	}
 	return arr, nil
 }
+
+// NonNullableValuesType returns typ with its storage's child field
+// declared non-nullable: fixed_size_list<item: elem not null>[size]
+// instead of Arrow C++'s nullable "item". arrow-rs (its
+// canonical_extension_types, 60.x) accepts arrow.fixed_shape_tensor only
+// over such a child, and only without a permutation (it reads its own
+// "permutations" key, not the spec's "permutation"), so this makes
+// columns without a permutation readable there. pyarrow reads both forms.
+// Parquet is unaffected: parquetconv always declares the child nullable,
+// because Arrow C++ restores the extension type from Parquet only over a
+// nullable child. Errors are fixedshape.NewTypeWithStorage's.
+func NonNullableValuesType(typ *fixedshape.Type) (*fixedshape.Type, error) {
+	st := arrow.FixedSizeListOfNonNullable(int32(typ.ListSize()), typ.ElemType())
+	return fixedshape.NewTypeWithStorage(st, typ.Metadata())
+}
+
+// NonNullableValues returns arr under [NonNullableValuesType], sharing its
+// buffers (O(1)); the caller releases both. A validity bitmap of the
+// elements is dropped: the elements of valid tensors are never null (a
+// fixedshape.Array guarantees it), and those of null tensors are
+// undefined. Errors wrap arrow.ErrInvalid.
+func NonNullableValues(arr *fixedshape.Array) (*fixedshape.Array, error) {
+	typ, err := NonNullableValuesType(arr.TensorType())
+	if err != nil {
+		return nil, errorf("non-nullable values: %w", err)
+	}
+	sd := arr.Storage().Data()
+	child := sd.Children()[0]
+	if child.NullN() != 0 {
+		child = array.NewData(child.DataType(), child.Len(), []*memory.Buffer{nil, child.Buffers()[1]}, nil, 0, child.Offset())
+		defer child.Release()
+	}
+	data := array.NewData(typ.StorageType(), sd.Len(), sd.Buffers(), []arrow.ArrayData{child}, sd.NullN(), sd.Offset())
+	defer data.Release()
+	storage := array.MakeFromData(data)
+	defer storage.Release()
+	out, err := fixedshape.NewArray(typ, storage)
+	if err != nil {
+		return nil, errorf("non-nullable values: %w", err)
+	}
+	return out, nil
+}
+
+// NonNullableValuesRecord returns rec with every fixed-shape tensor
+// column under [NonNullableValuesType] (see [NonNullableValues]) and its
+// schema changed to match; other columns are kept. The result shares
+// rec's buffers; the caller releases both. Write it with the writers of
+// this package to give arrow-rs readable columns.
+func NonNullableValuesRecord(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	schema := rec.Schema()
+	fields := schema.Fields()
+	cols := make([]arrow.Array, rec.NumCols())
+	for i, c := range rec.Columns() {
+		cols[i] = c
+		arr, ok := c.(*fixedshape.Array)
+		if !ok {
+			continue
+		}
+		nn, err := NonNullableValues(arr)
+		if err != nil {
+			return nil, errorf("column %q: %w", fields[i].Name, err)
+		}
+		defer nn.Release()
+		cols[i] = nn
+		fields[i].Type = nn.DataType()
+	}
+	md := schema.Metadata()
+	return array.NewRecordBatch(arrow.NewSchema(fields, &md), cols, rec.NumRows()), nil
+}
