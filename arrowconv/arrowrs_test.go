@@ -20,6 +20,7 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -409,5 +410,150 @@ func TestArrowRSPermutationsKey(t *testing.T) {
 				t.Errorf("output metadata (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestNonNullableValues checks that NonNullableValuesRecord declares the
+// child non-nullable, keeps every value and null tensor (sliced columns,
+// bool elements, a child validity bitmap) and survives an IPC round trip.
+func TestNonNullableValues(t *testing.T) {
+	tests := []struct {
+		name  string
+		elem  arrow.DataType
+		perm  []int
+		nulls bool
+		lo    int
+	}{
+		{name: "int32", elem: arrow.PrimitiveTypes.Int32},
+		{name: "3-cycle permutation", elem: arrow.PrimitiveTypes.Float32, perm: []int{2, 0, 1}},
+		{name: "null tensors, sliced", elem: arrow.PrimitiveTypes.Int16, nulls: true, lo: 1},
+		{name: "bool, sliced", elem: arrow.FixedWidthTypes.Boolean, nulls: true, lo: 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			typ := fixedshape.MustNewType(tc.elem, metadata.MustNew([]int{2, 3, 5}, nil, tc.perm))
+			// Built through arrow-go's FixedSizeList builder, whose
+			// null lists give the child null elements too.
+			b := array.NewFixedSizeListBuilder(mem, int32(typ.ListSize()), tc.elem)
+			defer b.Release()
+			for i := range 6 {
+				if tc.nulls && i%3 == 2 {
+					b.AppendNull()
+					continue
+				}
+				b.Append(true)
+				for j := range typ.ListSize() {
+					switch vb := b.ValueBuilder().(type) {
+					case *array.BooleanBuilder:
+						vb.Append((i+j)%3 == 0)
+					case *array.Int16Builder:
+						vb.Append(int16(i*100 + j))
+					case *array.Int32Builder:
+						vb.Append(int32(i*100 + j))
+					case *array.Float32Builder:
+						vb.Append(float32(i*100 + j))
+					}
+				}
+			}
+			st := b.NewArray()
+			defer st.Release()
+			whole, err := fixedshape.NewArray(typ, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer whole.Release()
+			arr := array.NewSlice(whole, int64(tc.lo), 6).(*fixedshape.Array)
+			defer arr.Release()
+			schema := arrow.NewSchema([]arrow.Field{{Name: "t", Type: arr.DataType(), Nullable: true}}, nil)
+			rec := array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
+			defer rec.Release()
+
+			nn, err := arrowconv.NonNullableValuesRecord(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nn.Release()
+			var buf bytes.Buffer
+			w, err := arrowconv.NewIPCStreamWriter(&buf, nn.Schema(), arrowconv.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(nn); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := arrowconv.NewIPCStreamReader(&buf, arrowconv.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Release()
+			if !r.Next() {
+				t.Fatal(r.Err())
+			}
+			for name, c := range map[string]arrow.Array{"NonNullableValuesRecord": nn.Column(0), "IPC round trip": r.RecordBatch().Column(0)} {
+				got, ok := c.(*fixedshape.Array)
+				if !ok {
+					t.Fatalf("%s: column of type %v", name, c.DataType())
+				}
+				if got.TensorType().StorageType().(*arrow.FixedSizeListType).ElemField().Nullable {
+					t.Errorf("%s: child field %v is nullable", name, got.TensorType().StorageType())
+				}
+				if !fixedshape.Equal(arr, got) {
+					t.Errorf("%s: %v, want %v", name, got, arr)
+				}
+				if !got.TensorType().Metadata().Equal(typ.Metadata()) {
+					t.Errorf("%s: metadata %v, want %v", name, got.TensorType().Metadata(), typ.Metadata())
+				}
+			}
+		})
+	}
+}
+
+// TestNonNullableValuesParquet checks what NonNullableValues costs in
+// Parquet: nothing, because parquetconv declares the child nullable in the
+// stored Arrow schema, so pyarrow still reads the extension type.
+func TestNonNullableValuesParquet(t *testing.T) {
+	pyrun.Python(t, "pyarrow")
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	arr := rsTensorColumn(t, mem, false)
+	defer arr.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "t", Type: arr.DataType(), Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{arr}, rsRows)
+	defer rec.Release()
+	nn, err := arrowconv.NonNullableValuesRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nn.Release()
+	path := filepath.Join(t.TempDir(), "nn.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := parquetconv.NewWriter(f, nn.Schema(), parquetconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(nn); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := pyrun.Run(t, `
+import sys, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1])
+print(t.schema.field(0).type)
+print(t.column(0).chunk(0).storage.flatten().to_pylist() == list(range(48)))
+`, nil, []string{"pyarrow"}, path)
+	want := "extension<arrow.fixed_shape_tensor[value_type=int32, shape=[2,3,4], dim_names=[d0,d1,d2]]>\nTrue\n"
+	if diff := cmp.Diff(want, string(out)); diff != "" {
+		t.Errorf("pyarrow reads the Parquet file as (-want +got):\n%s", diff)
 	}
 }
