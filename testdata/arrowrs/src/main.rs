@@ -10,10 +10,11 @@
 //!      "permutations", "dim_names", "logical_shape", "nullable_child", "values"}
 //!     "values" are the int32 child values of the whole column (physical order),
 //!     or null for other value types.
-//! fstensor-arrowrs write FILE ROWS SHAPE [PERMUTATION]
+//! fstensor-arrowrs write FILE ROWS SHAPE [PERMUTATION [NAMES]]
 //!     Writes one int32 column "t" of ROWS tensors of SHAPE (comma separated),
-//!     values 0, 1, 2, ... in physical order, dim_names "d0", "d1", ...,
-//!     and the permutation if given, as arrow-rs writes them.
+//!     values 0, 1, 2, ... in physical order, the permutation unless it is
+//!     "-" or absent, and dim_names "d0", "d1", ... unless NAMES is "-",
+//!     as arrow-rs writes them.
 //! ```
 
 use std::env;
@@ -34,10 +35,14 @@ fn main() -> ExitCode {
     let args: Vec<String> = env::args().collect();
     let result = match args.get(1).map(String::as_str) {
         Some("read") if args.len() == 3 => read(&args[2]),
-        Some("write") if args.len() == 5 || args.len() == 6 => {
-            write(&args[2], &args[3], &args[4], args.get(5).map(String::as_str))
-        }
-        _ => Err("usage: fstensor-arrowrs read FILE | write FILE ROWS SHAPE [PERMUTATION]".into()),
+        Some("write") if (5..=7).contains(&args.len()) => write(
+            &args[2],
+            &args[3],
+            &args[4],
+            args.get(5).map(String::as_str).filter(|p| *p != "-"),
+            args.get(6).map(String::as_str) != Some("-"),
+        ),
+        _ => Err("usage: fstensor-arrowrs read FILE | write FILE ROWS SHAPE [PERMUTATION [NAMES]]".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -104,14 +109,21 @@ fn parse_list(s: &str) -> Result<Vec<usize>, Error> {
         .collect()
 }
 
-fn write(path: &str, rows: &str, shape: &str, permutation: Option<&str>) -> Result<(), Error> {
+fn write(
+    path: &str,
+    rows: &str,
+    shape: &str,
+    permutation: Option<&str>,
+    names: bool,
+) -> Result<(), Error> {
     let rows: usize = rows.parse()?;
     let shape = parse_list(shape)?;
     let permutation = permutation.map(parse_list).transpose()?;
     let size: usize = shape.iter().product();
-    let names: Vec<String> = (0..shape.len()).map(|i| format!("d{i}")).collect();
+    let names: Option<Vec<String>> =
+        names.then(|| (0..shape.len()).map(|i| format!("d{i}")).collect());
 
-    let tensor = FixedShapeTensor::try_new(DataType::Int32, shape, Some(names), permutation)?;
+    let tensor = FixedShapeTensor::try_new(DataType::Int32, shape, names, permutation)?;
     let list_size = i32::try_from(size)?;
     let values: Int32Array = (0..rows * size).map(|v| v as i32).collect();
     let child = Arc::new(Field::new_list_field(DataType::Int32, false));
