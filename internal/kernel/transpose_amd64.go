@@ -35,9 +35,12 @@ func transpose4x8(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int, nt 
 // transposeBlocks copies, with the AVX2 kernels, the whole blocks of the
 // a x b block of transpose for aligned elements of w bytes: blocks of 8x16
 // 4-byte or 4x8 8-byte elements, each writing one 64-byte line per
-// destination row. It returns the extent it copied (rows i < ai, columns
-// k < bk), or 0, 0 for other widths, without AVX2, or when the block is
-// smaller than one kernel block. With stream, a destination whose rows
+// destination row, and of 8x16 2-byte and 16x16 1-byte elements, each
+// writing 32 or 16 bytes per destination row (the next tiles of source
+// lines write the rest of the line while it is in cache). It returns the
+// extent it copied (rows i < ai, columns k < bk), or 0, 0 for other
+// widths, without AVX2, or when the block is smaller than one kernel
+// block. With stream, a destination whose rows
 // are 64-byte aligned is written with non-temporal stores.
 func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (ai, bk int) {
 	if !useAVX2 {
@@ -48,12 +51,33 @@ func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, strea
 	case w == 4 && a >= 8 && b >= 16:
 		ai, bk = a&^7, b&^15
 		transpose8x16(dst, src, ai/8, bk/16, dstRow*4, sb*4, nt)
+	case w == 2 && a >= 8 && b >= 16:
+		ai, bk = a&^7, b&^15
+		transpose8x16w2(dst, src, ai/8, bk/16, dstRow*2, sb*2)
+	case w == 1 && a >= 16 && b >= 16:
+		ai, bk = a&^15, b&^15
+		transpose16x16w1(dst, src, ai/16, bk/16, dstRow, sb)
 	case w == 8 && a >= 4 && b >= 8:
 		ai, bk = a&^3, b&^7
 		transpose4x8(dst, src, ai/4, bk/8, dstRow*8, sb*8, nt)
 	}
 	return ai, bk
 }
+
+// transpose8x16w2 copies tiles x steps blocks of 8 source columns by 16
+// source lines of 2-byte elements (32 bytes to each of 8 destination rows
+// per block), tiles of 16 source lines outermost; strides in bytes.
+// Implemented in transpose_narrow_amd64.s.
+//
+//go:noescape
+func transpose8x16w2(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
+
+// transpose16x16w1 is transpose8x16w2 for 1-byte elements in blocks of
+// 16 source columns by 16 source lines (16 bytes to each of 16
+// destination rows per block). Implemented in transpose_narrow_amd64.s.
+//
+//go:noescape
+func transpose16x16w1(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
 
 // deinterleave3x16 splits groups groups of 16 pixels of 3 channels of
 // 4-byte elements at src into three planes dstRow bytes apart from dst

@@ -1,0 +1,230 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// 2-D transposes of 1- and 2-byte elements with AVX2, in blocks of 16
+// source lines. Each register holds 16 bytes of source line k in its
+// lower lane and of line k+8 in its upper lane, so three rounds of
+// in-lane unpacks transpose both halves at once and each lane ends with
+// 8 source lines of one destination row. Registers as in
+// transpose_amd64.s:
+//
+//	SI, R10, R14, R15  source lines 0, 4, 8 and 12 of the block
+//	R8, R9             source line stride and 3 times it, in bytes
+//	DI, R13            destination rows of the block
+//	R11, R12           destination row stride and 3 times it, in bytes
+//	AX, BX             block counters (steps, tiles)
+//	CX, DX             source and destination of the current tile
+
+// func transpose8x16w2(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
+//
+// transpose8x16w2 copies tiles x steps blocks of 8 source columns by 16
+// source lines of 2-byte elements: dst[i*dstRow+k] = src[i+k*srcRow] for
+// i < 8*steps, k < 16*tiles, strides in bytes. Each block writes 32 bytes
+// to each of 8 destination rows.
+TEXT ·transpose8x16w2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DX
+	MOVQ src+8(FP), CX
+	MOVQ tiles+24(FP), BX
+	MOVQ dstRow+32(FP), R11
+	MOVQ srcRow+40(FP), R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+	CMPQ steps+16(FP), $0
+	JLE  transpose8x16w2done
+	TESTQ BX, BX
+	JLE  transpose8x16w2done
+
+transpose8x16w2tile:
+	MOVQ steps+16(FP), AX
+	MOVQ CX, SI
+	LEAQ (SI)(R8*4), R10
+	LEAQ (R10)(R8*4), R14
+	LEAQ (R14)(R8*4), R15
+	MOVQ DX, DI
+
+transpose8x16w2step:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, (R14), Y0, Y0
+	VMOVDQU     (SI)(R8*1), X1
+	VINSERTI128 $1, (R14)(R8*1), Y1, Y1
+	VMOVDQU     (SI)(R8*2), X2
+	VINSERTI128 $1, (R14)(R8*2), Y2, Y2
+	VMOVDQU     (SI)(R9*1), X3
+	VINSERTI128 $1, (R14)(R9*1), Y3, Y3
+	VMOVDQU     (R10), X4
+	VINSERTI128 $1, (R15), Y4, Y4
+	VMOVDQU     (R10)(R8*1), X5
+	VINSERTI128 $1, (R15)(R8*1), Y5, Y5
+	VMOVDQU     (R10)(R8*2), X6
+	VINSERTI128 $1, (R15)(R8*2), Y6, Y6
+	VMOVDQU     (R10)(R9*1), X7
+	VINSERTI128 $1, (R15)(R9*1), Y7, Y7
+	VPUNPCKLWD Y1, Y0, Y8
+	VPUNPCKHWD Y1, Y0, Y9
+	VPUNPCKLWD Y3, Y2, Y10
+	VPUNPCKHWD Y3, Y2, Y11
+	VPUNPCKLWD Y5, Y4, Y12
+	VPUNPCKHWD Y5, Y4, Y13
+	VPUNPCKLWD Y7, Y6, Y14
+	VPUNPCKHWD Y7, Y6, Y15
+	VPUNPCKLDQ Y10, Y8, Y0
+	VPUNPCKHDQ Y10, Y8, Y1
+	VPUNPCKLDQ Y11, Y9, Y2
+	VPUNPCKHDQ Y11, Y9, Y3
+	VPUNPCKLDQ Y14, Y12, Y4
+	VPUNPCKHDQ Y14, Y12, Y5
+	VPUNPCKLDQ Y15, Y13, Y6
+	VPUNPCKHDQ Y15, Y13, Y7
+	VPUNPCKLQDQ Y4, Y0, Y8
+	VPUNPCKHQDQ Y4, Y0, Y9
+	VPUNPCKLQDQ Y5, Y1, Y10
+	VPUNPCKHQDQ Y5, Y1, Y11
+	VPUNPCKLQDQ Y6, Y2, Y12
+	VPUNPCKHQDQ Y6, Y2, Y13
+	VPUNPCKLQDQ Y7, Y3, Y14
+	VPUNPCKHQDQ Y7, Y3, Y15
+	LEAQ    (DI)(R11*4), R13
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, (DI)(R11*1)
+	VMOVDQU Y10, (DI)(R11*2)
+	VMOVDQU Y11, (DI)(R12*1)
+	VMOVDQU Y12, (R13)
+	VMOVDQU Y13, (R13)(R11*1)
+	VMOVDQU Y14, (R13)(R11*2)
+	VMOVDQU Y15, (R13)(R12*1)
+	ADDQ $16, SI
+	ADDQ $16, R10
+	ADDQ $16, R14
+	ADDQ $16, R15
+	LEAQ (DI)(R11*8), DI
+	DECQ AX
+	JNZ  transpose8x16w2step
+
+	// Next tile: 16 source lines down, 16 destination columns right.
+	MOVQ R8, AX
+	SHLQ $4, AX
+	ADDQ AX, CX
+	ADDQ $32, DX
+	DECQ BX
+	JNZ  transpose8x16w2tile
+
+transpose8x16w2done:
+	VZEROUPPER
+	RET
+
+// func transpose16x16w1(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
+//
+// transpose16x16w1 is transpose8x16w2 for 1-byte elements in blocks of 16
+// source columns by 16 source lines: after the unpacks each register
+// holds two destination rows, which VPERMQ makes contiguous halves; each
+// block writes 16 bytes to each of 16 destination rows.
+TEXT ·transpose16x16w1(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DX
+	MOVQ src+8(FP), CX
+	MOVQ tiles+24(FP), BX
+	MOVQ dstRow+32(FP), R11
+	MOVQ srcRow+40(FP), R8
+	LEAQ (R8)(R8*2), R9
+	LEAQ (R11)(R11*2), R12
+	CMPQ steps+16(FP), $0
+	JLE  transpose16x16w1done
+	TESTQ BX, BX
+	JLE  transpose16x16w1done
+
+transpose16x16w1tile:
+	MOVQ steps+16(FP), AX
+	MOVQ CX, SI
+	LEAQ (SI)(R8*4), R10
+	LEAQ (R10)(R8*4), R14
+	LEAQ (R14)(R8*4), R15
+	MOVQ DX, DI
+
+transpose16x16w1step:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, (R14), Y0, Y0
+	VMOVDQU     (SI)(R8*1), X1
+	VINSERTI128 $1, (R14)(R8*1), Y1, Y1
+	VMOVDQU     (SI)(R8*2), X2
+	VINSERTI128 $1, (R14)(R8*2), Y2, Y2
+	VMOVDQU     (SI)(R9*1), X3
+	VINSERTI128 $1, (R14)(R9*1), Y3, Y3
+	VMOVDQU     (R10), X4
+	VINSERTI128 $1, (R15), Y4, Y4
+	VMOVDQU     (R10)(R8*1), X5
+	VINSERTI128 $1, (R15)(R8*1), Y5, Y5
+	VMOVDQU     (R10)(R8*2), X6
+	VINSERTI128 $1, (R15)(R8*2), Y6, Y6
+	VMOVDQU     (R10)(R9*1), X7
+	VINSERTI128 $1, (R15)(R9*1), Y7, Y7
+	VPUNPCKLBW Y1, Y0, Y8
+	VPUNPCKHBW Y1, Y0, Y9
+	VPUNPCKLBW Y3, Y2, Y10
+	VPUNPCKHBW Y3, Y2, Y11
+	VPUNPCKLBW Y5, Y4, Y12
+	VPUNPCKHBW Y5, Y4, Y13
+	VPUNPCKLBW Y7, Y6, Y14
+	VPUNPCKHBW Y7, Y6, Y15
+	VPUNPCKLWD Y10, Y8, Y0
+	VPUNPCKHWD Y10, Y8, Y1
+	VPUNPCKLWD Y11, Y9, Y2
+	VPUNPCKHWD Y11, Y9, Y3
+	VPUNPCKLWD Y14, Y12, Y4
+	VPUNPCKHWD Y14, Y12, Y5
+	VPUNPCKLWD Y15, Y13, Y6
+	VPUNPCKHWD Y15, Y13, Y7
+	VPUNPCKLDQ Y4, Y0, Y8
+	VPUNPCKHDQ Y4, Y0, Y9
+	VPUNPCKLDQ Y5, Y1, Y10
+	VPUNPCKHDQ Y5, Y1, Y11
+	VPUNPCKLDQ Y6, Y2, Y12
+	VPUNPCKHDQ Y6, Y2, Y13
+	VPUNPCKLDQ Y7, Y3, Y14
+	VPUNPCKHDQ Y7, Y3, Y15
+	VPERMQ $0xD8, Y8, Y8
+	VPERMQ $0xD8, Y9, Y9
+	VPERMQ $0xD8, Y10, Y10
+	VPERMQ $0xD8, Y11, Y11
+	VPERMQ $0xD8, Y12, Y12
+	VPERMQ $0xD8, Y13, Y13
+	VPERMQ $0xD8, Y14, Y14
+	VPERMQ $0xD8, Y15, Y15
+	LEAQ (DI)(R11*4), R13
+	VMOVDQU X8, (DI)
+	VEXTRACTI128 $1, Y8, (DI)(R11*1)
+	VMOVDQU X9, (DI)(R11*2)
+	VEXTRACTI128 $1, Y9, (DI)(R12*1)
+	VMOVDQU X10, (R13)
+	VEXTRACTI128 $1, Y10, (R13)(R11*1)
+	VMOVDQU X11, (R13)(R11*2)
+	VEXTRACTI128 $1, Y11, (R13)(R12*1)
+	LEAQ (DI)(R11*8), R13
+	VMOVDQU X12, (R13)
+	VEXTRACTI128 $1, Y12, (R13)(R11*1)
+	VMOVDQU X13, (R13)(R11*2)
+	VEXTRACTI128 $1, Y13, (R13)(R12*1)
+	LEAQ (R13)(R11*4), R13
+	VMOVDQU X14, (R13)
+	VEXTRACTI128 $1, Y14, (R13)(R11*1)
+	VMOVDQU X15, (R13)(R11*2)
+	VEXTRACTI128 $1, Y15, (R13)(R12*1)
+	ADDQ $16, SI
+	ADDQ $16, R10
+	ADDQ $16, R14
+	ADDQ $16, R15
+	LEAQ (DI)(R11*8), DI
+	LEAQ (DI)(R11*8), DI
+	DECQ AX
+	JNZ  transpose16x16w1step
+
+	// Next tile: 16 source lines down, 16 destination columns right.
+	MOVQ R8, AX
+	SHLQ $4, AX
+	ADDQ AX, CX
+	ADDQ $16, DX
+	DECQ BX
+	JNZ  transpose16x16w1tile
+
+transpose16x16w1done:
+	VZEROUPPER
+	RET
