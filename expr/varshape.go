@@ -157,23 +157,103 @@ func (p *VarPlan) Plans() int {
 // has a complete one, and is an error otherwise.
 func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	o := config(opts)
-	rp, err := p.planRows(in)
+	rp, err := p.planRows(in, false)
 	if err != nil {
 		return nil, err
 	}
-	raw, plans, common, uniform, total := rp.raw, rp.plans, rp.common, rp.uniform, rp.total
-	n := in.Len()
-	width := common.width
-	if uniform && common.out.Size() > 0 {
-		return p.evalFixed(in, raw, plans, common, o)
+	common := rp.common
+	if rp.uniform && common.out.Size() > 0 {
+		typ, err := common.Type()
+		if err != nil {
+			return nil, err
+		}
+		return p.evalFixed(in, rp, typ, o)
 	}
 	ond := common.out.NDim()
 	if ond == 0 { // not reached: 0-D results all have the shape () and one element
 		return nil, errorf("0-D results cannot make a variable-shape column")
 	}
+	names := common.out.DimNames()
+	for _, pl := range rp.plans {
+		if pl != nil && pl != common && !sameNames(pl.out, common.out) {
+			names = nil
+			break
+		}
+	}
+	typ, err := varshape.NewType(common.elem, ond, varshape.Options{DimNames: names})
+	if err != nil {
+		return nil, err
+	}
+	return p.evalVar(in, rp, typ, o)
+}
+
+// EvalAs is Eval into a column of type typ, chosen beforehand (by
+// [VarPlan.ResultType], or a fixed shape the caller expects), so that
+// every batch of a stream makes columns of one type:
+//
+//   - a *fixedshape.Type: every valid row's result must have its shape
+//     (logical, dense row-major: no permutation) and element type; an
+//     error names the first row whose result differs. Null rows are
+//     null, zero-filled. typ's dimension names label the result.
+//   - a *varshape.Type of the result's element type and number of
+//     dimensions, without permutation: rows are stored dense row-major
+//     and must fit its uniform shape. It is a variable-shape column even
+//     when every row's result has one shape.
+//
+// A column whose rows are all null needs no plan. Errors wrap
+// arrow.ErrInvalid and name the row, as Eval's.
+func (p *VarPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option) (arrow.Array, error) {
+	o := config(opts)
+	rp, err := p.planRows(in, true)
+	if err != nil {
+		return nil, err
+	}
+	n := in.Len()
+	switch t := typ.(type) {
+	case *fixedshape.Type:
+		if !stride.IsIdentity(t.Permutation()) {
+			return nil, errorf("results are dense row-major: the fixed-shape type %v has a permutation", t)
+		}
+		shape := t.Shape()
+		for i, pl := range rp.plans {
+			if pl == nil {
+				continue
+			}
+			if !arrow.TypeEqual(pl.elem, t.ElemType()) {
+				return nil, errorf("row %d of %d: the result's elements are %v, not %v", i, n, pl.elem, t.ElemType())
+			}
+			if !sameShapeAs(pl.out, shape) {
+				return nil, errorf("row %d of %d: the result shape %s differs from the fixed shape %s", i, n, metadata.FormatShape(pl.out.Shape()), metadata.FormatShape(shape))
+			}
+		}
+		return p.evalFixed(in, rp, t, o)
+	case *varshape.Type:
+		if !stride.IsIdentity(t.Permutation()) {
+			return nil, errorf("results are dense row-major: the variable-shape type %v has a permutation", t)
+		}
+		for i, pl := range rp.plans {
+			if pl == nil {
+				continue
+			}
+			if !arrow.TypeEqual(pl.elem, t.ElemType()) || pl.out.NDim() != t.NDim() {
+				return nil, errorf("row %d of %d: the result is %d-D %v, not %d-D %v", i, n, pl.out.NDim(), pl.elem, t.NDim(), t.ElemType())
+			}
+		}
+		return p.evalVar(in, rp, t, o)
+	}
+	return nil, errorf("a result column of %v: want a fixed- or variable-shape tensor type", typ)
+}
+
+// evalVar writes every valid row's dense result into a variable-shape
+// column of type typ.
+func (p *VarPlan) evalVar(in *varshape.Array, rp rowPlans, typ *varshape.Type, o options) (arrow.Array, error) {
+	raw, plans := rp.raw, rp.plans
+	n := in.Len()
+	width := typ.ElemWidth()
+	ond := typ.NDim()
 	values := memory.NewResizableBuffer(o.mem)
 	defer values.Release()
-	values.Resize(total * width)
+	values.Resize(rp.total * width)
 	offsets := memory.NewResizableBuffer(o.mem)
 	defer offsets.Release()
 	offsets.Resize(4 * (n + 1))
@@ -195,22 +275,13 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 		offs[i+1] = offs[i] + int32(size)
 	}
 	dst := values.Bytes()
-	runRows(o.workers, n, func(i int) {
-		if pl := plans[i]; pl != nil {
-			pl.runRow(dst[int(offs[i])*width:int(offs[i+1])*width], raw.Values[int(raw.Offsets[i])*width:int(raw.Offsets[i+1])*width])
+	runRows(o.workers, n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if pl := plans[i]; pl != nil {
+				pl.runRow(dst[int(offs[i])*width:int(offs[i+1])*width], raw.Values[int(raw.Offsets[i])*width:int(raw.Offsets[i+1])*width])
+			}
 		}
 	})
-	names := common.out.DimNames()
-	for _, pl := range plans {
-		if pl != nil && pl != common && !sameNames(pl.out, common.out) {
-			names = nil
-			break
-		}
-	}
-	typ, err := varshape.NewType(common.elem, ond, varshape.Options{DimNames: names})
-	if err != nil {
-		return nil, err
-	}
 	valid := validity(in, o.mem)
 	if valid != nil {
 		defer valid.Release()
@@ -228,7 +299,9 @@ type rowPlans struct {
 }
 
 // planRows checks in against the plan's type and finds every row's plan.
-func (p *VarPlan) planRows(in *varshape.Array) (rowPlans, error) {
+// Without a valid row, common is the plan of the type's complete uniform
+// shape; with allNull it may then be nil, and an error otherwise.
+func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 	t := in.TensorType()
 	if t.NDim() != p.typ.NDim() || !arrow.TypeEqual(t.ElemType(), p.typ.ElemType()) ||
 		!samePerm(t.Permutation(), p.typ.Permutation()) {
@@ -266,6 +339,9 @@ func (p *VarPlan) planRows(in *varshape.Array) (rowPlans, error) {
 			return rowPlans{}, errorf("the result has more than %d elements", math.MaxInt32)
 		}
 	}
+	if rp.common == nil && allNull {
+		return rp, nil
+	}
 	if rp.common == nil {
 		u := t.PhysicalUniformShape()
 		if u == nil || slices.Contains(u, varshape.Varies) {
@@ -289,7 +365,7 @@ func (p *VarPlan) planRows(in *varshape.Array) (rowPlans, error) {
 // Eval, and when dst is too short.
 func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int, error) {
 	o := config(opts)
-	rp, err := p.planRows(in)
+	rp, err := p.planRows(in, false)
 	if err != nil {
 		return 0, err
 	}
@@ -315,40 +391,45 @@ func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int,
 			offs[i+1] += pl.out.Size() * w
 		}
 	}
-	runRows(o.workers, len(rp.plans), func(i int) {
-		if pl := rp.plans[i]; pl != nil {
-			pl.runRow(dst[offs[i]:offs[i+1]], rp.raw.Values[int(rp.raw.Offsets[i])*w:int(rp.raw.Offsets[i+1])*w])
+	runRows(o.workers, len(rp.plans), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if pl := rp.plans[i]; pl != nil {
+				pl.runRow(dst[offs[i]:offs[i+1]], rp.raw.Values[int(rp.raw.Offsets[i])*w:int(rp.raw.Offsets[i+1])*w])
+			}
 		}
 	})
 	return offs[len(offs)-1], nil
 }
 
-// evalFixed writes every row's result, all of the shape of common's, into
-// a fixed-shape column.
-func (p *VarPlan) evalFixed(in *varshape.Array, raw varshape.Raw, plans []*rowPlan, common *rowPlan, o options) (*fixedshape.Array, error) {
-	typ, err := common.Type()
-	if err != nil {
-		return nil, err
+// evalFixed writes every row's result, all of typ's shape, into a
+// fixed-shape column of type typ.
+func (p *VarPlan) evalFixed(in *varshape.Array, rp rowPlans, typ *fixedshape.Type, o options) (*fixedshape.Array, error) {
+	raw, plans := rp.raw, rp.plans
+	n := in.Len()
+	w := typ.ElemWidth()
+	size := typ.ListSize() * w
+	if typ.ElemType().ID() == arrow.BOOL {
+		return nil, errorf("results of bool elements from variable-shape columns are not supported")
 	}
-	n, w := in.Len(), common.width
-	size := common.out.Size() * w
 	values := memory.NewResizableBuffer(o.mem)
 	defer values.Release()
 	values.Resize(n * size)
 	dst := values.Bytes()
-	runRows(o.workers, n, func(i int) {
-		d := dst[i*size : (i+1)*size]
-		if pl := plans[i]; pl != nil {
-			pl.runRow(d, raw.Values[int(raw.Offsets[i])*w:int(raw.Offsets[i+1])*w])
-		} else {
-			clear(d)
+	runRows(o.workers, n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := dst[i*size : (i+1)*size]
+			if pl := plans[i]; pl != nil {
+				pl.runRow(d, raw.Values[int(raw.Offsets[i])*w:int(raw.Offsets[i+1])*w])
+			} else {
+				clear(d)
+			}
 		}
 	})
 	valid := validity(in, o.mem)
 	if valid != nil {
 		defer valid.Release()
 	}
-	child := array.NewData(common.elem, n*common.out.Size(), []*memory.Buffer{nil, values}, nil, 0, 0)
+	child := array.NewData(typ.ElemType(), n*typ.ListSize(), []*memory.Buffer{nil, values}, nil, 0, 0)
 	defer child.Release()
 	data := array.NewData(typ, n, []*memory.Buffer{valid}, []arrow.ArrayData{child}, in.NullN(), 0)
 	defer data.Release()
@@ -362,6 +443,19 @@ func samePerm(a, b []int) bool {
 		return stride.IsIdentity(a) && stride.IsIdentity(b)
 	}
 	return slices.Equal(a, b)
+}
+
+// sameShapeAs reports whether m has the given shape.
+func sameShapeAs(m metadata.Metadata, shape []int) bool {
+	if m.NDim() != len(shape) {
+		return false
+	}
+	for k, d := range shape {
+		if m.Dim(k) != d {
+			return false
+		}
+	}
+	return true
 }
 
 func sameShape(a, b metadata.Metadata) bool {
@@ -401,14 +495,13 @@ func (p *rowPlan) runRow(dst, src []byte) {
 	}
 }
 
-// runRows calls f for rows 0..n-1, split into contiguous ranges across at
-// most workers goroutines.
-func runRows(workers, n int, f func(i int)) {
+// runRows calls f on contiguous ranges of rows 0..n-1, one range per
+// goroutine, across at most workers goroutines (one call on the caller's
+// goroutine for one worker).
+func runRows(workers, n int, f func(lo, hi int)) {
 	workers = max(1, min(workers, runtime.GOMAXPROCS(0), n))
 	if workers == 1 {
-		for i := range n {
-			f(i)
-		}
+		f(0, n)
 		return
 	}
 	var wg sync.WaitGroup
@@ -417,9 +510,7 @@ func runRows(workers, n int, f func(i int)) {
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				f(i)
-			}
+			f(lo, hi)
 		}(lo, min(n, lo+per))
 	}
 	wg.Wait()
@@ -451,84 +542,4 @@ func trim(err error) string {
 		return s[6:]
 	}
 	return s
-}
-
-// runCopy is the fast path of a one-stage plan whose view is made of
-// contiguous runs of at least minRun bytes (a crop of images, a slice of
-// rows): one copy() per run. The kernels' per-call set-up and unit loop
-// cost more than such a copy when a row is small.
-type runCopy struct {
-	run     int   // bytes per run
-	off     int   // byte offset of the first run in the source
-	shape   []int // outer axes, outermost first
-	strides []int // their byte strides in the source, of any sign
-}
-
-const minRun = 64
-
-func newRunCopy(p *Plan) *runCopy {
-	if len(p.stages) != 1 || p.out.Size() == 0 {
-		return nil
-	}
-	s, w := p.stages[0], p.width
-	k, run := len(s.Shape), 1
-	for k > 0 {
-		d := s.Shape[k-1]
-		if d != 1 && s.Strides[k-1] != run {
-			break
-		}
-		run *= d
-		k--
-	}
-	if run*w < minRun {
-		return nil
-	}
-	c := &runCopy{run: run * w, off: s.Offset * w}
-	for i := range k {
-		if s.Shape[i] != 1 {
-			c.shape = append(c.shape, s.Shape[i])
-			c.strides = append(c.strides, s.Strides[i]*w)
-		}
-	}
-	return c
-}
-
-// run copies the runs of one row; the plan's kernel checked at compile
-// time that the view stays inside the source, and copy() checks again.
-func (c *runCopy) copyRuns(dst, src []byte) {
-	switch len(c.shape) {
-	case 0:
-		copy(dst, src[c.off:c.off+c.run])
-		return
-	case 1:
-		off, st := c.off, c.strides[0]
-		for i := range c.shape[0] {
-			copy(dst[i*c.run:(i+1)*c.run], src[off:off+c.run])
-			off += st
-		}
-		return
-	}
-	var idx [16]int
-	if len(c.shape) > len(idx) {
-		panic("expr: too many outer axes")
-	}
-	nd := len(c.shape)
-	off, o := c.off, 0
-	for {
-		copy(dst[o:o+c.run], src[off:off+c.run])
-		o += c.run
-		k := nd - 1
-		for ; k >= 0; k-- {
-			idx[k]++
-			off += c.strides[k]
-			if idx[k] < c.shape[k] {
-				break
-			}
-			off -= idx[k] * c.strides[k]
-			idx[k] = 0
-		}
-		if k < 0 {
-			return
-		}
-	}
 }

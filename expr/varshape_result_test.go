@@ -1,0 +1,183 @@
+package expr_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/varshape"
+)
+
+func TestVarResultType(t *testing.T) {
+	u8 := arrow.PrimitiveTypes.Uint8
+	hwc := varshape.MustNewType(u8, 3, varshape.Options{
+		DimNames: []string{"h", "w", "c"}, UniformShape: []int{varshape.Varies, varshape.Varies, 3}})
+	chw := varshape.MustNewType(u8, 3, varshape.Options{ // stored (h, w, c), logical (c, h, w)
+		DimNames: []string{"c", "h", "w"}, Permutation: []int{2, 0, 1}, UniformShape: []int{3, varshape.Varies, varshape.Varies}})
+	whole := varshape.MustNewType(u8, 3, varshape.Options{UniformShape: []int{4, 5, 3}})
+	free := varshape.MustNewType(u8, 2, varshape.Options{})
+	tests := []struct {
+		name, text string
+		typ        *varshape.Type
+		want       string // the result type's String, or the error's text
+		wantErr    bool
+	}{
+		{"crop varies", "x[:224, :224]", hwc, varshape.MustNewType(u8, 3, varshape.Options{DimNames: []string{"h", "w", "c"}, UniformShape: []int{-1, -1, 3}}).String(), false},
+		{"pixel is fixed", "x[0, 0]", hwc, fixedType(t, u8, []int{3}, []string{"c"}).String(), false},
+		{"reshape to a size is fixed", "x.reshape(2, 3)", free, "", true},
+		{"reshape with -1 varies", "x.reshape(-1)", hwc, varshape.MustNewType(u8, 1, varshape.Options{}).String(), false},
+		{"transpose moves the fixed axis", "x.transpose(2, 0, 1)", hwc, varshape.MustNewType(u8, 3, varshape.Options{DimNames: []string{"c", "h", "w"}, UniformShape: []int{3, -1, -1}}).String(), false},
+		{"channel slice", "x[..., 1:3]", hwc, varshape.MustNewType(u8, 3, varshape.Options{DimNames: []string{"h", "w", "c"}, UniformShape: []int{-1, -1, 2}}).String(), false},
+		{"new axis", "x[None, 0]", hwc, varshape.MustNewType(u8, 3, varshape.Options{DimNames: []string{"", "w", "c"}, UniformShape: []int{1, -1, 3}}).String(), false},
+		{"empty slice still varies", "x[5:2]", hwc, varshape.MustNewType(u8, 3, varshape.Options{DimNames: []string{"h", "w", "c"}, UniformShape: []int{-1, -1, 3}}).String(), false},
+		{"permuted input, logical axes", "x[1]", chw, varshape.MustNewType(u8, 2, varshape.Options{DimNames: []string{"h", "w"}}).String(), false},
+		{"complete uniform shape", "x.reshape(-1)", whole, fixedType(t, u8, []int{60}, nil).String(), false},
+		{"0-D", "x[0, 0, 2]", hwc, fixedType(t, u8, []int{}, nil).String(), false},
+		{"index out of a fixed axis", "x[0, 0, 3]", hwc, "out of bounds", true},
+		{"syntax", "x[0,", hwc, "expected", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := expr.ParseVar(tt.text, tt.typ).ResultType()
+			if tt.wantErr {
+				if !errors.Is(err, arrow.ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("err = %v, want arrow.ErrInvalid with %q", err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got.String()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestVarResultTypeFromPlan checks that a reshape to a named size, which
+// no large template fits, takes its structure from a compiled row shape.
+func TestVarResultTypeFromPlan(t *testing.T) {
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Int16, 2, varshape.Options{})
+	p := expr.ParseVar("x.reshape(3, 2)", typ)
+	if _, err := p.ResultType(); !errors.Is(err, arrow.ErrInvalid) {
+		t.Fatalf("before any plan: err = %v, want arrow.ErrInvalid", err)
+	}
+	if _, err := p.Plan([]int{2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.ResultType()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fixedType(t, arrow.PrimitiveTypes.Int16, []int{3, 2}, nil); !arrow.TypeEqual(got, want) {
+		t.Errorf("type %v, want %v", got, want)
+	}
+}
+
+func fixedType(t *testing.T, elem arrow.DataType, shape []int, names []string) *fixedshape.Type {
+	t.Helper()
+	m, err := metadata.New(shape, names, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, err := fixedshape.NewType(elem, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ
+}
+
+// TestVarEvalAs evaluates into the type ResultType chose and into a fixed
+// type the caller expects.
+func TestVarEvalAs(t *testing.T) {
+	u16 := arrow.PrimitiveTypes.Uint16
+	typ := varshape.MustNewType(u16, 2, varshape.Options{DimNames: []string{"h", "w"}})
+	tests := []struct {
+		name    string
+		shapes  [][]int
+		text    string
+		as      func(t *testing.T, p *expr.VarPlan) arrow.DataType
+		wantErr string
+	}{
+		{"crop stays variable-shape when rows agree", [][]int{{3, 3}, nil, {4, 5}}, "x[:2, :2]", resultType, ""},
+		{"fixed shape", [][]int{{3, 3}, nil, {4, 5}}, "x[:2, :2]", fixedAs([]int{2, 2}), ""},
+		{"fixed shape, a row differs", [][]int{{3, 3}, {4, 5}, {1, 5}, {2, 2}}, "x[:2, :2]", fixedAs([]int{2, 2}), "row 2 of 4: the result shape (1,2) differs from the fixed shape (2,2)"},
+		{"all null, fixed", [][]int{nil, nil}, "x[:2, :2]", fixedAs([]int{2, 2}), ""},
+		{"all null, variable", [][]int{nil, nil}, "x[:2, :2]", resultType, ""},
+		{"wrong number of dimensions", [][]int{{3, 3}}, "x[0]", func(t *testing.T, p *expr.VarPlan) arrow.DataType {
+			return varshape.MustNewType(u16, 2, varshape.Options{})
+		}, "row 0 of 1: the result is 1-D uint16, not 2-D uint16"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			in := varColumn(t, mem, typ, tt.shapes)
+			defer in.Release()
+			p := expr.ParseVar(tt.text, typ)
+			as := tt.as(t, p)
+			out, err := p.EvalAs(as, in, expr.WithAllocator(mem))
+			if tt.wantErr != "" {
+				if !errors.Is(err, arrow.ErrInvalid) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want arrow.ErrInvalid with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Release()
+			if !arrow.TypeEqual(out.DataType(), as) {
+				t.Fatalf("type %v, want %v", out.DataType(), as)
+			}
+			// Each valid row against the same expression on the row alone.
+			for i := range in.Len() {
+				if in.IsNull(i) != out.IsNull(i) {
+					t.Fatalf("row %d: null %v, want %v", i, out.IsNull(i), in.IsNull(i))
+				}
+				if in.IsNull(i) {
+					continue
+				}
+				ref := rowRef(t, in, i, tt.text)
+				var got []byte
+				switch o := out.(type) {
+				case *fixedshape.Array:
+					size := len(o.ValueBytes()) / o.Len()
+					got = o.ValueBytes()[i*size : (i+1)*size]
+				case *varshape.Array:
+					got = o.RowBytes(i)
+				}
+				if diff := cmp.Diff(ref.ValueBytes(), got); diff != "" {
+					t.Errorf("row %d (-want +got):\n%s", i, diff)
+				}
+				ref.Release()
+			}
+		})
+	}
+}
+
+func resultType(t *testing.T, p *expr.VarPlan) arrow.DataType {
+	t.Helper()
+	typ, err := p.ResultType()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := typ.(*varshape.Type); !ok {
+		t.Fatalf("result type %v, want a variable-shape type", typ)
+	}
+	return typ
+}
+
+func fixedAs(shape []int) func(t *testing.T, p *expr.VarPlan) arrow.DataType {
+	return func(t *testing.T, p *expr.VarPlan) arrow.DataType {
+		return fixedType(t, arrow.PrimitiveTypes.Uint16, shape, []string{"h", "w"})
+	}
+}

@@ -1,0 +1,81 @@
+package expr
+
+// runCopy is the fast path of a one-stage plan whose view is made of
+// contiguous runs of at least minRun bytes (a crop of images, a slice of
+// rows): one copy() per run. The kernels' per-call set-up and unit loop
+// cost more than such a copy when a row is small.
+type runCopy struct {
+	run     int   // bytes per run
+	off     int   // byte offset of the first run in the source
+	shape   []int // outer axes, outermost first
+	strides []int // their byte strides in the source, of any sign
+}
+
+const minRun = 64
+
+func newRunCopy(p *Plan) *runCopy {
+	if len(p.stages) != 1 || p.out.Size() == 0 {
+		return nil
+	}
+	s, w := p.stages[0], p.width
+	k, run := len(s.Shape), 1
+	for k > 0 {
+		d := s.Shape[k-1]
+		if d != 1 && s.Strides[k-1] != run {
+			break
+		}
+		run *= d
+		k--
+	}
+	if run*w < minRun {
+		return nil
+	}
+	c := &runCopy{run: run * w, off: s.Offset * w}
+	for i := range k {
+		if s.Shape[i] != 1 {
+			c.shape = append(c.shape, s.Shape[i])
+			c.strides = append(c.strides, s.Strides[i]*w)
+		}
+	}
+	return c
+}
+
+// run copies the runs of one row; the plan's kernel checked at compile
+// time that the view stays inside the source, and copy() checks again.
+func (c *runCopy) copyRuns(dst, src []byte) {
+	switch len(c.shape) {
+	case 0:
+		copy(dst, src[c.off:c.off+c.run])
+		return
+	case 1:
+		off, st := c.off, c.strides[0]
+		for i := range c.shape[0] {
+			copy(dst[i*c.run:(i+1)*c.run], src[off:off+c.run])
+			off += st
+		}
+		return
+	}
+	var idx [16]int
+	if len(c.shape) > len(idx) {
+		panic("expr: too many outer axes")
+	}
+	nd := len(c.shape)
+	off, o := c.off, 0
+	for {
+		copy(dst[o:o+c.run], src[off:off+c.run])
+		o += c.run
+		k := nd - 1
+		for ; k >= 0; k-- {
+			idx[k]++
+			off += c.strides[k]
+			if idx[k] < c.shape[k] {
+				break
+			}
+			off -= idx[k] * c.strides[k]
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}
