@@ -8,3 +8,10 @@ func SetBitTiles(on bool) bool {
 	bitTiles = on
 	return old
 }
+
+// CompactBytes and ExpandBytes export the bit packing of interleave and
+// deinterleave.
+var (
+	CompactBytes = compactBytes
+	ExpandBytes  = expandBytes
+)

@@ -135,6 +135,9 @@ func TestBoolTransposeTiles(t *testing.T) {
 		{"3x200", []int{3, 200}, nil},
 		{"200x3", []int{200, 3}, nil},
 		{"1x9", []int{1, 9}, nil},
+		{"6x67", []int{6, 67}, nil},
+		{"67x5", []int{67, 5}, nil},
+		{"8x130", []int{8, 130}, nil},
 		{"permuted 5x70", []int{5, 70}, []int{1, 0}},
 		{"3x5x7", []int{3, 5, 7}, nil},
 		{"3x40x50", []int{3, 40, 50}, nil},
@@ -204,6 +207,29 @@ func TestBoolTransposeValues(t *testing.T) {
 						t.Fatalf("tensor %d: out[%d,%d,%d] = %v, want in[%d,%d,%d] = %v", i, c, a, b, got, a, b, c, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestCompactBytes checks the packing of k bits per byte both ways for
+// every k.
+func TestCompactBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for k := uint(1); k <= 8; k++ {
+		for range 100 {
+			x := r.Uint64()
+			var want uint64
+			for i := range uint(8) {
+				want |= (x >> (8 * i) & (1<<k - 1)) << (i * k)
+			}
+			got := expr.CompactBytes(x, k)
+			if got != want {
+				t.Fatalf("CompactBytes(%#x, %d) = %#x, want %#x", x, k, got, want)
+			}
+			back := expr.ExpandBytes(got, k)
+			if wantBack := x & (0x0101010101010101 * (1<<k - 1)); back != wantBack {
+				t.Fatalf("ExpandBytes(%#x, %d) = %#x, want %#x", got, k, back, wantBack)
 			}
 		}
 	}

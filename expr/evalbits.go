@@ -220,9 +220,14 @@ func (w *bitWriter) transpose(src []byte, base int, t *bitTile) {
 	var idx [maxTileRank]int
 	so, do := base, start
 	for {
-		if t.R >= 24 && t.C >= 24 {
+		switch {
+		case t.R >= 24 && t.C >= 24:
 			transpose64(w.dst, do, src, so, t)
-		} else {
+		case t.C <= 8 && t.row == t.C:
+			interleave(w.dst, do, src, so, t)
+		case t.R <= 8 && t.step == t.R:
+			deinterleave(w.dst, do, src, so, t)
+		default:
 			transpose8(w.dst, do, src, so, t)
 		}
 		// Advance the odometer over the outer axes.
@@ -313,8 +318,89 @@ func transpose8(dst []byte, do int, src []byte, so int, t *bitTile) {
 	}
 }
 
+// interleave writes one R x C matrix of t whose C <= 8 columns are
+// contiguous output rows (an image's planes into pixels, CHW to HWC): it
+// loads 64 elements of every column at once and makes each 8 output rows
+// with an 8x8 transpose and one store.
+func interleave(dst []byte, do int, src []byte, so int, t *bitTile) {
+	c := uint(t.C)
+	var w [8]uint64
+	for r0 := 0; r0 < t.R; r0 += 64 {
+		rh := uint(min(64, t.R-r0))
+		s := so + r0
+		for k := range c {
+			w[k] = loadBits64(src, s, rh)
+			s += t.step
+		}
+		d := do + r0*t.C
+		for g := uint(0); g < rh; g += 8 {
+			n := min(8, rh-g)
+			var x uint64
+			for k := range c {
+				x |= (w[k] >> g & 0xff) << (8 * k)
+			}
+			storeBits(dst, d, compactBytes(kernel.TransposeBits8(x), c), n*c)
+			d += int(n * c)
+		}
+	}
+}
+
+// deinterleave writes one R x C matrix of t with R <= 8 whose columns are
+// contiguous in the source (step == R; pixels into planes, HWC to CHW):
+// every 8 columns come from one load and an 8x8 transpose, and each
+// output row is stored 64 elements at a time.
+func deinterleave(dst []byte, do int, src []byte, so int, t *bitTile) {
+	r := uint(t.R)
+	var rows [8]uint64
+	for c0 := 0; c0 < t.C; c0 += 64 {
+		cw := uint(min(64, t.C-c0))
+		rows = [8]uint64{}
+		s := so + c0*t.R
+		for g := uint(0); g < cw; g += 8 {
+			n := min(8, cw-g)
+			x := kernel.TransposeBits8(expandBytes(loadBits64(src, s, n*r), r))
+			for k := range r {
+				rows[k] |= (x >> (8 * k) & 0xff) << g
+			}
+			s += int(n * r)
+		}
+		d := do + c0
+		for k := range r {
+			storeBits(dst, d, rows[k], cw)
+			d += t.row
+		}
+	}
+}
+
+// compactBytes returns the low k bits (1 <= k <= 8) of every byte of x,
+// byte i's at bits [ik, ik+k).
+func compactBytes(x uint64, k uint) uint64 {
+	m1 := 0x0101010101010101 * (uint64(1)<<k - 1)
+	m2 := 0x0001000100010001 * (uint64(1)<<k - 1)
+	m4 := 0x0000000100000001 * (uint64(1)<<(2*k) - 1)
+	x &= m1
+	x = x&m2 | x>>(8-k)&(m2<<k)
+	x = x&m4 | x>>(16-2*k)&(m4<<(2*k))
+	lo := uint64(1)<<(4*k) - 1
+	return x&lo | x>>(32-4*k)&(lo<<(4*k))
+}
+
+// expandBytes is the inverse of compactBytes: bits [ik, ik+k) of x (which
+// has no bits from 8k up) go to the low k bits of byte i.
+func expandBytes(x uint64, k uint) uint64 {
+	lo := uint64(1)<<(4*k) - 1
+	x = x&lo | (x>>(4*k)&lo)<<32
+	m4 := 0x0000000100000001 * (uint64(1)<<(2*k) - 1)
+	x = x&m4 | (x>>(2*k)&m4)<<16
+	m2 := 0x0001000100010001 * (uint64(1)<<k - 1)
+	return x&m2 | (x>>k&m2)<<8
+}
+
 // loadBits64 is loadBits for up to 64 bits.
 func loadBits64(src []byte, off int, k uint) uint64 {
+	if i := off >> 3; k == 64 && off&7 == 0 && i+8 <= len(src) {
+		return binary.LittleEndian.Uint64(src[i:])
+	}
 	if k <= 56 {
 		return loadBits(src, off, k)
 	}
@@ -324,6 +410,10 @@ func loadBits64(src []byte, off int, k uint) uint64 {
 // storeBits writes the low k bits (k <= 64) of v to dst from bit pos,
 // keeping every other bit of dst.
 func storeBits(dst []byte, pos int, v uint64, k uint) {
+	if i := pos >> 3; k == 64 && pos&7 == 0 && i+8 <= len(dst) {
+		binary.LittleEndian.PutUint64(dst[i:], v)
+		return
+	}
 	if k > 56 {
 		storeBits(dst, pos, v, 32)
 		storeBits(dst, pos+32, v>>32, k-32)
