@@ -19,26 +19,55 @@ func TransposeBits8(x uint64) uint64 {
 }
 
 // TransposeBits64 transposes in place the 64x64 bit matrix m whose row i
-// is m[i] (bit j of m[i] is element (i, j)).
+// is m[i] (bit j of m[i] is element (i, j)). Round s (32, 16, ..., 1)
+// exchanges, in every 2s x 2s block, the s x s block above the diagonal
+// (rows k, columns s..2s-1) with the one below it (rows k+s, columns
+// 0..s-1). With AVX2 four rows move at a time.
 func TransposeBits64(m *[64]uint64) {
-	swapBlocks(m, 32, 0x00000000FFFFFFFF)
-	swapBlocks(m, 16, 0x0000FFFF0000FFFF)
-	swapBlocks(m, 8, 0x00FF00FF00FF00FF)
-	swapBlocks(m, 4, 0x0F0F0F0F0F0F0F0F)
-	swapBlocks(m, 2, 0x3333333333333333)
-	swapBlocks(m, 1, 0x5555555555555555)
+	if useAVX2 {
+		transposeBits64AVX2(m)
+		return
+	}
+	transposeBits64Go(m)
 }
 
-// swapBlocks exchanges, in every 2s x 2s block of m, the s x s block above
-// the diagonal (rows k, columns s..2s-1) with the one below it; mask selects
-// the low s columns of every 2s.
-func swapBlocks(m *[64]uint64, s uint, mask uint64) {
-	for k0 := uint(0); k0 < 64; k0 += 2 * s {
-		for k := k0; k < k0+s; k++ {
-			a, b := m[k&63], m[(k+s)&63]
-			t := (a>>s ^ b) & mask
-			m[k&63] = a ^ t<<s
-			m[(k+s)&63] = b ^ t
-		}
+// transposeBits64Go is TransposeBits64 one pair of rows at a time, with
+// constant shifts, one loop per round.
+func transposeBits64Go(m *[64]uint64) {
+	for i := range 32 {
+		k := (i&^31)<<1 | i&31
+		a, b := m[k&63], m[(k+32)&63]
+		t := (a>>32 ^ b) & 0x00000000FFFFFFFF
+		m[k&63], m[(k+32)&63] = a^t<<32, b^t
+	}
+	for i := range 32 {
+		k := (i&^15)<<1 | i&15
+		a, b := m[k&63], m[(k+16)&63]
+		t := (a>>16 ^ b) & 0x0000FFFF0000FFFF
+		m[k&63], m[(k+16)&63] = a^t<<16, b^t
+	}
+	for i := range 32 {
+		k := (i&^7)<<1 | i&7
+		a, b := m[k&63], m[(k+8)&63]
+		t := (a>>8 ^ b) & 0x00FF00FF00FF00FF
+		m[k&63], m[(k+8)&63] = a^t<<8, b^t
+	}
+	for i := range 32 {
+		k := (i&^3)<<1 | i&3
+		a, b := m[k&63], m[(k+4)&63]
+		t := (a>>4 ^ b) & 0x0F0F0F0F0F0F0F0F
+		m[k&63], m[(k+4)&63] = a^t<<4, b^t
+	}
+	for i := range 32 {
+		k := (i&^1)<<1 | i&1
+		a, b := m[k&63], m[(k+2)&63]
+		t := (a>>2 ^ b) & 0x3333333333333333
+		m[k&63], m[(k+2)&63] = a^t<<2, b^t
+	}
+	for i := range 32 {
+		k := i << 1
+		a, b := m[k&63], m[(k+1)&63]
+		t := (a>>1 ^ b) & 0x5555555555555555
+		m[k&63], m[(k+1)&63] = a^t<<1, b^t
 	}
 }

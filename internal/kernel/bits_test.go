@@ -1,6 +1,7 @@
 package kernel_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -25,6 +26,14 @@ func TestTransposeBits8(t *testing.T) {
 }
 
 func TestTransposeBits64(t *testing.T) {
+	t.Run("avx2=auto", testTransposeBits64)
+	t.Run("avx2=off", func(t *testing.T) {
+		defer kernel.SetAVX2(false)()
+		testTransposeBits64(t)
+	})
+}
+
+func testTransposeBits64(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 4 {
 		var m, want [64]uint64
@@ -60,14 +69,17 @@ func BenchmarkTransposeBits(b *testing.B) {
 			x = kernel.TransposeBits8(x) + 1
 		}
 	})
-	b.Run("size=64x64/impl=kernel", func(b *testing.B) {
-		b.SetBytes(512)
-		b.ReportAllocs()
-		var m [64]uint64
-		for b.Loop() {
-			kernel.TransposeBits64(&m)
-		}
-	})
+	for _, avx2 := range []bool{true, false} {
+		b.Run(fmt.Sprintf("size=64x64/avx2=%v/impl=kernel", avx2), func(b *testing.B) {
+			defer kernel.SetAVX2(avx2)()
+			b.SetBytes(512)
+			b.ReportAllocs()
+			var m [64]uint64
+			for b.Loop() {
+				kernel.TransposeBits64(&m)
+			}
+		})
+	}
 	b.Run("size=64x64/impl=copy", func(b *testing.B) {
 		b.SetBytes(512)
 		b.ReportAllocs()
