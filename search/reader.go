@@ -11,11 +11,15 @@ import (
 
 // WithColumn names the column [Search] searches (default: the only tensor
 // column of the schema).
-func WithColumn(name string) Option { return func(c *config) { c.column, c.colIndex = name, -1 } }
+func WithColumn(name string) Option {
+	return func(c *config) { c.column, c.colIndex, c.indexSet = name, -1, false }
+}
 
 // WithColumnIndex gives the index in the schema of the column [Search]
-// searches.
-func WithColumnIndex(i int) Option { return func(c *config) { c.column, c.colIndex = "", i } }
+// searches (a negative i fails the search).
+func WithColumnIndex(i int) Option {
+	return func(c *config) { c.column, c.colIndex, c.indexSet = "", i, true }
+}
 
 // Search returns the k rows nearest to each query of queries under metric
 // m among the rows of one tensor column of r's record batches, read batch
@@ -63,8 +67,8 @@ func findColumn(s *arrow.Schema, c config) (int, *fixedshape.Type, error) {
 			return 0, nil, fmt.Errorf("search: no column %q: %w", c.column, arrow.ErrInvalid)
 		}
 		idx = ids[0]
-	case idx >= 0:
-		if idx >= s.NumFields() {
+	case c.indexSet:
+		if idx < 0 || idx >= s.NumFields() {
 			return 0, nil, fmt.Errorf("search: column index %d out of range [0, %d): %w", idx, s.NumFields(), arrow.ErrInvalid)
 		}
 	default:

@@ -21,6 +21,7 @@ type config struct {
 	mem      memory.Allocator
 	column   string
 	colIndex int
+	indexSet bool
 }
 
 func newConfig(opts []Option) config {

@@ -242,6 +242,7 @@ func TestSearchErrors(t *testing.T) {
 		{"two-tensor-columns", q, 3, search.MetricDot, nil},
 		{"missing-column", q, 3, search.MetricDot, []search.Option{search.WithColumn("c")}},
 		{"index-out-of-range", q, 3, search.MetricDot, []search.Option{search.WithColumnIndex(2)}},
+		{"negative-index", q, 3, search.MetricDot, []search.Option{search.WithColumnIndex(-1)}},
 		{"other-shape", other, 3, search.MetricDot, []search.Option{search.WithColumn("a")}},
 		{"negative-k", q, -1, search.MetricDot, []search.Option{search.WithColumn("a")}},
 		{"unknown-metric", q, 3, search.Metric(-1), []search.Option{search.WithColumn("a")}},
