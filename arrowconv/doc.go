@@ -86,6 +86,25 @@
 // beyond their buffers, buffers outside the body, negative lengths or an
 // unknown codec; and tensor columns whose validity bitmaps are short.
 // The checks read the metadata in place, in time linear in its size.
+//
+// Before arrow-go decodes a record or dictionary batch, the readers also
+// check each buffer of every column, children included, against the
+// length and null count of its field node, as the columnar format
+// requires: a validity bitmap of ceil(length/8) bytes where there are
+// nulls (or a bitmap is present), length values of the type's width (bits
+// for bool), length+1 offsets whose first and last lie in order and
+// within the data or child array, FixedSizeList children of
+// length*list size elements, struct and sparse union children at least
+// as long as their parent, union type ids and dense offsets, list-view
+// offsets and sizes, and run ends without nulls; all sizes in
+// overflow-checked arithmetic. The errors name the column (a child by
+// its path, "col.item") and the buffer. arrow-go would slice past such
+// buffers and panic half-way through a batch. The check reads a few
+// bytes of the body per array (the length prefix of a compressed buffer,
+// two offsets of an uncompressed one), never every element: offsets
+// inside compressed buffers, offsets other than the first and last, and
+// view, union and dictionary indices are left to arrow-go and to the
+// readers' recovery, which frees what a failed decode allocated.
 // Panics are reserved for caller bugs announced in the doc (a slot index
 // out of range).
 package arrowconv

@@ -203,10 +203,14 @@ func (c *fileCheck) block(blk ipcBlock, typ ipc.MessageType) error {
 		blk.offset > c.size || int64(blk.meta) > c.size-blk.offset || blk.body > c.size-blk.offset-int64(blk.meta) {
 		return errorf("block at offset %d of %d+%d bytes is outside the %d-byte file", blk.offset, blk.meta, blk.body, c.size)
 	}
-	b, err := c.read(blk.offset, int64(blk.meta))
+	// The first bytes of the body come with the metadata: verifyBody
+	// reads a few of them, and a small batch then costs one read.
+	head := min(blk.body, bodyWindow)
+	b, err := c.read(blk.offset, int64(blk.meta)+head)
 	if err != nil {
 		return err
 	}
+	b, body := b[:blk.meta], b[blk.meta:]
 	prefix := 4
 	if binary.LittleEndian.Uint32(b) == continuation {
 		prefix = 8
@@ -224,8 +228,7 @@ func (c *fileCheck) block(blk ipcBlock, typ ipc.MessageType) error {
 	if m.bodyLen != blk.body {
 		return errorf("message body length %d does not match the block's %d", m.bodyLen, blk.body)
 	}
-	start := blk.offset + int64(blk.meta)
-	return verifyBody(b[prefix:], c.schema, m.bodyLen, func(off, n int64) ([]byte, error) { return c.read(start+off, n) })
+	return verifyBody(b[prefix:], c.schema, m.bodyLen, c.window(blk.offset+int64(blk.meta), m.bodyLen, body))
 }
 
 // readerAtFunc returns a read function over r for checkFile.
@@ -250,5 +253,36 @@ func bytesFunc(data []byte) func(off, n int64) ([]byte, error) {
 			return nil, errorf("ipc file: %d bytes at offset %d are outside the %d-byte file", n, off, len(data))
 		}
 		return data[off : off+n], nil
+	}
+}
+
+// bodyWindow is the size of the reads of a batch body by fileCheck.window.
+const bodyWindow = 4 << 10
+
+// window returns a read function over the body of bodyLen bytes at
+// offset start of the file for verifyBody, which reads a few bytes per
+// array, mostly at increasing offsets: it serves what falls inside head
+// (the first bytes of the body, read already) or the last window read,
+// and reads the file bodyWindow bytes at a time.
+func (c *fileCheck) window(start, bodyLen int64, head []byte) func(off, n int64) ([]byte, error) {
+	var (
+		buf       = head
+		at  int64 = 0 // body offset of buf
+	)
+	return func(off, n int64) ([]byte, error) {
+		if off < 0 || n < 0 || off > bodyLen || n > bodyLen-off {
+			return nil, errorf("ipc file: %d bytes at offset %d are outside the %d-byte body", n, off, bodyLen)
+		}
+		if off < at || off+n > at+int64(len(buf)) {
+			if n > bodyWindow {
+				return c.read(start+off, n)
+			}
+			b, err := c.read(start+off, min(bodyWindow, bodyLen-off))
+			if err != nil {
+				return nil, err
+			}
+			buf, at = b, off
+		}
+		return buf[off-at : off-at+n], nil
 	}
 }
