@@ -62,6 +62,12 @@ func Eval(e Expr, in *fixedshape.Array, opts ...Option) (*fixedshape.Array, erro
 // result metadata, dense row-major. It fails like fixedshape.NewType, with
 // arrow.ErrNotImplemented when the result shape has a size-0 dimension.
 func (p *Plan) Type() (*fixedshape.Type, error) {
+	if p.comp != nil {
+		if p.comp.scalar {
+			return nil, errorf("the result of %s is one value per tensor, not a tensor (see ResultType)", p.expr)
+		}
+		return fixedshape.NewType(p.comp.elem.arrow(), p.comp.meta)
+	}
 	return fixedshape.NewType(p.elem, p.out)
 }
 
@@ -75,6 +81,16 @@ func (p *Plan) Type() (*fixedshape.Type, error) {
 // (permutation); its dimension names do not matter. Errors wrap
 // arrow.ErrInvalid (a mismatched input), or come from Plan.Type.
 func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
+	if p.comp != nil {
+		if p.comp.scalar {
+			return nil, errorf("the result of %s is one value per tensor, not a tensor (use EvalArray)", p.expr)
+		}
+		out, err := p.EvalArray(in, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return out.(*fixedshape.Array), nil
+	}
 	o := config(opts)
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return nil, err
@@ -128,8 +144,13 @@ func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, er
 // null tensors' slots are zero-filled. It allocates nothing on one worker,
 // so a caller can reuse dst across batches. It fails, with an error
 // wrapping arrow.ErrInvalid, when in does not match the plan's input (see
-// Plan.Eval) or dst is too short.
+// Plan.Eval) or dst is too short. For a computing expression dst holds
+// the result values (Plan.ResultType's elements, one tensor or value per
+// input tensor) and each call allocates the workers' scratch.
 func (p *Plan) EvalInto(dst []byte, in *fixedshape.Array, opts ...Option) error {
+	if p.comp != nil {
+		return p.evalComputeInto(dst, in, opts)
+	}
 	o := config(opts)
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return err

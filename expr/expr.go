@@ -11,13 +11,15 @@ import (
 )
 
 // Expr is an immutable, lazily evaluated tensor expression: an input
-// tensor type and a chain of NumPy-style view operations on it. Its result
+// tensor type and a chain of NumPy-style operations on it: views, then
+// element-wise operations and at most one reduction. Its result
 // metadata and element type are known as soon as it is built; no data is
 // touched until Eval. Expressions are safe for concurrent use.
 //
 // The interface is sealed: the constructors of this package (Input,
-// InputOf, Subscript, Slice, Index, Transpose, Reshape, Parse, Simplify)
-// make every Expr.
+// InputOf, Subscript, Slice, Index, Transpose, Reshape, Astype, Arith,
+// ArithLeft, Clip, Abs, Sqrt, Reduce, Similarity, Parse, Simplify) make
+// every Expr.
 type Expr interface {
 	// String returns the canonical text form, which Parse reads back
 	// to an equal expression (Equal). The input prints as `x`.
@@ -26,7 +28,8 @@ type Expr interface {
 	// result tensor (no permutation: results are dense row-major).
 	// It returns the zero Metadata when Check fails.
 	Metadata() metadata.Metadata
-	// ElemType returns the element type of input and result.
+	// ElemType returns the element type of the result (of the input
+	// too for a view expression).
 	ElemType() arrow.DataType
 	// Input returns the metadata of the expression's input tensors.
 	Input() metadata.Metadata
@@ -41,18 +44,38 @@ const (
 	opIndex
 	opTranspose
 	opReshape
+	opAstype
+	opArith
+	opClip
+	opAbs
+	opSqrt
+	opReduce
+	opSim
 )
 
 // node is the one implementation of Expr.
 type node struct {
 	op    op
 	x     *node          // the operand; nil for the input
-	elem  arrow.DataType // element type, shared by the whole chain
+	elem  arrow.DataType // the result's element type
 	in    metadata.Metadata
 	items []Item // opIndex
 	ints  []int  // opTranspose: the axes as given (nil: reversed); opReshape: the shape as given
 	meta  metadata.Metadata
 	err   error
+
+	// Computing operations (compute.go, reduce.go).
+	computes     bool      // this node or one below it computes
+	reduced      bool      // this node or one below it reduces
+	dt           dtype     // the result's dtype
+	bop          BinaryOp  // opArith
+	left         bool      // opArith: the constant is the left operand
+	c, c2        Const     // opArith, opSim: the constant; opClip: the bounds
+	hasLo, hasHi bool      // opClip: which bounds are given
+	red          Reduction // opReduce
+	metric       Metric    // opSim
+	axes         []int     // opReduce: the axes as given, nil for all
+	keep         bool      // opReduce: keepdims
 }
 
 func (n *node) node() *node                 { return n }
@@ -88,11 +111,23 @@ func InputOf(elem arrow.DataType, m metadata.Metadata) Expr {
 	return n
 }
 
-// derive starts a node on operand x, inheriting x's error.
+// derive starts a node on operand x, inheriting x's error. A view
+// operation after a computing one fails.
 func derive(x Expr, o op) (*node, *node) {
 	xn := x.node()
-	n := &node{op: o, x: xn, elem: xn.elem, in: xn.in, err: xn.err}
+	n := &node{op: o, x: xn, elem: xn.elem, in: xn.in, err: xn.err, computes: xn.computes, reduced: xn.reduced}
+	if n.err == nil && o <= opReshape && xn.computes {
+		n.err = errorf("view operations come before computing ones (index, transpose or reshape x first)")
+	}
 	return n, xn
+}
+
+// inputElem returns the element type of the input of n's chain.
+func (n *node) inputElem() arrow.DataType {
+	for n.x != nil {
+		n = n.x
+	}
+	return n.elem
 }
 
 // finish sets n's result from shape and names, or records err.
@@ -356,6 +391,11 @@ func Equal(a, b Expr) bool {
 	x, y := a.node(), b.node()
 	for x != nil && y != nil {
 		if x.op != y.op || !slices.Equal(x.items, y.items) || !slices.Equal(x.ints, y.ints) || (x.ints == nil) != (y.ints == nil) {
+			return false
+		}
+		if x.op > opReshape && (x.dt != y.dt || x.bop != y.bop || x.left != y.left || !x.c.equal(y.c) || !x.c2.equal(y.c2) ||
+			x.hasLo != y.hasLo || x.hasHi != y.hasHi || x.red != y.red || x.metric != y.metric || x.keep != y.keep ||
+			!slices.Equal(x.axes, y.axes) || (x.axes == nil) != (y.axes == nil)) {
 			return false
 		}
 		if x.op == opInput {

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 )
@@ -59,8 +58,12 @@ func MustParse(text string, x Expr) Expr {
 }
 
 type parser struct {
-	text string
-	pos  int
+	text  string
+	pos   int
+	x     Expr // the input
+	used  bool // x has been read
+	ops   int  // operations so far
+	depth int  // nesting of parentheses, calls and lists
 }
 
 func (p *parser) errorf(format string, args ...any) *Error {
@@ -120,68 +123,20 @@ func (p *parser) word() string {
 }
 
 func (p *parser) parse(x Expr) (Expr, error) {
-	start := p.pos
-	if w := p.word(); w != "x" {
-		p.pos = start
+	p.x = x
+	o, err := p.sum()
+	if err != nil {
+		return nil, err
+	}
+	if c := p.peek(); c != 0 {
+		return nil, p.errorf("unexpected %q", c)
+	}
+	if o.e == nil {
+		p.pos = 0
 		p.space()
 		return nil, p.errorf("expected the input name x")
 	}
-	e := x
-	for ops := 0; ; ops++ {
-		c := p.peek()
-		if c == 0 {
-			return e, nil
-		}
-		if ops == MaxOps {
-			return nil, p.errorf("more than %d operations", MaxOps)
-		}
-		switch c {
-		case '[':
-			p.pos++
-			items, err := p.items()
-			if err != nil {
-				return nil, err
-			}
-			e = Subscript(e, items...)
-		case '.':
-			p.pos++
-			at := p.pos
-			switch w := p.word(); w {
-			case "T":
-				e = Transpose(e)
-			case "transpose":
-				ints, err := p.args()
-				if err != nil {
-					return nil, err
-				}
-				e = Transpose(e, ints...)
-			case "reshape":
-				ints, err := p.args()
-				if err != nil {
-					return nil, err
-				}
-				if ints == nil {
-					p.pos = at
-					return nil, p.errorf("reshape needs a shape (use reshape(()) for 0-D)")
-				}
-				e = Reshape(e, ints...)
-			default:
-				p.pos = at
-				return nil, p.errorf("unknown operation %q (want T, transpose or reshape)", w)
-			}
-		default:
-			return nil, p.errorf("unexpected %q", c)
-		}
-		if err := Check(e); err != nil {
-			// Report argument errors where the operation ends.
-			msg := err.Error()
-			var ee *Error
-			if errors.As(err, &ee) {
-				msg = ee.Msg
-			}
-			return nil, &Error{Text: p.text, Pos: p.pos, Msg: msg}
-		}
-	}
+	return o.e, nil
 }
 
 // items parses the inside of [...] after the '['.

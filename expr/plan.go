@@ -37,11 +37,12 @@ type Plan struct {
 	out     metadata.Metadata
 	stages  []Stage
 	kernels []kernel.Plan
-	inShape []int // the input's logical shape
-	inElem  []int // the input's logical element strides
-	relabel []int // the zero-copy result's permutation when ok
-	ok      bool  // the result is a relabelling of the input's elements
-	scratch int   // elements of the largest intermediate result
+	inShape []int    // the input's logical shape
+	inElem  []int    // the input's logical element strides
+	relabel []int    // the zero-copy result's permutation when ok
+	ok      bool     // the result is a relabelling of the input's elements
+	scratch int      // elements of the largest intermediate result
+	comp    *compute // the computing operations after the view; nil for a view expression
 }
 
 // Compile checks e and lowers it to a Plan. Slices, integer indexes,
@@ -59,7 +60,11 @@ func Compile(e Expr) (*Plan, error) {
 	if err := Check(e); err != nil {
 		return nil, err
 	}
-	n := e.node()
+	top := e.node()
+	n := top
+	for n.op > opReshape {
+		n = n.x // views come first: n is the view's result
+	}
 	p := &Plan{expr: e, elem: n.elem, in: n.in, out: n.meta, inSize: n.in.Size()}
 	p.width = n.elem.(arrow.FixedWidthDataType).BitWidth() / 8
 	p.bits = n.elem.ID() == arrow.BOOL
@@ -118,9 +123,11 @@ func Compile(e Expr) (*Plan, error) {
 	}
 	// Drop the stages that copy their whole source in order: the next
 	// stage reads the same elements from the stage's source, and the
-	// previous stage writes the same bytes for the last one.
+	// previous stage writes the same bytes for the last one. (A computing
+	// expression keeps them: its first pass reads the last stage's view
+	// in that stage's shape.)
 	srcSize := p.inSize
-	for i := 0; i < len(p.stages) && len(p.stages) > 1; {
+	for i := 0; i < len(p.stages) && len(p.stages) > 1 && top == n; {
 		s := p.stages[i]
 		size, _ := stride.NumElements(s.Shape)
 		if s.Offset == 0 && size == srcSize && stride.IsRowMajor(s.Shape, s.Strides) {
@@ -145,6 +152,14 @@ func Compile(e Expr) (*Plan, error) {
 		if i < len(p.stages)-1 {
 			p.scratch = max(p.scratch, k.Size())
 		}
+	}
+	if top != n {
+		c, err := compileCompute(top, n, p.stages[len(p.stages)-1])
+		if err != nil {
+			return nil, err
+		}
+		p.comp = c
+		p.ok = false
 	}
 	return p, nil
 }
@@ -208,8 +223,14 @@ func nocopyReshape(old, strides, shape []int) ([]int, bool) {
 // Expr returns the compiled expression.
 func (p *Plan) Expr() Expr { return p.expr }
 
-// Metadata returns the metadata of one result tensor (dense row-major).
-func (p *Plan) Metadata() metadata.Metadata { return p.out }
+// Metadata returns the metadata of one result tensor (dense row-major);
+// 0-D for one value per tensor (Plan.Scalar).
+func (p *Plan) Metadata() metadata.Metadata {
+	if p.comp != nil {
+		return p.comp.meta
+	}
+	return p.out
+}
 
 // Stages returns a copy of the plan's copies, first to last.
 func (p *Plan) Stages() []Stage {

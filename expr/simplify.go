@@ -13,7 +13,8 @@ import (
 // reshape to the same shape). Each index is reduced as ndindex's
 // Tuple.reduce(shape) does: slices in their canonical form (ReduceSlice),
 // negative integers resolved, trailing full slices and ellipses removed.
-// An expression that fails Check is returned unchanged.
+// Computing operations are kept as they are, over their simplified
+// operand. An expression that fails Check is returned unchanged.
 func Simplify(e Expr) Expr {
 	if Check(e) != nil {
 		return e
@@ -26,6 +27,9 @@ func simplify(n *node) Expr {
 		return n
 	}
 	s := simplify(n.x).node()
+	if n.op > opReshape {
+		return recompute(n, s)
+	}
 	switch n.op {
 	case opIndex:
 		base, items := s, n.items

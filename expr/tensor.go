@@ -17,10 +17,14 @@ import (
 // single-stage plan and a tensor with the plan's input layout, allocates
 // only the result view's shape and strides.
 //
-// t must have the plan's element type and logical shape. A tensor whose
+// t must have the plan's element type and logical shape. Plans of
+// computing expressions are refused (use EvalArray). A tensor whose
 // layout (permutation) differs from the plan's input is still evaluated,
 // through a plan compiled for it on the spot. Errors wrap arrow.ErrInvalid.
 func Apply[T fixedshape.Elem](p *Plan, dst []T, t fixedshape.Tensor[T]) (fixedshape.Tensor[T], error) {
+	if p.comp != nil {
+		return fixedshape.Tensor[T]{}, errorf("Apply takes view expressions; evaluate %s with EvalArray", p.expr)
+	}
 	if want := arrow.GetDataType[T](); !arrow.TypeEqual(want, p.elem) {
 		return fixedshape.Tensor[T]{}, errorf("tensor of %v elements for an expression of %v elements", want, p.elem)
 	}
@@ -76,7 +80,8 @@ func rebind(n *node, x Expr) Expr {
 		return Subscript(y, n.items...)
 	case opTranspose:
 		return Transpose(y, n.ints...)
-	default:
+	case opReshape:
 		return Reshape(y, n.ints...)
 	}
+	return recompute(n, y)
 }

@@ -1,0 +1,202 @@
+package expr
+
+import (
+	"math"
+
+	"github.com/fstensor/fstensor/internal/ufunc"
+)
+
+// accum holds one tensor's reduction state, one slot per result element.
+type accum struct {
+	f, f2, f3 []float64 // float sums (f2, f3: cosine's x.x and c.c), min/max values
+	i         []int64   // integer sums, min/max values
+	idx       []int64   // ArgMax, ArgMin: the position of the best value so far
+	nan       []bool    // min/max of floats: a NaN was seen
+}
+
+func newAccum(r *reducer, size int) *accum {
+	a := &accum{}
+	if r.float {
+		a.f = make([]float64, size)
+		if r.sim && r.metric == Cosine {
+			a.f2, a.f3 = make([]float64, size), make([]float64, size)
+		}
+	} else {
+		a.i = make([]int64, size)
+	}
+	if !r.sim && (r.kind == ArgMax || r.kind == ArgMin) {
+		a.idx = make([]int64, size)
+	}
+	return a
+}
+
+// reset starts a tensor.
+func (a *accum) reset(r *reducer, val dtype) {
+	init := 0.0
+	var iinit int64
+	if !r.sim {
+		switch r.kind {
+		case Min, ArgMin:
+			init = math.Inf(1)
+			iinit = math.MaxInt64
+			if val == dtU64 {
+				iinit = -1
+			} else if val.unsigned() {
+				iinit = math.MaxInt64
+			}
+		case Max, ArgMax:
+			init = math.Inf(-1)
+			iinit = math.MinInt64
+			if val.unsigned() {
+				iinit = 0
+			}
+		}
+	}
+	for k := range a.f {
+		a.f[k] = init
+	}
+	for k := range a.i {
+		a.i[k] = iinit
+	}
+	clear(a.f2)
+	clear(a.f3)
+	for k := range a.idx {
+		a.idx[k] = math.MaxInt64
+	}
+}
+
+// add reduces a run of values (f or i, of dtype val) into the slots from
+// slot ao, as apart (0: the whole run into one slot); positions of
+// ArgMax and ArgMin are po + j*ps; the similarity's constant is at ko, ks
+// apart in r.c.
+func (a *accum) add(r *reducer, val dtype, f []float64, i []int64, ao, as, po, ps, ko, ks int) {
+	if r.float && !val.float() {
+		// Mean and norm of integers: as float64.
+		for j, v := range i {
+			f[j] = intToFloat(v, val, dtF64)
+		}
+	}
+	if r.sim {
+		c := r.c.f
+		for j, v := range f {
+			x := c[ko+j*ks]
+			o := ao + j*as
+			switch r.metric {
+			case Dot:
+				a.f[o] += v * x
+			case Cosine:
+				a.f[o] += v * x
+				a.f2[o] += v * v
+				a.f3[o] += x * x
+			default:
+				d := v - x
+				a.f[o] += d * d
+			}
+		}
+		return
+	}
+	switch r.kind {
+	case Sum, Mean, Norm:
+		if r.kind == Norm {
+			for j, v := range f {
+				f[j] = v * v
+			}
+		}
+		if !r.float {
+			if as == 0 {
+				var s int64
+				for _, v := range i {
+					s += v
+				}
+				a.i[ao] += s
+				return
+			}
+			for j, v := range i {
+				a.i[ao+j*as] += v
+			}
+			return
+		}
+		if as == 0 {
+			a.f[ao] += ufunc.SumF64(f)
+			return
+		}
+		for j, v := range f {
+			a.f[ao+j*as] += v
+		}
+	case Min, Max:
+		mx := r.kind == Max
+		if !r.float {
+			for j, v := range i {
+				o := ao + j*as
+				if mx && less(a.i[o], v, val) || !mx && less(v, a.i[o], val) {
+					a.i[o] = v
+				}
+			}
+			return
+		}
+		for j, v := range f {
+			o := ao + j*as
+			if mx && v > a.f[o] || !mx && v < a.f[o] || v != v {
+				a.f[o] = v
+			}
+		}
+		// A NaN once stored stays: v > NaN and v < NaN are false, and a
+		// later NaN replaces it with a NaN.
+	case ArgMax, ArgMin:
+		mx := r.kind == ArgMax
+		if !r.float {
+			for j, v := range i {
+				o, p := ao+j*as, int64(po+j*ps)
+				m := a.i[o]
+				if mx && less(m, v, val) || !mx && less(v, m, val) || v == m && p < a.idx[o] {
+					a.i[o], a.idx[o] = v, p
+				}
+			}
+			return
+		}
+		for j, v := range f {
+			o, p := ao+j*as, int64(po+j*ps)
+			m := a.f[o]
+			var take bool
+			switch {
+			case m != m && a.idx[o] != math.MaxInt64:
+				take = v != v && p < a.idx[o]
+			case v != v:
+				take = true
+			default:
+				take = mx && v > m || !mx && v < m || v == m && p < a.idx[o]
+			}
+			if take {
+				a.f[o], a.idx[o] = v, p
+			}
+		}
+	}
+}
+
+// finish writes the result of every slot to out (dtype r.out) from
+// element 0, and their values as float64 or int64 to f and i.
+func (a *accum) finish(r *reducer, out view) {
+	n := len(a.f) + len(a.i)
+	if a.idx != nil {
+		out.store(nil, a.idx, 0, 1)
+		return
+	}
+	if !r.float {
+		out.store(nil, a.i, 0, 1)
+		return
+	}
+	res := a.f
+	for k := range n {
+		v := res[k]
+		switch {
+		case r.sim && r.metric == Cosine:
+			v = v / (math.Sqrt(a.f2[k]) * math.Sqrt(a.f3[k]))
+		case r.sim && r.metric == L2, !r.sim && r.kind == Norm:
+			v = math.Sqrt(v)
+		case !r.sim && r.kind == Mean:
+			v /= float64(r.count)
+		}
+		res[k] = roundTo(v, r.out)
+	}
+	out.store(res, nil, 0, 1)
+}

@@ -1,0 +1,299 @@
+package expr
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/unsafeslice"
+)
+
+// ResultType returns the type of the column e evaluates to (see
+// Plan.ResultType), without data. Errors are Check's and
+// Plan.ResultType's.
+func ResultType(e Expr) (arrow.DataType, error) {
+	p, err := Compile(e)
+	if err != nil {
+		return nil, err
+	}
+	return p.ResultType()
+}
+
+// EvalArray compiles e and evaluates it over every tensor of in; see
+// Plan.EvalArray.
+func EvalArray(e Expr, in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
+	p, err := Compile(e)
+	if err != nil {
+		return nil, err
+	}
+	return p.EvalArray(in, opts...)
+}
+
+// Scalar reports whether the plan's result is one value per tensor (a
+// reduction that leaves no axes, a similarity): a plain Arrow array
+// rather than a tensor column.
+func (p *Plan) Scalar() bool { return p.comp != nil && p.comp.scalar }
+
+// ResultType returns the type of the column Plan.EvalArray returns: the
+// element type itself (float64 for the mean of integers, int64 for
+// ArgMax...) when the result is one value per tensor (Plan.Scalar), and
+// otherwise a *fixedshape.Type of the result's element type and metadata,
+// dense row-major. A tensor result with a size-0 dimension fails as
+// fixedshape.NewType does, with arrow.ErrNotImplemented.
+func (p *Plan) ResultType() (arrow.DataType, error) {
+	if p.Scalar() {
+		return p.comp.elem.arrow(), nil
+	}
+	return p.Type()
+}
+
+// EvalArray evaluates the plan over every tensor of in, as Plan.Eval does
+// for view expressions, and returns a column of Plan.ResultType allocated
+// from the option's allocator (the caller releases it): a
+// *fixedshape.Array for a tensor result, a plain Arrow array (such as
+// *array.Float64) for one value per tensor. Null tensors give nulls
+// (zero-filled slots). A computing expression reads each input element
+// of its view once, through the view's strides, and allocates only the
+// result and per-worker scratch. It has Plan.Eval's errors; WithRelabel
+// applies to view expressions only.
+func (p *Plan) EvalArray(in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
+	if p.comp == nil {
+		return p.Eval(in, opts...)
+	}
+	o := config(opts)
+	if err := p.checkInput(in.TensorType()); err != nil {
+		return nil, err
+	}
+	typ, err := p.ResultType()
+	if err != nil {
+		return nil, err
+	}
+	c := p.comp
+	n := in.Len()
+	size := c.meta.Size()
+	width := c.elem.width()
+	src := in.ValueBytes()
+	if !unsafeslice.Aligned(src, p.width) {
+		return nil, errorf("input values are not aligned to their %d-byte elements", p.width)
+	}
+	values := memory.NewResizableBuffer(o.mem)
+	defer values.Release()
+	values.Resize(n * size * width)
+	var valid *memory.Buffer
+	if nulls := in.NullN(); nulls > 0 {
+		valid = memory.NewResizableBuffer(o.mem)
+		defer valid.Release()
+		valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		bitutil.CopyBitmap(in.NullBitmapBytes(), in.Data().Offset(), n, valid.Bytes(), 0)
+	}
+	p.runCompute(values.Bytes(), src, in, o.workers)
+	var data arrow.ArrayData
+	if p.Scalar() {
+		data = array.NewData(typ, n, []*memory.Buffer{valid, values}, nil, in.NullN(), 0)
+	} else {
+		child := array.NewData(c.elem.arrow(), n*size, []*memory.Buffer{nil, values}, nil, 0, 0)
+		defer child.Release()
+		data = array.NewData(typ, n, []*memory.Buffer{valid}, []arrow.ArrayData{child}, in.NullN(), 0)
+	}
+	defer data.Release()
+	return array.MakeFromData(data), nil
+}
+
+func (p *Plan) evalComputeInto(dst []byte, in *fixedshape.Array, opts []Option) error {
+	o := config(opts)
+	if err := p.checkInput(in.TensorType()); err != nil {
+		return err
+	}
+	src := in.ValueBytes()
+	if !unsafeslice.Aligned(src, p.width) {
+		return errorf("input values are not aligned to their %d-byte elements", p.width)
+	}
+	need := in.Len() * p.comp.meta.Size() * p.comp.elem.width()
+	if len(dst) < need {
+		return errorf("destination of %d bytes for %d bytes", len(dst), need)
+	}
+	if !unsafeslice.Aligned(dst, p.comp.elem.width()) {
+		return errorf("destination is not aligned to its %d-byte elements", p.comp.elem.width())
+	}
+	p.runCompute(dst[:need], src, in, o.workers)
+	return nil
+}
+
+// worker is one goroutine's scratch.
+type worker struct {
+	f         []float64
+	i         []int64
+	offs, cnt []int
+	acc       *accum
+	red       []byte // the reduced values before the second pass
+	sa, sb    []byte // view stages before the last
+	outer     []int
+}
+
+func (p *Plan) newWorker() *worker {
+	c := p.comp
+	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk)}
+	nops, nd := len(c.nest1.st), len(c.nest1.dims)
+	if c.second != nil {
+		nops, nd = max(nops, len(c.nest2.st)), max(nd, len(c.nest2.dims))
+	}
+	w.offs, w.cnt = make([]int, nops), make([]int, nd)
+	if r := c.first.red; r != nil {
+		size := 1
+		for _, d := range r.outShape {
+			size *= d
+		}
+		w.acc = newAccum(r, size)
+		if c.second != nil {
+			w.red = make([]byte, size*r.out.width())
+		}
+	}
+	if len(p.kernels) > 1 {
+		w.sa = make([]byte, p.scratch*p.width)
+		w.sb = make([]byte, p.scratch*p.width)
+	}
+	return w
+}
+
+// runCompute writes the result of every tensor of in to dst, split
+// across workers by tensors.
+func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
+	n := in.Len()
+	if n == 0 {
+		return
+	}
+	workers = max(1, min(workers, runtime.GOMAXPROCS(0), n))
+	if n*p.inSize*p.width < 1<<20 {
+		workers = 1
+	}
+	rowBytes := p.comp.meta.Size() * p.comp.elem.width()
+	work := func(lo, hi int) {
+		w := p.newWorker()
+		for t := lo; t < hi; t++ {
+			d := dst[t*rowBytes : (t+1)*rowBytes]
+			if in.IsNull(t) {
+				clear(d)
+				continue
+			}
+			p.computeRow(w, d, src, t)
+		}
+	}
+	if workers == 1 {
+		work(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			work(lo, hi)
+		}(lo, min(n, lo+per))
+	}
+	wg.Wait()
+}
+
+// computeRow evaluates tensor t of the input values src into d.
+func (p *Plan) computeRow(w *worker, d, src []byte, t int) {
+	c := p.comp
+	base := t * p.inSize
+	if len(p.kernels) > 1 {
+		s := src[base*p.width : (base+p.inSize)*p.width]
+		for k := range p.kernels[:len(p.kernels)-1] {
+			p.kernels[k].Run(w.sa, s, 1, 0, 1)
+			s = w.sa
+			w.sa, w.sb = w.sb, w.sa
+		}
+		src, base = s, 0
+	}
+	out := view{b: d, dt: c.elem}
+	if c.first.red == nil {
+		c.first.run(&c.nest1, w, view{b: src, dt: c.first.src}, base, out, nil)
+		return
+	}
+	r := c.first.red
+	w.acc.reset(r, c.first.val)
+	c.first.run(&c.nest1, w, view{b: src, dt: c.first.src}, base, view{}, w.acc)
+	if c.second == nil {
+		w.acc.finish(r, out)
+		return
+	}
+	red := view{b: w.red, dt: r.out}
+	w.acc.finish(r, red)
+	c.second.run(&c.nest2, w, red, 0, out, nil)
+}
+
+// run sweeps the pass over one tensor: source elements from sbase of
+// src, results stored to dst (dense from element 0) or reduced into acc.
+func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *accum) {
+	nd := len(nt.dims)
+	last := nd - 1
+	offs, cnt := w.offs[:len(nt.st)], w.cnt[:nd]
+	clear(offs)
+	clear(cnt)
+	offs[opSrc] = sbase + ps.offset
+	inner := nt.dims[last]
+	st := func(o int) int { return nt.st[o][last] }
+	sd := st(opDst)
+	r := ps.red
+	fast := acc != nil && len(ps.prog) == 0 && !r.sim && sd == 0 && st(opSrc) == 1 && (r.kind == Sum || r.kind == Mean) &&
+		(ps.src == dtF32 || ps.src == dtF64)
+	for {
+		if fast {
+			off := offs[opSrc]
+			if ps.src == dtF32 {
+				acc.f[offs[opDst]] += ufunc.SumF32(cast[float32](src.b)[off : off+inner])
+			} else {
+				acc.f[offs[opDst]] += ufunc.SumF64(cast[float64](src.b)[off : off+inner])
+			}
+		} else {
+			for c0 := 0; c0 < inner; c0 += chunk {
+				n := min(chunk, inner-c0)
+				f, i := w.f[:n], w.i[:n]
+				src.load(f, i, offs[opSrc]+c0*st(opSrc), st(opSrc))
+				o := opK
+				for k := range ps.prog {
+					in := &ps.prog[k]
+					ko, ks := 0, 0
+					if in.k != nil {
+						ko, ks = offs[o]+c0*st(o), st(o)
+						o++
+					}
+					in.exec(f, i, ko, ks)
+				}
+				if acc == nil {
+					dst.store(f, i, offs[opDst]+c0*sd, sd)
+					continue
+				}
+				ko, ks := 0, 0
+				if r.c != nil {
+					ko, ks = offs[o]+c0*st(o), st(o)
+				}
+				acc.add(r, ps.val, f, i, offs[opDst]+c0*sd, sd, offs[opArg]+c0*st(opArg), st(opArg), ko, ks)
+			}
+		}
+		k := last - 1
+		for ; k >= 0; k-- {
+			cnt[k]++
+			for o := range offs {
+				offs[o] += nt.st[o][k]
+			}
+			if cnt[k] < nt.dims[k] {
+				break
+			}
+			for o := range offs {
+				offs[o] -= nt.st[o][k] * nt.dims[k]
+			}
+			cnt[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}

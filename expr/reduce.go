@@ -1,0 +1,205 @@
+package expr
+
+import (
+	"slices"
+
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// Reduction is a reduction of Reduce.
+type Reduction uint8
+
+// The reductions, with NumPy's result types: Sum gives int64 for signed
+// and uint64 for unsigned integers and keeps floats; Mean and Norm give
+// float64 for integers and keep floats; Min and Max keep the type; ArgMax
+// and ArgMin give int64 positions. Norm is the L2 norm,
+// sqrt(sum(x*x)), as numpy.linalg.norm.
+const (
+	Sum Reduction = iota
+	Mean
+	Min
+	Max
+	ArgMax
+	ArgMin
+	Norm
+)
+
+var reductionNames = [...]string{Sum: "sum", Mean: "mean", Min: "min", Max: "max", ArgMax: "argmax", ArgMin: "argmin", Norm: "norm"}
+
+// numpyNames are the names NumPy's errors give the reductions.
+var numpyNames = [...]string{Min: "minimum", Max: "maximum", ArgMax: "argmax", ArgMin: "argmin"}
+
+// String returns the reduction's NumPy name.
+func (r Reduction) String() string {
+	if int(r) < len(reductionNames) {
+		return reductionNames[r]
+	}
+	return "?"
+}
+
+// Reduce returns the reduction r of x over the given axes of each tensor
+// (logical axes of one tensor; negative ones count from the end): all
+// axes when axes is nil (NumPy's axis=None), none for an empty non-nil
+// slice (axis=()). With keepdims the reduced axes stay, with size 1.
+// ArgMax and ArgMin take one axis or all (they return the position in
+// row-major order over all axes). A result with no axes left is one value
+// per tensor (see ResultType).
+//
+// Sums accumulate floats in float64 (float16 and float32 too) with
+// pairwise summation along the innermost axis, so they are at least as
+// accurate as NumPy's; integer sums wrap around in 64 bits. Min and Max
+// propagate NaN; ArgMax and ArgMin return the first NaN's position, and
+// the first position of the extreme on ties. An empty sum is 0, an empty
+// mean NaN; an empty Min, Max, ArgMax or ArgMin fails Check with NumPy's
+// words. Bad axes fail Check too.
+func Reduce(x Expr, r Reduction, keepdims bool, axes ...int) Expr {
+	n, xn := deriveCompute(x, opReduce)
+	n.red, n.keep = r, keepdims
+	if axes != nil {
+		n.axes = slices.Clone(axes)
+	}
+	if n.err != nil {
+		return n
+	}
+	if r > Norm {
+		return n.fail(errorf("unknown reduction %d", r))
+	}
+	if xn.reduced {
+		return n.fail(errorf("an expression reduces once: %s follows a reduction", r))
+	}
+	n.reduced = true
+	shape := xn.meta.Shape()
+	red, err := reducedAxes(n.axes, len(shape))
+	if err != nil {
+		return n.fail(err)
+	}
+	if (r == ArgMax || r == ArgMin) && len(n.axes) > 1 {
+		return n.fail(errorf("'tuple' object cannot be interpreted as an integer"))
+	}
+	count := 1
+	for a, on := range red {
+		if on {
+			count *= shape[a]
+		}
+	}
+	if count == 0 {
+		switch r {
+		case Min, Max:
+			return n.fail(errorf("zero-size array to reduction operation %s which has no identity", numpyNames[r]))
+		case ArgMax, ArgMin:
+			return n.fail(errorf("attempt to get %s of an empty sequence", numpyNames[r]))
+		}
+	}
+	a := dtypeOf(xn.elem)
+	switch r {
+	case Sum:
+		n.dt = sumType(a)
+	case Mean, Norm:
+		n.dt = meanType(a)
+	case ArgMax, ArgMin:
+		n.dt = dtI64
+	default:
+		n.dt = a
+	}
+	var out []int
+	var names []string
+	for ax, d := range shape {
+		switch {
+		case !red[ax]:
+			out = append(out, d)
+		case keepdims:
+			out = append(out, 1)
+		default:
+			continue
+		}
+		if xn.meta.HasDimNames() {
+			names = append(names, xn.meta.DimName(ax))
+		}
+	}
+	if xn.meta.HasDimNames() && names == nil {
+		names = []string{}
+	}
+	return n.computed(out, names)
+}
+
+// reducedAxes returns which of nd axes axes (nil: all) names, with
+// NumPy's errors for an axis out of bounds or named twice.
+func reducedAxes(axes []int, nd int) ([]bool, error) {
+	red := make([]bool, nd)
+	if axes == nil {
+		for i := range red {
+			red[i] = true
+		}
+		return red, nil
+	}
+	for _, a := range axes {
+		if a < -nd || a >= nd {
+			return nil, errorf("axis %d is out of bounds for array of dimension %d", a, nd)
+		}
+		if a < 0 {
+			a += nd
+		}
+		if red[a] {
+			return nil, errorf("duplicate value in 'axis'")
+		}
+		red[a] = true
+	}
+	return red, nil
+}
+
+// Metric is a similarity of Similarity.
+type Metric uint8
+
+// The similarities of a tensor x with a constant c broadcast to x's
+// shape, over all the elements of each tensor: Dot is sum(x*c), Cosine
+// dot(x, c)/(norm(x)*norm(c)) (NaN when a norm is 0), L2 the Euclidean
+// distance norm(x - c) and L2Squared its square.
+const (
+	Dot Metric = iota
+	Cosine
+	L2
+	L2Squared
+)
+
+var metricNames = [...]string{Dot: "dot", Cosine: "cosine", L2: "l2", L2Squared: "l2sq"}
+
+// String returns the metric's name in the text form.
+func (m Metric) String() string {
+	if int(m) < len(metricNames) {
+		return metricNames[m]
+	}
+	return "?"
+}
+
+// Similarity returns the metric m between each tensor of x and the
+// constant c, one value per tensor. c broadcasts against x by NumPy's
+// rules (a (768,) query against (768,) embeddings, a (3,) per-channel
+// vector against (h, w, 3) images). The result is float64 unless x and c
+// promote to a float type, which it keeps; the sums accumulate in float64.
+func Similarity(x Expr, m Metric, c Const) Expr {
+	n, xn := deriveCompute(x, opSim)
+	n.metric, n.c = m, c
+	if n.err != nil {
+		return n
+	}
+	if m > L2Squared {
+		return n.fail(errorf("unknown metric %d", m))
+	}
+	if c.err != nil {
+		return n.fail(c.err)
+	}
+	if xn.reduced {
+		return n.fail(errorf("an expression reduces once: %s follows a reduction", m))
+	}
+	n.reduced = true
+	a := dtypeOf(xn.elem)
+	p := promoteWeak(a, c.weak)
+	if !c.scalar() {
+		p = promote(a, c.dt)
+		if _, ok := broadcast(xn.meta.Shape(), c.shape); !ok {
+			return n.fail(errorf("operands could not be broadcast together with shapes %s %s ", metadata.FormatShape(xn.meta.Shape()), metadata.FormatShape(c.shape)))
+		}
+	}
+	n.dt = meanType(p)
+	return n.computed([]int{}, nil)
+}

@@ -1,0 +1,125 @@
+package ufunc
+
+import "math"
+
+// block is the length below which a pairwise sum adds sequentially
+// (into 8 accumulators).
+const block = 128
+
+// SumF64 returns the sum of s, pairwise.
+func SumF64(s []float64) float64 {
+	if len(s) <= block {
+		var a [8]float64
+		i := 0
+		for ; i+8 <= len(s); i += 8 {
+			a[0] += s[i]
+			a[1] += s[i+1]
+			a[2] += s[i+2]
+			a[3] += s[i+3]
+			a[4] += s[i+4]
+			a[5] += s[i+5]
+			a[6] += s[i+6]
+			a[7] += s[i+7]
+		}
+		r := ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+		for ; i < len(s); i++ {
+			r += s[i]
+		}
+		return r
+	}
+	h := len(s) / 2 &^ 7
+	return SumF64(s[:h]) + SumF64(s[h:])
+}
+
+// SumF32 returns the sum of s in float64, pairwise.
+func SumF32(s []float32) float64 {
+	if len(s) <= block {
+		var a [8]float64
+		i := 0
+		for ; i+8 <= len(s); i += 8 {
+			a[0] += float64(s[i])
+			a[1] += float64(s[i+1])
+			a[2] += float64(s[i+2])
+			a[3] += float64(s[i+3])
+			a[4] += float64(s[i+4])
+			a[5] += float64(s[i+5])
+			a[6] += float64(s[i+6])
+			a[7] += float64(s[i+7])
+		}
+		r := ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+		for ; i < len(s); i++ {
+			r += float64(s[i])
+		}
+		return r
+	}
+	h := len(s) / 2 &^ 7
+	return SumF32(s[:h]) + SumF32(s[h:])
+}
+
+// SumU8 returns the exact sum of s.
+func SumU8(s []uint8) uint64 {
+	var a [4]uint64
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		a[0] += uint64(s[i])
+		a[1] += uint64(s[i+1])
+		a[2] += uint64(s[i+2])
+		a[3] += uint64(s[i+3])
+	}
+	r := a[0] + a[1] + a[2] + a[3]
+	for ; i < len(s); i++ {
+		r += uint64(s[i])
+	}
+	return r
+}
+
+// MaxF32 returns the largest element of s, NaN if s holds a NaN, -Inf
+// for an empty s.
+func MaxF32(s []float32) float32 { return extreme(s, true) }
+
+// MinF32 returns the smallest element of s, NaN if s holds a NaN, +Inf
+// for an empty s.
+func MinF32(s []float32) float32 { return extreme(s, false) }
+
+// MaxF64 is MaxF32 for float64.
+func MaxF64(s []float64) float64 { return extreme(s, true) }
+
+// MinF64 is MinF32 for float64.
+func MinF64(s []float64) float64 { return extreme(s, false) }
+
+func extreme[T float32 | float64](s []T, max bool) T {
+	var a [4]T
+	inf := T(math.Inf(1))
+	if max {
+		inf = -inf
+	}
+	a = [4]T{inf, inf, inf, inf}
+	nan := false
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		for k := range 4 {
+			v := s[i+k]
+			nan = nan || v != v
+			if max && v > a[k] || !max && v < a[k] {
+				a[k] = v
+			}
+		}
+	}
+	for ; i < len(s); i++ {
+		v := s[i]
+		nan = nan || v != v
+		if max && v > a[0] || !max && v < a[0] {
+			a[0] = v
+		}
+	}
+	if nan {
+		return T(math.NaN())
+	}
+	r := a[0]
+	for _, v := range a[1:] {
+		if max && v > r || !max && v < r {
+			r = v
+		}
+	}
+	return r
+}
