@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
@@ -160,8 +162,21 @@ func TestConstructorErrors(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"x[:, 1:3, ::-1]", "x[..., 0]", "x[None]", "x.T", "x.transpose(2, 0, 1)",
 		"x.reshape(4, -1)", "x[1:, ::2].T.reshape(-1)", "x[()]", "x.reshape(())", "x[None, ..., -1, -6:]",
-		"x.transpose((1, 0, 2))[:-1:2]", "x[::-2, 1, None]"} {
+		"x.transpose((1, 0, 2))[:-1:2]", "x[::-2, 1, None]",
+		"(x.astype(float16) / 255 - [0.5, 0.25, 0.125]) / float32([2, 3, 4])", "x[:, 1:].mean(axis=(0, 1), keepdims=True) * 2",
+		"norm(x, axis=-1)", "x.clip(None, 3).argmax(axis=1)", "dot(x, [[1], [2], [3.5]])", "2 - abs(sqrt(x) + [-1e300, inf, nan])",
+		"np.sum(x.astype(uint8), axis=())", "l2sq(x, int8(-3))"} {
 		f.Add(s)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 6, 3}, nil, []int{1, 2, 0}))
+	vals := make([]float32, 2*typ.ListSize())
+	for i := range vals {
+		vals[i] = float32(i%17) - 8
+	}
+	in, err := fixedshape.FromSlice(typ, vals, []bool{true, false})
+	if err != nil {
+		f.Fatal(err)
 	}
 	x := expr.InputOf(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 6, 3}, []string{"a", "b", "c"}, []int{1, 2, 0}))
 	f.Fuzz(func(t *testing.T, text string) {
@@ -183,8 +198,23 @@ func FuzzParse(f *testing.F) {
 		if diff := cmp.Diff(e.Metadata().Shape(), s.Metadata().Shape(), cmpEmpty); diff != "" {
 			t.Fatalf("Simplify(%s) = %s changes the shape (-want +got):\n%s", e, s, diff)
 		}
-		if _, err := expr.Compile(e); err != nil {
+		p, err := expr.Compile(e)
+		if err != nil {
 			t.Fatalf("Compile(%s): %v", e, err)
+		}
+		if _, err := p.ResultType(); err != nil {
+			return // a size-0 tensor result
+		}
+		out, err := p.EvalArray(in, expr.WithAllocator(mem))
+		if err != nil {
+			t.Fatalf("EvalArray(%s): %v", e, err)
+		}
+		if out.Len() != 2 || !out.IsNull(1) {
+			t.Fatalf("EvalArray(%s) = %v, want 2 values, the second null", e, out)
+		}
+		out.Release()
+		if mem.CurrentAlloc() != 0 {
+			t.Fatalf("EvalArray(%s) leaks %d bytes", e, mem.CurrentAlloc())
 		}
 	})
 }
