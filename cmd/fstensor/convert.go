@@ -56,22 +56,35 @@ func runConvert(inPath, outPath string, inf inputFlags, outf outputFlags, column
 		return err
 	}
 	defer in.Close()
-	return writeAll(outPath, outFormat, in.Schema(), opts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	schema := func(arrow.RecordBatch) (*arrow.Schema, error) { return in.Schema(), nil }
+	return writeAll(outPath, outFormat, schema, opts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		rec.Retain()
 		return rec, nil
 	})
 }
 
 // writeAll writes every batch of in, transformed by fn (which returns a
-// batch the caller releases), to path (or stdout for "-"). The file
-// appears at path only when everything was written and synced; on any
-// error whatever stood at path is left as it was.
-func writeAll(path string, f tensorio.Format, schema *arrow.Schema, opts []tensorio.Option, stdout io.Writer, in *tensorio.Reader, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (err error) {
-	out, err := createOutput(path, f, schema, opts, stdout)
+// batch the caller releases), to path (or stdout for "-"), under the
+// schema that schema returns once the first batch is read (nil when in
+// has none). The file appears at path only when everything was written
+// and synced; on any error whatever stood at path is left as it was.
+func writeAll(path string, f tensorio.Format, schema func(first arrow.RecordBatch) (*arrow.Schema, error), opts []tensorio.Option, stdout io.Writer, in *tensorio.Reader, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (err error) {
+	var first arrow.RecordBatch
+	more := in.Next()
+	if more {
+		first = in.RecordBatch()
+	} else if err := in.Err(); err != nil {
+		return err
+	}
+	sc, err := schema(first)
+	if err != nil {
+		return err
+	}
+	out, err := createOutput(path, f, sc, opts, stdout)
 	if err != nil {
 		return withPath(path, err)
 	}
-	for in.Next() {
+	for ; more; more = in.Next() {
 		rec, err := fn(in.RecordBatch())
 		if err != nil {
 			out.Abort()

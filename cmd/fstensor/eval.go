@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -13,13 +15,14 @@ import (
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 func newEval(stdout, stderr io.Writer) *cobra.Command {
 	var inf inputFlags
 	var outf outputFlags
 	var columns []string
-	var relabel bool
+	var relabel, fixed bool
 	cmd := &cobra.Command{
 		Use:   "eval EXPR FILE -o OUT",
 		Short: "Apply an expression to every tensor of tensor columns",
@@ -34,15 +37,26 @@ With --relabel, a result that only relabels the input's elements (a transpose, a
 of a dense layout) shares the input's buffers under a type whose permutation describes
 the layout, instead of being copied to row-major order; other results are copied.
 
+A variable-shape tensor column (arrow.variable_shape_tensor: one shape per row) is
+evaluated row by row, one plan per distinct shape. The output type is decided before the
+first batch is written, from the expression and the column type alone: a fixed-shape
+column when no result axis depends on a size that varies between rows (x[0, 0], x[..., 0]
+of a column whose other sizes are fixed, x.reshape(224, 224, 3)), a variable-shape column
+otherwise, even when the rows happen to agree (x[:224, :224] is smaller for a smaller
+image). With --fixed, such a column is written as a fixed-shape column of the shape of
+the first valid row's result in the first batch; a later row whose result has another
+shape stops eval with an error naming its column, batch and row.
+
 OUT is written to a temporary file and renamed over OUT only when everything was written:
 on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be FILE.`,
 		Example: `  fstensor eval 'x[::2, ::2].transpose(2, 0, 1)' testdata/images.arrow -o small_chw.arrow
   fstensor eval 'x.transpose(2, 0, 1)' testdata/images.arrow -o chw.arrow --relabel
   fstensor eval 'x[..., 0]' testdata/images.arrow --column image -o red.npy
-  fstensor eval 'x.reshape(24, 32)' vectors.parquet --shape 768 -o grids.arrow`,
+  fstensor eval 'x.reshape(24, 32)' vectors.parquet --shape 768 -o grids.arrow
+  fstensor eval 'x[:224, :224]' photos.arrow -o crops.parquet --fixed   # variable-size images`,
 		Args: exactArgs(2, "EXPR and FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runEval(args[0], args[1], inf, outf, columns, relabel, stdout, stderr)
+			return runEval(args[0], args[1], inf, outf, columns, relabel, fixed, stdout, stderr)
 		},
 	}
 	inf.register(cmd)
@@ -50,12 +64,13 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
 	fs := cmd.Flags()
 	fs.StringArrayVar(&columns, "column", nil, "a tensor column to transform (repeatable; default every tensor column); the others are kept")
 	fs.BoolVar(&relabel, "relabel", false, "write a result that only relabels the input (a transpose, a reshape) with the input's buffers and a permutation instead of copying")
+	fs.BoolVar(&fixed, "fixed", false, "write the results of variable-shape columns as fixed-shape columns of the first valid row's result shape; a row whose result differs is an error")
 	return cmd
 }
 
 // runEval applies an expression to tensor columns and writes the result;
 // other columns pass through unchanged.
-func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []string, relabel bool, stdout, stderr io.Writer) error {
+func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []string, relabel, fixed bool, stdout, stderr io.Writer) error {
 	if outf.out == "" {
 		return fmt.Errorf("%w: eval needs -o OUT", errUsage)
 	}
@@ -83,8 +98,14 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 		return err
 	}
 	plans := make([]*expr.Plan, schema.NumFields())
+	vplans := make([]*expr.VarPlan, schema.NumFields())
+	transformed := func(i int) bool { return plans[i] != nil || vplans[i] != nil }
 	fields := slices.Clone(schema.Fields())
 	for _, i := range targets {
+		if vt, ok := varshape.TypeOf(fields[i].Type); ok {
+			vplans[i] = expr.ParseVar(text, vt)
+			continue
+		}
 		typ, ok := fixedshape.TypeOfField(fields[i])
 		if u, bad := fixedshape.UnsupportedOf(fields[i].Type); bad {
 			if len(columns) > 0 {
@@ -115,35 +136,65 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 		fields[i].Type = rt
 		fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, typ.ElemType(), metadata.FormatShape(typ.Shape()), metadata.FormatShape(rt.Shape()))
 	}
-	if !slices.ContainsFunc(plans, func(p *expr.Plan) bool { return p != nil }) {
+	if !slices.ContainsFunc(targets, transformed) {
 		return fmt.Errorf("%w: %s has no tensor column to transform (plain lists of numbers become tensors with --shape)", errUsage, inPath)
 	}
 	// Formats of tensor columns alone keep the transformed columns only.
 	keep := make([]int, 0, len(fields))
 	for i := range fields {
-		if plans[i] != nil || !outFormat.TensorsOnly() {
+		if transformed(i) || !outFormat.TensorsOnly() {
 			keep = append(keep, i)
 		}
 	}
 	md := schema.Metadata()
-	outFields := make([]arrow.Field, len(keep))
-	for k, i := range keep {
-		outFields[k] = fields[i]
+	var outSchema *arrow.Schema
+	// The output schema, once the first batch (nil: none) is read: the
+	// result types of variable-shape columns.
+	makeSchema := func(first arrow.RecordBatch) (*arrow.Schema, error) {
+		for i, vp := range vplans {
+			if vp == nil {
+				continue
+			}
+			rt, err := varResultType(vp, first, i, fixed)
+			if err != nil {
+				return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
+			}
+			vt, _ := varshape.TypeOf(schema.Field(i).Type)
+			fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, vt.ElemType(), formatUniform(vt.UniformShape(), vt.NDim()), typeShape(rt))
+			fields[i].Type = rt
+		}
+		outFields := make([]arrow.Field, len(keep))
+		for k, i := range keep {
+			outFields[k] = fields[i]
+		}
+		outSchema = arrow.NewSchema(outFields, &md)
+		return outSchema, nil
 	}
-	outSchema := arrow.NewSchema(outFields, &md)
 	var rows, bytes int64
+	batch := 0
 	progress := isTerminal(stderr)
 	defer func() {
 		if progress && rows > 0 {
 			fmt.Fprintln(stderr)
 		}
 	}()
-	return writeAll(outf.out, outFormat, outSchema, wopts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return writeAll(outf.out, outFormat, makeSchema, wopts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+		first := rows
+		rows += rec.NumRows()
+		batch++
 		if progress {
-			rows += rec.NumRows()
-			for i := range plans {
-				if plans[i] != nil {
-					bytes += int64(len(rec.Column(i).(*fixedshape.Array).ValueBytes()))
+			for i := range fields {
+				switch a := rec.Column(i).(type) {
+				case *fixedshape.Array:
+					if plans[i] != nil {
+						bytes += int64(len(a.ValueBytes()))
+					}
+				case *varshape.Array:
+					if vplans[i] != nil {
+						if raw, err := a.Raw(); err == nil && a.Len() > 0 {
+							bytes += int64(raw.Offsets[a.Len()]-raw.Offsets[0]) * int64(raw.Width)
+						}
+					}
 				}
 			}
 			fmt.Fprintf(stderr, "\r%d rows, %.1f MiB of tensors", rows, float64(bytes)/(1<<20))
@@ -151,17 +202,26 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 		cols := make([]arrow.Array, len(keep))
 		defer func() {
 			for k, c := range cols {
-				if c != nil && plans[keep[k]] != nil {
+				if c != nil && transformed(keep[k]) {
 					c.Release()
 				}
 			}
 		}()
 		for k, i := range keep {
-			if plans[i] == nil {
+			var res arrow.Array
+			var err error
+			switch {
+			case plans[i] != nil:
+				res, err = plans[i].Eval(rec.Column(i).(*fixedshape.Array), opts...)
+			case vplans[i] != nil:
+				res, err = vplans[i].EvalAs(fields[i].Type, rec.Column(i).(*varshape.Array), opts...)
+				if err != nil {
+					err = fmt.Errorf("batch %d (rows %d to %d): %w", batch, first, rows-1, err)
+				}
+			default:
 				cols[k] = rec.Column(i)
 				continue
 			}
-			res, err := plans[i].Eval(rec.Column(i).(*fixedshape.Array), opts...)
 			if err != nil {
 				return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
 			}
@@ -172,6 +232,87 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 		}
 		return array.NewRecordBatch(outSchema, cols, rec.NumRows()), nil
 	})
+}
+
+// varResultType returns the output type of variable-shape column i:
+// vp.ResultType, after planning the first valid row of first (which gives
+// the expression's structure when no large template fits it, as for a
+// reshape to a named size); with fixed, a fixed-shape type of that row's
+// result shape when the result type is variable-shape.
+func varResultType(vp *expr.VarPlan, first arrow.RecordBatch, i int, fixed bool) (arrow.DataType, error) {
+	var shape []int // the first valid row's physical shape
+	row := -1
+	if first != nil {
+		if a, ok := first.Column(i).(*varshape.Array); ok {
+			for r := range a.Len() {
+				if a.IsValid(r) {
+					shape, row = a.PhysicalShape(nil, r), r
+					break
+				}
+			}
+		}
+	}
+	var p *expr.Plan
+	var perr error
+	if shape != nil {
+		p, perr = vp.Plan(shape)
+	}
+	rt, err := vp.ResultType()
+	if err != nil {
+		if perr != nil {
+			return nil, fmt.Errorf("row %d: %w", row, perr)
+		}
+		return nil, err
+	}
+	vt, ok := rt.(*varshape.Type)
+	if !fixed || !ok {
+		return rt, nil
+	}
+	if shape == nil {
+		return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
+	}
+	if perr != nil {
+		return nil, fmt.Errorf("row %d: %w", row, perr)
+	}
+	m := p.Metadata()
+	if m.Size() == 0 {
+		return nil, fmt.Errorf("--fixed: the result of row %d has shape %s, no element, and a fixed-shape column cannot hold that", row, metadata.FormatShape(m.Shape()))
+	}
+	m, err = metadata.New(m.Shape(), vt.DimNames(), nil)
+	if err != nil {
+		return nil, err
+	}
+	return fixedshape.NewType(vt.ElemType(), m)
+}
+
+// formatUniform prints a uniform shape with ? for free sizes: (?,?,3).
+func formatUniform(u []int, ndim int) string {
+	if u == nil {
+		u = slices.Repeat([]int{varshape.Varies}, ndim)
+	}
+	parts := make([]string, len(u))
+	for k, d := range u {
+		parts[k] = "?"
+		if d != varshape.Varies {
+			parts[k] = strconv.Itoa(d)
+		}
+	}
+	if len(parts) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ",") + ")"
+}
+
+// typeShape prints the shape of a fixed-shape type or the uniform shape
+// of a variable-shape one.
+func typeShape(dt arrow.DataType) string {
+	if vt, ok := varshape.TypeOf(dt); ok {
+		return formatUniform(vt.UniformShape(), vt.NDim())
+	}
+	if ft, ok := dt.(*fixedshape.Type); ok {
+		return metadata.FormatShape(ft.Shape())
+	}
+	return dt.String()
 }
 
 // resultType returns the type of the arrays p returns with opts for input
