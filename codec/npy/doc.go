@@ -14,9 +14,14 @@
 // archive (a zip of .npy members, stored or deflated), as numpy.savez,
 // numpy.savez_compressed and numpy.load do.
 //
-// Element types are those of fstensor: int8..int64, uint8..uint64,
-// float16, float32, float64 (descr i1..i8, u1..u8, f2, f4, f8). Object,
-// structured, bool, complex, string and datetime dtypes are refused.
+// Element types are bool, int8..int64, uint8..uint64, float16, float32
+// and float64 (descr b1, i1..i8, u1..u8, f2, f4, f8). Object, structured,
+// complex, string and datetime dtypes, and fstensor's other fixed-width
+// element types, are refused. A bool is one byte in a .npy file (0 or 1,
+// as NumPy writes it) and one bit in a column, so bool arrays are always
+// copied on read and write; a data byte other than 0 or 1, which NumPy
+// neither writes nor refuses (np.load keeps it, and NumPy's operations
+// and conversions take it for true), reads as true.
 // The writers produce the bytes numpy.save writes for the same logical
 // array (header keys sorted, padding to 64 bytes with NumPy's growth
 // margin), so files compare byte for byte.

@@ -78,13 +78,14 @@ func (h Header) DataSize() (int, error) {
 	return s, nil
 }
 
-// elemWidth returns the byte width of an element type, 0 if it is not one.
+// elemWidth returns the byte width in a .npy file of an element type
+// (bool: one byte), 0 if it is not one.
 func elemWidth(dt arrow.DataType) int {
 	if dt == nil {
 		return 0
 	}
 	switch dt.ID() {
-	case arrow.INT8, arrow.UINT8:
+	case arrow.BOOL, arrow.INT8, arrow.UINT8:
 		return 1
 	case arrow.INT16, arrow.UINT16, arrow.FLOAT16:
 		return 2
@@ -109,6 +110,8 @@ func descrOf(dt arrow.DataType, bigEndian bool) (string, bool) {
 		kind = 'i'
 	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
 		kind = 'u'
+	case arrow.BOOL:
+		kind = 'b'
 	default:
 		kind = 'f'
 	}
@@ -124,6 +127,9 @@ func descrOf(dt arrow.DataType, bigEndian bool) (string, bool) {
 
 // parseDescr maps a NumPy descr to an element type and byte order.
 func parseDescr(s string) (arrow.DataType, bool, error) {
+	if s == "?" { // NumPy's one-character code of bool
+		return arrow.FixedWidthTypes.Boolean, false, nil
+	}
 	if len(s) < 3 {
 		return nil, false, errorf("\"descr\" %q is not a supported dtype", s)
 	}
@@ -152,6 +158,10 @@ func parseDescr(s string) (arrow.DataType, bool, error) {
 		case "8":
 			dt = arrow.PrimitiveTypes.Uint64
 		}
+	case 'b':
+		if size == "1" {
+			dt = arrow.FixedWidthTypes.Boolean
+		}
 	case 'f':
 		switch size {
 		case "2":
@@ -163,7 +173,7 @@ func parseDescr(s string) (arrow.DataType, bool, error) {
 		}
 	}
 	if dt == nil {
-		return nil, false, errorf("\"descr\" %q is not a supported dtype (want i1..i8, u1..u8, f2, f4, f8)", s)
+		return nil, false, errorf("\"descr\" %q is not a supported dtype (want b1, i1..i8, u1..u8, f2, f4, f8)", s)
 	}
 	w := elemWidth(dt)
 	switch order {

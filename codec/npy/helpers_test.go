@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
@@ -15,6 +16,7 @@ var elemTypes = []arrow.DataType{
 	arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64,
 	arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint32, arrow.PrimitiveTypes.Uint64,
 	arrow.FixedWidthTypes.Float16, arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64,
+	arrow.FixedWidthTypes.Boolean,
 }
 
 // pattern returns k-th test value for dt: small, exact in every type,
@@ -23,6 +25,8 @@ func pattern(dt arrow.DataType, k int) float64 {
 	switch dt.ID() {
 	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
 		return float64(k % 200)
+	case arrow.BOOL:
+		return float64(k % 3 % 2) // 1 at k = 1, 4, 7, ...
 	}
 	return float64(k%100 - 50)
 }
@@ -63,6 +67,25 @@ func fromLogical(t testing.TB, dt arrow.DataType, m metadata.Metadata, vals []fl
 		return build(t, dt, m, vals, valid, func(x float64) float32 { return float32(x) })
 	case arrow.FLOAT64:
 		return build(t, dt, m, vals, valid, func(x float64) float64 { return x })
+	case arrow.BOOL:
+		typ, err := fixedshape.NewType(dt, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := m.Size()
+		phys := make([]bool, len(vals))
+		for i := 0; i < len(vals)/size; i++ {
+			k := 0
+			for off := range stride.Offsets(m.Shape(), m.ElemStrides()) {
+				phys[i*size+off] = vals[i*size+k] != 0
+				k++
+			}
+		}
+		a, err := fixedshape.FromBools(memory.DefaultAllocator, typ, phys, valid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
 	}
 	t.Fatalf("no element type %v", dt)
 	return nil
@@ -120,6 +143,17 @@ func logical(t testing.TB, a *fixedshape.Array) []float64 {
 		return values[float32](t, a, func(x float32) float64 { return float64(x) })
 	case arrow.FLOAT64:
 		return values[float64](t, a, func(x float64) float64 { return x })
+	case arrow.BOOL:
+		typ := a.TensorType()
+		bits, first := a.ValueBits()
+		out := []float64{}
+		for i := range a.Len() {
+			for off := range stride.Offsets(typ.Shape(), typ.ElemStrides()) {
+				k := first + i*typ.ListSize() + off
+				out = append(out, float64(bits[k/8]>>(k%8)&1))
+			}
+		}
+		return out
 	}
 	t.Fatalf("no element type %v", a.TensorType().ElemType())
 	return nil

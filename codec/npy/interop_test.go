@@ -42,7 +42,7 @@ for e in entries:
     dt = np.dtype(e["descr"])
     n = int(np.prod(e["shape"], dtype=np.int64))
     k = np.arange(n)
-    v = (k % 200) if dt.kind == "u" else (k % 100 - 50)
+    v = (k % 200) if dt.kind == "u" else (k % 3 % 2) if dt.kind == "b" else (k % 100 - 50)
     arr = v.astype(dt).reshape(e["shape"])
     if e["big"]:
         arr = arr.astype(dt.newbyteorder(">"))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
@@ -144,7 +145,7 @@ func decode(b []byte, whole bool, o *ReadOptions) (*fixedshape.Array, error) {
 	}
 	data := b[h.DataOffset : h.DataOffset+l.size]
 	w := elemWidth(h.Type)
-	if !h.BigEndian && !l.transpose && unsafeslice.Aligned(data, w) {
+	if !h.BigEndian && !l.transpose && !isBool(h.Type) && unsafeslice.Aligned(data, w) {
 		return fixedshape.NewArrayFromBuffer(l.typ, l.n, memory.NewBufferBytes(data))
 	}
 	buf := memory.NewResizableBuffer(o.mem())
@@ -299,7 +300,8 @@ func remaining(r io.Reader) (int64, bool) {
 	return 0, false
 }
 
-// finish byte-swaps and transposes buf, which the column then owns.
+// finish byte-swaps and transposes buf, and packs bools into bits; the
+// column then owns the result.
 func finish(l layout, buf *memory.Buffer, o *ReadOptions) (*fixedshape.Array, error) {
 	defer buf.Release()
 	w := elemWidth(l.h.Type)
@@ -313,9 +315,47 @@ func finish(l layout, buf *memory.Buffer, o *ReadOptions) (*fixedshape.Array, er
 		// The file holds a (S x n) row-major matrix of elements, S the
 		// tensor size: element k of tensor i is at k*n + i.
 		transpose(t.Bytes(), buf.Bytes(), l.typ.ListSize(), l.n, w)
-		return fixedshape.NewArrayFromBuffer(l.typ, l.n, t)
+		buf = t
+	}
+	if isBool(l.h.Type) {
+		bits := memory.NewResizableBuffer(o.mem())
+		defer bits.Release()
+		bits.Resize((l.size + 7) / 8)
+		packBools(bits.Bytes(), buf.Bytes())
+		buf = bits
 	}
 	return fixedshape.NewArrayFromBuffer(l.typ, l.n, buf)
+}
+
+// isBool reports whether dt is bool, stored one byte per element in a
+// .npy file and one bit per element in a column.
+func isBool(dt arrow.DataType) bool { return dt.ID() == arrow.BOOL }
+
+// packBools sets bit k of dst, least significant first, when byte k of
+// src is not zero, as NumPy reads a bool (np.load keeps other bytes than
+// 0 and 1, and its operations take them for true); dst holds
+// ceil(len(src)/8) bytes.
+func packBools(dst, src []byte) {
+	full := len(src) / 8
+	for i := range full {
+		s := src[8*i : 8*i+8 : 8*i+8]
+		var b byte
+		for k, v := range s {
+			if v != 0 {
+				b |= 1 << k
+			}
+		}
+		dst[i] = b
+	}
+	if rest := src[8*full:]; len(rest) > 0 {
+		var b byte
+		for k, v := range rest {
+			if v != 0 {
+				b |= 1 << k
+			}
+		}
+		dst[full] = b
+	}
 }
 
 // swapBytes reverses the byte order of every w-byte element of b.

@@ -21,7 +21,8 @@ type WriteOptions struct {
 	// BigEndian writes multi-byte elements big-endian (descr '>').
 	BigEndian bool
 	// FillNulls writes null tensors as tensors whose every element is
-	// Fill converted to the element type (as a Go conversion does);
+	// Fill converted to the element type (as a Go conversion does; for
+	// bool, true when Fill is not 0);
 	// without it a null tensor is an error, since .npy has no nulls.
 	FillNulls bool
 	// Fill is the value of the elements of null tensors with FillNulls.
@@ -99,6 +100,12 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 	hdr, err := AppendHeader(nil, h)
 	if err != nil {
 		return err
+	}
+	if isBool(typ.ElemType()) {
+		if _, err := w.Write(hdr); err != nil {
+			return err
+		}
+		return writeBools(w, a, first, n, shape, strides, sequential, nulls, o.Fill != 0)
 	}
 	raw := a.ValueBytes()[first*size*width : (first+n)*size*width]
 	if _, err := w.Write(hdr); err != nil {
@@ -227,4 +234,48 @@ func reverse(s []int) []int {
 		r[len(s)-1-i] = v
 	}
 	return r
+}
+
+// writeBools writes the elements of tensors [first, first+n) of the bool
+// column a one byte each (0 or 1), as NumPy stores bools: in physical
+// order when sequential, else at the offsets of shape under element
+// strides; the elements of null tensors are fill when nulls.
+func writeBools(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int, sequential, nulls, fill bool) error {
+	size := a.TensorType().ListSize()
+	total := n * size // no overflow: the column holds that many bits
+	if total == 0 {
+		return nil
+	}
+	bits, bit0 := a.ValueBits()
+	bit0 += first * size
+	c := chunkWriter{w: w, width: 1, buf: make([]byte, 0, min(chunkSize, total))}
+	elem := func(off int) byte {
+		if nulls && a.IsNull(first+off/size) {
+			if fill {
+				return 1
+			}
+			return 0
+		}
+		return bits[(bit0+off)/8] >> ((bit0 + off) % 8) & 1
+	}
+	if sequential {
+		for off := range total {
+			c.buf = append(c.buf, elem(off))
+			if len(c.buf) == cap(c.buf) {
+				if err := c.flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return c.flush()
+	}
+	for off := range stride.Offsets(shape, strides) {
+		c.buf = append(c.buf, elem(off))
+		if len(c.buf) == cap(c.buf) {
+			if err := c.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return c.flush()
 }
