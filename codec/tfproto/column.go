@@ -14,13 +14,14 @@ import (
 // permutation, TensorProto being C order only. A single tensor whose content
 // is aligned for its element type is wrapped without copying (the column
 // shares t.Content); otherwise the elements are copied into one Go-owned
-// buffer. DT_BFLOAT16 becomes a float32 column, each value widened exactly.
+// buffer. DT_BFLOAT16 becomes a float32 column, each value widened exactly;
+// DT_BOOL a bool column, its bytes packed into bits (always a copy).
 //
 // Errors wrap arrow.ErrInvalid: no tensors, differing dtypes, shapes or
-// names, content of the wrong length. DT_STRING and DT_BOOL have no
-// fixedshape element type and are refused with an error that also wraps
-// arrow.ErrNotImplemented, as is a shape with a 0 dimension (see
-// fixedshape.NewType).
+// names, content of the wrong length, a DT_BOOL byte other than 0 or 1.
+// DT_STRING has no fixedshape element type and is refused with an error
+// that also wraps arrow.ErrNotImplemented, as is a shape with a 0
+// dimension (see fixedshape.NewType).
 func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	if len(ts) == 0 {
 		return nil, errorf("column: no tensors")
@@ -48,6 +49,9 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 			return nil, errorf("column: tensor %d has %d content bytes, its shape needs %d", i, len(t.Content), size)
 		}
 	}
+	if first.DType == Bool {
+		return boolColumn(typ, ts)
+	}
 	if first.DType == BFloat16 {
 		buf := rawcol.AlignedBytes(len(ts) * size * 2)
 		for i := range ts {
@@ -69,8 +73,12 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 }
 
 // ReadColumn decodes each message of msgs (Decode) and returns them as one
-// column (NewColumn). Errors are theirs, naming the message.
-func ReadColumn(msgs [][]byte) (*fixedshape.Array, error) {
+// column (NewColumn). Errors are theirs, naming the message, and a count
+// of messages other than [WithExpectedCount]'s.
+func ReadColumn(msgs [][]byte, opts ...ReadOption) (*fixedshape.Array, error) {
+	if err := newReadConfig(opts).checkCount(len(msgs)); err != nil {
+		return nil, err
+	}
 	ts := make([]Tensor, len(msgs))
 	for i, b := range msgs {
 		var err error
@@ -84,7 +92,8 @@ func ReadColumn(msgs [][]byte) (*fixedshape.Array, error) {
 // TensorOf returns tensor i of arr as a TensorProto tensor with the logical
 // shape and dim names. Its content shares the column's memory when the layout
 // is row-major and is an explicit copy in C order otherwise (TensorProto has
-// no strides or permutation).
+// no strides or permutation); a bool tensor's content is always a copy, one
+// byte 0 or 1 per element.
 //
 // Errors wrap arrow.ErrInvalid: an array failing Validate, a null tensor
 // (TensorProto has no nulls). It panics if i is out of range.
@@ -103,7 +112,13 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 	if arr.IsNull(i) {
 		return Tensor{}, errorf("tensor %d is null; TensorProto has no null tensors", i)
 	}
-	return Tensor{DType: dt, Shape: typ.Shape(), DimNames: typ.DimNames(), Content: rawcol.COrder(arr, i)}, nil
+	t := Tensor{DType: dt, Shape: typ.Shape(), DimNames: typ.DimNames()}
+	if dt == Bool {
+		t.Content = boolBytes(arr, i)
+	} else {
+		t.Content = rawcol.COrder(arr, i)
+	}
+	return t, nil
 }
 
 // AppendColumn appends one serialized TensorProto per tensor of arr to dst

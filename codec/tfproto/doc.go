@@ -14,13 +14,28 @@
 // AppendTensor writes one (tensor_content, or string_val for strings), the
 // bytes protobuf itself writes; NewColumn, ReadColumn, TensorOf and
 // AppendColumn move between Tensor values and fixedshape columns, many
-// messages of one shape becoming one column.
+// messages of one shape becoming one column; SplitDelimited,
+// AppendDelimited and ReadDelimited handle a stream of messages each
+// preceded by its varint length (the .pb files of the fstensor command).
 //
 // Supported dtypes: DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16, DT_INT8..64,
 // DT_UINT8..64, DT_BOOL and DT_STRING. Complex, quantized, resource and
-// variant tensors are refused. DT_STRING and DT_BOOL decode to Tensor values
-// but have no fixedshape element type, so NewColumn refuses them;
-// DT_BFLOAT16 becomes a float32 column (exact), DT_HALF a float16 one.
+// variant tensors are refused. DT_STRING decodes to Tensor values but has
+// no fixedshape element type, so NewColumn refuses it; DT_BFLOAT16 becomes
+// a float32 column (exact), DT_HALF a float16 one, DT_BOOL a bool column.
+// A DT_BOOL element is one byte, 0 or 1, in tensor_content (other bytes
+// are refused) and a varint in bool_val; a bool column, bit-packed, is
+// always copied to and from it. Writing a bool column uses
+// tensor_content.
+//
+// # Streams
+//
+// A delimited stream has no header, count or footer: a stream cut exactly
+// between two messages is a valid, shorter stream, and ReadDelimited
+// and ReadColumn read it as a shorter column without error. Pass
+// [WithExpectedCount] when the count is known: a stream that ends early,
+// or holds more, then fails with an error naming both counts. A cut
+// inside a message is always an error.
 //
 // # Layout
 //

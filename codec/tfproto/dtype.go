@@ -64,8 +64,8 @@ func (d DataType) Width() int {
 
 // ArrowType returns the Arrow element type of a fixedshape column holding d:
 // the same type for the numbers, float16 for Half and float32 for BFloat16
-// (a lossless widening); false for String and Bool, which have no fixedshape
-// element type.
+// (a lossless widening), bool (bit-packed) for Bool; false for String,
+// which has no fixedshape element type.
 func (d DataType) ArrowType() (arrow.DataType, bool) {
 	switch d {
 	case Float, BFloat16:
@@ -90,6 +90,8 @@ func (d DataType) ArrowType() (arrow.DataType, bool) {
 		return arrow.PrimitiveTypes.Uint32, true
 	case Uint64:
 		return arrow.PrimitiveTypes.Uint64, true
+	case Bool:
+		return arrow.FixedWidthTypes.Boolean, true
 	}
 	return nil, false
 }
@@ -119,6 +121,8 @@ func DataTypeOf(dt arrow.DataType) (DataType, bool) {
 		return Uint32, true
 	case arrow.UINT64:
 		return Uint64, true
+	case arrow.BOOL:
+		return Bool, true
 	}
 	return 0, false
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/fstensor/fstensor/codec/tfproto"
 )
 
-// FuzzDecode checks that Decode never panics, that its errors wrap
-// arrow.ErrInvalid, and that a decoded tensor encodes and decodes back to
-// itself.
+// FuzzDecode checks that Decode and SplitDelimited never panic, that
+// their errors wrap arrow.ErrInvalid, that a decoded tensor encodes and
+// decodes back to itself, and that split messages frame and split back.
 func FuzzDecode(f *testing.F) {
 	for _, h := range []string{
 		"08011208120208021202080322180000803f0000004000004040000080400000a0400000c040",
@@ -28,6 +28,13 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if msgs, err := tfproto.SplitDelimited(b); err != nil {
+			if !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("SplitDelimited error %v does not wrap arrow.ErrInvalid", err)
+			}
+		} else if again, err := tfproto.SplitDelimited(tfproto.AppendDelimited(nil, msgs)); err != nil || len(again) != len(msgs) {
+			t.Fatalf("re-split %d messages: %d, %v", len(msgs), len(again), err)
+		}
 		tn, err := tfproto.DecodeMax(b, 1<<16)
 		if err != nil {
 			if !errors.Is(err, arrow.ErrInvalid) {

@@ -332,7 +332,7 @@ func TestNewColumn(t *testing.T) {
 	}{
 		{name: "none"},
 		{name: "string", ts: []tfproto.Tensor{{DType: tfproto.String, Shape: []int{}, Strings: [][]byte{{}}}}, notImpl: true},
-		{name: "bool", ts: []tfproto.Tensor{{DType: tfproto.Bool, Shape: []int{}, Content: []byte{1}}}, notImpl: true},
+		{name: "bool byte 2", ts: []tfproto.Tensor{{DType: tfproto.Bool, Shape: []int{2}, Content: []byte{1, 2}}}},
 		{name: "size-0 dim", ts: []tfproto.Tensor{u8(3, 0)}, notImpl: true},
 		{name: "shapes differ", ts: []tfproto.Tensor{u8(2, 3), u8(3, 2)}},
 		{name: "names differ", ts: []tfproto.Tensor{u8(2), named}},

@@ -1,0 +1,36 @@
+package tfproto
+
+// ReadOption configures [ReadColumn] and [ReadDelimited].
+type ReadOption func(*readConfig)
+
+type readConfig struct {
+	count    int
+	hasCount bool
+}
+
+func newReadConfig(opts []ReadOption) readConfig {
+	var c readConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithExpectedCount makes a reader fail unless the input holds exactly n
+// tensors. A stream of TensorProto messages has no footer or count, so
+// one cut exactly between two messages reads, without it, as a shorter
+// column and no error (see the package doc, Streams).
+func WithExpectedCount(n int) ReadOption {
+	return func(c *readConfig) { c.count, c.hasCount = n, true }
+}
+
+// checkCount fails when the expected count is set and is not n.
+func (c readConfig) checkCount(n int) error {
+	if !c.hasCount || n == c.count {
+		return nil
+	}
+	if n < c.count {
+		return errorf("%d tensors, %d expected (WithExpectedCount): the input ends early", n, c.count)
+	}
+	return errorf("%d tensors, %d expected (WithExpectedCount): the input has more", n, c.count)
+}
