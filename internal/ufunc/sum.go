@@ -6,8 +6,28 @@ import "math"
 // (into 8 accumulators).
 const block = 128
 
+// Leaves of the pairwise sums with the AVX2 kernels (16 float64
+// accumulators): float64 leaves as long as NumPy's (16 terms per
+// accumulator), float32 leaves longer (each term is exact in float64).
+const (
+	leafF64 = 256
+	leafF32 = 2048
+)
+
 // SumF64 returns the sum of s, pairwise.
 func SumF64(s []float64) float64 {
+	if useAVX2 {
+		if len(s) > leafF64 {
+			h := len(s) / 2 &^ 15
+			return SumF64(s[:h]) + SumF64(s[h:])
+		}
+		r, n := sumF64(s)
+		return r + sumF64Go(s[n:])
+	}
+	return sumF64Go(s)
+}
+
+func sumF64Go(s []float64) float64 {
 	if len(s) <= block {
 		var a [8]float64
 		i := 0
@@ -28,11 +48,23 @@ func SumF64(s []float64) float64 {
 		return r
 	}
 	h := len(s) / 2 &^ 7
-	return SumF64(s[:h]) + SumF64(s[h:])
+	return sumF64Go(s[:h]) + sumF64Go(s[h:])
 }
 
 // SumF32 returns the sum of s in float64, pairwise.
 func SumF32(s []float32) float64 {
+	if useAVX2 {
+		if len(s) > leafF32 {
+			h := len(s) / 2 &^ 15
+			return SumF32(s[:h]) + SumF32(s[h:])
+		}
+		r, n := sumF32(s)
+		return r + sumF32Go(s[n:])
+	}
+	return sumF32Go(s)
+}
+
+func sumF32Go(s []float32) float64 {
 	if len(s) <= block {
 		var a [8]float64
 		i := 0
@@ -53,7 +85,7 @@ func SumF32(s []float32) float64 {
 		return r
 	}
 	h := len(s) / 2 &^ 7
-	return SumF32(s[:h]) + SumF32(s[h:])
+	return sumF32Go(s[:h]) + sumF32Go(s[h:])
 }
 
 // SumU8 returns the exact sum of s.

@@ -1,0 +1,121 @@
+package ufunc
+
+// Op is an element-wise arithmetic operation of ApplyF32: v[j] = v[j] op
+// k, or k op v[j] for RSub and RDiv. Max and Min keep a NaN of v (and
+// give v where k is NaN), as NumPy's clip does.
+type Op uint8
+
+// The operations of ApplyF32 and ApplyScalarF32.
+const (
+	Add Op = iota
+	Sub
+	Mul
+	Div
+	RSub
+	RDiv
+	Max
+	Min
+)
+
+// ApplyF32 sets v[j] = v[j] op k[j] for every j < len(v), each result
+// rounded to float32. k must be at least as long as v.
+func ApplyF32(op Op, v, k []float32) {
+	k = k[:len(v)]
+	if n := applyF32(op, v, k); n > 0 {
+		v, k = v[n:], k[n:]
+	}
+	switch op {
+	case Add:
+		for j := range v {
+			v[j] += k[j]
+		}
+	case Sub:
+		for j := range v {
+			v[j] -= k[j]
+		}
+	case Mul:
+		for j := range v {
+			v[j] *= k[j]
+		}
+	case Div:
+		for j := range v {
+			v[j] /= k[j]
+		}
+	case RSub:
+		for j := range v {
+			v[j] = k[j] - v[j]
+		}
+	case RDiv:
+		for j := range v {
+			v[j] = k[j] / v[j]
+		}
+	case Max:
+		for j := range v {
+			if v[j] < k[j] {
+				v[j] = k[j]
+			}
+		}
+	case Min:
+		for j := range v {
+			if v[j] > k[j] {
+				v[j] = k[j]
+			}
+		}
+	}
+}
+
+// ApplyScalarF32 sets v[j] = v[j] op c for every j.
+func ApplyScalarF32(op Op, v []float32, c float32) {
+	if n := applyScalarF32(op, v, c); n > 0 {
+		v = v[n:]
+	}
+	switch op {
+	case Add:
+		for j := range v {
+			v[j] += c
+		}
+	case Sub:
+		for j := range v {
+			v[j] -= c
+		}
+	case Mul:
+		for j := range v {
+			v[j] *= c
+		}
+	case Div:
+		for j := range v {
+			v[j] /= c
+		}
+	case RSub:
+		for j := range v {
+			v[j] = c - v[j]
+		}
+	case RDiv:
+		for j := range v {
+			v[j] = c / v[j]
+		}
+	case Max:
+		for j := range v {
+			if v[j] < c {
+				v[j] = c
+			}
+		}
+	case Min:
+		for j := range v {
+			if v[j] > c {
+				v[j] = c
+			}
+		}
+	}
+}
+
+// U8ToF32 sets dst[j] = float32(src[j]) for every j < len(dst).
+func U8ToF32(dst []float32, src []uint8) {
+	src = src[:len(dst)]
+	if n := u8ToF32(dst, src); n > 0 {
+		dst, src = dst[n:], src[n:]
+	}
+	for j, v := range src {
+		dst[j] = float32(v)
+	}
+}

@@ -1,0 +1,129 @@
+//go:build !purego
+
+package ufunc
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// useAVX2 selects the AVX2 kernels when the CPU and the operating system
+// support them; tests turn it off to cover the Go loops.
+var useAVX2 = cpu.X86.HasAVX2
+
+// hasAVX2 is the CPU's support, which tests may not exceed.
+var hasAVX2 = cpu.X86.HasAVX2
+
+// Implemented in kernels_amd64.s: each handles n elements, a multiple of
+// 16 (8 for the apply kernels), n > 0.
+//
+//go:noescape
+func addF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func subF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func mulF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func divF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func rsubF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func rdivF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func maxF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func minF32x8(v, k unsafe.Pointer, n int)
+
+//go:noescape
+func addScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func subScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func mulScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func divScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func rsubScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func rdivScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func maxScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func minScalarF32x8(v unsafe.Pointer, n int, c float32)
+
+//go:noescape
+func u8ToF32x16(dst, src unsafe.Pointer, n int)
+
+//go:noescape
+func sumF32x16(s unsafe.Pointer, n int) float64
+
+//go:noescape
+func sumF64x16(s unsafe.Pointer, n int) float64
+
+var applyKernels = [...]func(v, k unsafe.Pointer, n int){
+	Add: addF32x8, Sub: subF32x8, Mul: mulF32x8, Div: divF32x8,
+	RSub: rsubF32x8, RDiv: rdivF32x8, Max: maxF32x8, Min: minF32x8,
+}
+
+var scalarKernels = [...]func(v unsafe.Pointer, n int, c float32){
+	Add: addScalarF32x8, Sub: subScalarF32x8, Mul: mulScalarF32x8, Div: divScalarF32x8,
+	RSub: rsubScalarF32x8, RDiv: rdivScalarF32x8, Max: maxScalarF32x8, Min: minScalarF32x8,
+}
+
+func applyF32(op Op, v, k []float32) int {
+	n := len(v) &^ 7
+	if !useAVX2 || n == 0 || int(op) >= len(applyKernels) {
+		return 0
+	}
+	applyKernels[op](unsafe.Pointer(&v[0]), unsafe.Pointer(&k[0]), n)
+	return n
+}
+
+func applyScalarF32(op Op, v []float32, c float32) int {
+	n := len(v) &^ 7
+	if !useAVX2 || n == 0 || int(op) >= len(scalarKernels) {
+		return 0
+	}
+	scalarKernels[op](unsafe.Pointer(&v[0]), n, c)
+	return n
+}
+
+func u8ToF32(dst []float32, src []uint8) int {
+	n := len(dst) &^ 15
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	u8ToF32x16(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), n)
+	return n
+}
+
+func sumF32(s []float32) (float64, int) {
+	n := len(s) &^ 15
+	if !useAVX2 || n == 0 {
+		return 0, 0
+	}
+	return sumF32x16(unsafe.Pointer(&s[0]), n), n
+}
+
+func sumF64(s []float64) (float64, int) {
+	n := len(s) &^ 15
+	if !useAVX2 || n == 0 {
+		return 0, 0
+	}
+	return sumF64x16(unsafe.Pointer(&s[0]), n), n
+}

@@ -1,0 +1,15 @@
+//go:build !amd64 || purego
+
+package ufunc
+
+// The pure-Go build has no assembly kernels: each returns 0, the number
+// of leading elements it handled.
+
+func applyF32(op Op, v, k []float32) int               { return 0 }
+func applyScalarF32(op Op, v []float32, c float32) int { return 0 }
+func u8ToF32(dst []float32, src []uint8) int           { return 0 }
+func sumF32(s []float32) (float64, int)                { return 0, 0 }
+func sumF64(s []float64) (float64, int)                { return 0, 0 }
+
+// useAVX2 and hasAVX2 are false: there are no assembly kernels.
+var useAVX2, hasAVX2 = false, false

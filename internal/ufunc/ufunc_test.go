@@ -1,0 +1,144 @@
+package ufunc_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fstensor/fstensor/internal/ufunc"
+)
+
+// paths runs f with the AVX2 kernels (when the CPU has them) and with the
+// Go loops.
+func paths(t *testing.T, f func(t *testing.T)) {
+	for _, avx := range []bool{true, false} {
+		name := "go"
+		if avx {
+			name = "avx2"
+		}
+		t.Run(name, func(t *testing.T) {
+			old := ufunc.SetAVX2(avx)
+			defer ufunc.SetAVX2(old)
+			f(t)
+		})
+	}
+}
+
+var lengths = []int{0, 1, 7, 8, 15, 16, 17, 100, 255, 256, 257, 1000, 2047, 2048, 2049, 5000, 100003}
+
+func TestSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths {
+			f32 := make([]float32, n)
+			f64 := make([]float64, n)
+			var exact float64
+			for i := range f32 {
+				f32[i] = float32(r.Float64()*2 - 0.5)
+				f64[i] = float64(f32[i])
+				exact += f64[i] // float64 sums of float32 values: far inside the tolerance
+			}
+			tol := 1e-12 * float64(n+1)
+			if got := ufunc.SumF32(f32); math.Abs(got-exact) > tol {
+				t.Errorf("SumF32 of %d = %v, want %v", n, got, exact)
+			}
+			if got := ufunc.SumF64(f64); math.Abs(got-exact) > tol {
+				t.Errorf("SumF64 of %d = %v, want %v", n, got, exact)
+			}
+		}
+	})
+}
+
+func TestExtremes(t *testing.T) {
+	s := []float32{3, -1, 7, 2}
+	if got := ufunc.MaxF32(s); got != 7 {
+		t.Errorf("MaxF32 = %v", got)
+	}
+	if got := ufunc.MinF32(s); got != -1 {
+		t.Errorf("MinF32 = %v", got)
+	}
+	s[2] = float32(math.NaN())
+	if got := ufunc.MaxF32(s); got == got {
+		t.Errorf("MaxF32 with a NaN = %v, want NaN", got)
+	}
+	if got := ufunc.MinF64(nil); !math.IsInf(got, 1) {
+		t.Errorf("MinF64 of nothing = %v, want +Inf", got)
+	}
+}
+
+// TestApply checks every operation against float32 arithmetic, vector and
+// scalar, NaNs included, at every length around the kernels' blocks.
+func TestApply(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	nan := float32(math.NaN())
+	want := func(op ufunc.Op, v, k float32) float32 {
+		switch op {
+		case ufunc.Add:
+			return v + k
+		case ufunc.Sub:
+			return v - k
+		case ufunc.Mul:
+			return v * k
+		case ufunc.Div:
+			return v / k
+		case ufunc.RSub:
+			return k - v
+		case ufunc.RDiv:
+			return k / v
+		case ufunc.Max:
+			if v < k {
+				return k
+			}
+			return v
+		}
+		if v > k {
+			return k
+		}
+		return v
+	}
+	same := func(a, b float32) bool { return a == b || a != a && b != b }
+	paths(t, func(t *testing.T) {
+		for op := ufunc.Add; op <= ufunc.Min; op++ {
+			for _, n := range lengths[:12] {
+				v := make([]float32, n)
+				k := make([]float32, n)
+				for i := range v {
+					v[i], k[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+					if i%13 == 5 {
+						v[i] = nan
+					}
+					if i%17 == 3 {
+						k[i] = nan
+					}
+				}
+				got := append([]float32(nil), v...)
+				ufunc.ApplyF32(op, got, k)
+				for i := range v {
+					if w := want(op, v[i], k[i]); !same(w, got[i]) {
+						t.Fatalf("ApplyF32(%d) at %d of %d: %v op %v = %v, want %v", op, i, n, v[i], k[i], got[i], w)
+					}
+				}
+				got = append(got[:0], v...)
+				ufunc.ApplyScalarF32(op, got, 0.75)
+				for i := range v {
+					if w := want(op, v[i], 0.75); !same(w, got[i]) {
+						t.Fatalf("ApplyScalarF32(%d) at %d of %d: %v op 0.75 = %v, want %v", op, i, n, v[i], got[i], w)
+					}
+				}
+			}
+		}
+		for _, n := range lengths[:12] {
+			src := make([]uint8, n)
+			for i := range src {
+				src[i] = uint8(r.UintN(256))
+			}
+			dst := make([]float32, n)
+			ufunc.U8ToF32(dst, src)
+			for i := range src {
+				if dst[i] != float32(src[i]) {
+					t.Fatalf("U8ToF32 at %d of %d = %v, want %d", i, n, dst[i], src[i])
+				}
+			}
+		}
+	})
+}
