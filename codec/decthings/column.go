@@ -56,10 +56,14 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 }
 
 // ReadColumn decodes the concatenated tensors of b (DecodeAll) into one
-// column (NewColumn). Errors are theirs.
-func ReadColumn(b []byte) (*fixedshape.Array, error) {
+// column (NewColumn). Errors are theirs, and a count of tensors other
+// than [WithExpectedCount]'s. Options: [WithExpectedCount].
+func ReadColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
 	ts, err := DecodeAll(b, 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := newReadConfig(opts).checkCount(len(ts)); err != nil {
 		return nil, err
 	}
 	return NewColumn(ts)

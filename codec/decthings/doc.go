@@ -31,6 +31,14 @@
 // a variable-size column would lose the fixed-shape guarantees. A fixedshape
 // float16 column has no Decthings type and is refused the same way.
 //
+// # Streams
+//
+// Concatenated tensors have no header, count or footer: input cut exactly
+// between two tensors is valid, shorter input, and ReadColumn reads it as
+// a shorter column without error. Pass [WithExpectedCount] when the count
+// is known: input that ends early, or holds more, then fails with an
+// error naming both counts. A cut inside a tensor is always an error.
+//
 // # Layout
 //
 // Decthings tensors are dense and row-major with little-endian elements. A
