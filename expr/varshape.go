@@ -31,7 +31,10 @@ type VarPlan struct {
 // path when it has one.
 type rowPlan struct {
 	*Plan
-	runs *runCopy // nil: use the plan's kernels
+	runs     *runCopy // nil: use the plan's kernels
+	inBytes  int      // bytes of one input row
+	outBytes int      // bytes of one result
+	outSize  int      // elements of one result
 }
 
 // CompileVar returns the plan of e over columns of typ. e is built on any
@@ -75,6 +78,15 @@ func EvalVar(e Expr, in *varshape.Array, opts ...Option) (arrow.Array, error) {
 		return nil, err
 	}
 	return p.Eval(in, opts...)
+}
+
+// planSlots is the size of planRows' direct-mapped plan cache.
+const planSlots = 1021
+
+// hashShape mixes a shape of up to 4 dimensions into a cache slot hash.
+func hashShape(k [4]int32) uint32 {
+	h := uint32(k[0])*0x9E3779B1 ^ uint32(k[1])*0x85EBCA77 ^ uint32(k[2])*0xC2B2AE3D ^ uint32(k[3])*0x27D4EB2F
+	return h ^ h>>15
 }
 
 // shapeKey appends the cache key of a physical shape to dst.
@@ -127,7 +139,10 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl = &rowPlan{Plan: c, runs: newRunCopy(c)}
+	if c.comp != nil {
+		return nil, errorf("%s computes: variable-shape columns take view expressions (slices, indexes, transposes, reshapes) only", e)
+	}
+	pl = &rowPlan{Plan: c, runs: newRunCopy(c), inBytes: c.inSize * c.width, outBytes: c.out.Size() * c.width, outSize: c.out.Size()}
 	p.mu.Lock()
 	p.plans[string(key)] = pl
 	p.mu.Unlock()
@@ -247,7 +262,7 @@ func (p *VarPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option)
 // evalVar writes every valid row's dense result into a variable-shape
 // column of type typ.
 func (p *VarPlan) evalVar(in *varshape.Array, rp rowPlans, typ *varshape.Type, o options) (arrow.Array, error) {
-	raw, plans := rp.raw, rp.plans
+	plans := rp.plans
 	n := in.Len()
 	width := typ.ElemWidth()
 	ond := typ.NDim()
@@ -275,13 +290,7 @@ func (p *VarPlan) evalVar(in *varshape.Array, rp rowPlans, typ *varshape.Type, o
 		offs[i+1] = offs[i] + int32(size)
 	}
 	dst := values.Bytes()
-	runRows(o.workers, n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if pl := plans[i]; pl != nil {
-				pl.runRow(dst[int(offs[i])*width:int(offs[i+1])*width], raw.Values[int(raw.Offsets[i])*width:int(raw.Offsets[i+1])*width])
-			}
-		}
-	})
+	runRows(o.workers, n, func(lo, hi int) { rp.run(dst, lo, hi, 0) })
 	valid := validity(in, o.mem)
 	if valid != nil {
 		defer valid.Release()
@@ -316,6 +325,12 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 	var key []byte
 	var last *rowPlan
 	var lastShape []int32
+	// A direct-mapped cache of the plans of up to 4-D shapes seen in this
+	// call, on the stack: no lock, map or allocation per row.
+	var cache [planSlots]struct {
+		shape [4]int32
+		pl    *rowPlan
+	}
 	for i := range n {
 		if in.IsNull(i) {
 			continue
@@ -323,9 +338,25 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 		shape := raw.Shapes[i*nd : (i+1)*nd]
 		pl := last
 		if last == nil || !slices.Equal(shape, lastShape) {
-			key = shapeKey(key[:0], shape)
-			if pl, err = p.plan(key, shape); err != nil {
-				return rowPlans{}, errorf("row %d of %d: %v", i, n, trim(err))
+			var k [4]int32
+			slot := -1
+			if nd <= len(k) {
+				copy(k[:], shape)
+				slot = int(hashShape(k) % planSlots)
+				if c := &cache[slot]; c.pl != nil && c.shape == k {
+					pl = c.pl
+				} else {
+					slot = -slot - 2 // miss: fill it below
+				}
+			}
+			if slot < 0 {
+				key = shapeKey(key[:0], shape)
+				if pl, err = p.plan(key, shape); err != nil {
+					return rowPlans{}, errorf("row %d of %d: %v", i, n, trim(err))
+				}
+				if slot <= -2 {
+					cache[-slot-2].shape, cache[-slot-2].pl = k, pl
+				}
 			}
 			last, lastShape = pl, shape
 		}
@@ -335,7 +366,7 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 		} else if rp.uniform && rp.common != pl && !sameShape(rp.common.out, pl.out) {
 			rp.uniform = false
 		}
-		if rp.total += pl.out.Size(); rp.total > math.MaxInt32 {
+		if rp.total += pl.outSize; rp.total > math.MaxInt32 {
 			return rowPlans{}, errorf("the result has more than %d elements", math.MaxInt32)
 		}
 	}
@@ -373,38 +404,13 @@ func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int,
 	if len(dst) < rp.total*w {
 		return 0, errorf("destination of %d bytes for %d bytes", len(dst), rp.total*w)
 	}
-	if o.workers <= 1 {
-		off := 0
-		for i, pl := range rp.plans {
-			if pl != nil {
-				size := pl.out.Size() * w
-				pl.runRow(dst[off:off+size], rp.raw.Values[int(rp.raw.Offsets[i])*w:int(rp.raw.Offsets[i+1])*w])
-				off += size
-			}
-		}
-		return off, nil
-	}
-	offs := make([]int, len(rp.plans)+1)
-	for i, pl := range rp.plans {
-		offs[i+1] = offs[i]
-		if pl != nil {
-			offs[i+1] += pl.out.Size() * w
-		}
-	}
-	runRows(o.workers, len(rp.plans), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if pl := rp.plans[i]; pl != nil {
-				pl.runRow(dst[offs[i]:offs[i+1]], rp.raw.Values[int(rp.raw.Offsets[i])*w:int(rp.raw.Offsets[i+1])*w])
-			}
-		}
-	})
-	return offs[len(offs)-1], nil
+	runRows(o.workers, len(rp.plans), func(lo, hi int) { rp.run(dst, lo, hi, 0) })
+	return rp.total * w, nil
 }
 
 // evalFixed writes every row's result, all of typ's shape, into a
 // fixed-shape column of type typ.
 func (p *VarPlan) evalFixed(in *varshape.Array, rp rowPlans, typ *fixedshape.Type, o options) (*fixedshape.Array, error) {
-	raw, plans := rp.raw, rp.plans
 	n := in.Len()
 	w := typ.ElemWidth()
 	size := typ.ListSize() * w
@@ -415,16 +421,7 @@ func (p *VarPlan) evalFixed(in *varshape.Array, rp rowPlans, typ *fixedshape.Typ
 	defer values.Release()
 	values.Resize(n * size)
 	dst := values.Bytes()
-	runRows(o.workers, n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := dst[i*size : (i+1)*size]
-			if pl := plans[i]; pl != nil {
-				pl.runRow(d, raw.Values[int(raw.Offsets[i])*w:int(raw.Offsets[i+1])*w])
-			} else {
-				clear(d)
-			}
-		}
-	})
+	runRows(o.workers, n, func(lo, hi int) { rp.run(dst, lo, hi, size) })
 	valid := validity(in, o.mem)
 	if valid != nil {
 		defer valid.Release()
@@ -482,16 +479,52 @@ func sameNames(a, b metadata.Metadata) bool {
 	return true
 }
 
-// runRow writes the dense result of one tensor of the plan's input shape.
-func (p *rowPlan) runRow(dst, src []byte) {
-	if p.runs != nil {
-		p.runs.copyRuns(dst, src)
-		return
+// run evaluates rows lo..hi-1 into dst, where the results lie back to
+// back from row 0 on, a null row taking nullBytes (zeroed). Consecutive
+// rows of one plan whose elements lie back to back in the column go to
+// the plan in one call.
+func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
+	off := 0
+	for _, pl := range rp.plans[:lo] {
+		if pl != nil {
+			off += pl.outBytes
+		} else {
+			off += nullBytes
+		}
 	}
-	if len(p.kernels) == 1 {
-		p.kernels[0].Run(dst, src, 1, p.inSize, 1)
-	} else {
-		p.runStaged(dst, src, 1, 1)
+	w, offs, vals := rp.raw.Width, rp.raw.Offsets, rp.raw.Values
+	for i := lo; i < hi; {
+		pl := rp.plans[i]
+		if pl == nil {
+			clear(dst[off : off+nullBytes])
+			off += nullBytes
+			i++
+			continue
+		}
+		s, in := int(offs[i]), pl.inSize
+		j := i + 1
+		for j < hi && rp.plans[j] == pl && int(offs[j]) == s+(j-i)*in {
+			j++
+		}
+		k := j - i
+		pl.runN(dst[off:off+k*pl.outBytes], vals[s*w:(s+k*in)*w], k)
+		off += k * pl.outBytes
+		i = j
+	}
+}
+
+// runN writes the dense results of n tensors of the plan's input shape,
+// back to back in src.
+func (p *rowPlan) runN(dst, src []byte, n int) {
+	switch {
+	case p.runs != nil:
+		for k := range n {
+			p.runs.copyRuns(dst[k*p.outBytes:(k+1)*p.outBytes], src[k*p.inBytes:(k+1)*p.inBytes])
+		}
+	case len(p.kernels) == 1:
+		p.kernels[0].Run(dst, src, n, p.inSize, 1)
+	default:
+		p.runStaged(dst, src, n, 1)
 	}
 }
 

@@ -26,8 +26,8 @@ import (
 // fewer rows for a smaller image), and neither is the -1 of a reshape of
 // an input with a free size. Results of no element (a size-0 fixed axis)
 // make a variable-shape type, as a FixedSizeList of size 0 cannot be a
-// column type. Other operations keep the result fixed only when the
-// whole input shape is.
+// column type. Computing expressions (astype, arithmetic, reductions)
+// are refused.
 //
 // The expression's structure is taken from one input shape on which it
 // is valid: a template whose free sizes are large, or else any row shape
@@ -42,6 +42,9 @@ func (p *VarPlan) ResultType() (arrow.DataType, error) {
 	res := e.node()
 	var chain []*node
 	for n := res; n.x != nil; n = n.x {
+		if n.op > opReshape {
+			return nil, errorf("%s computes: variable-shape columns take view expressions (slices, indexes, transposes, reshapes) only", e)
+		}
 		chain = append(chain, n)
 	}
 	slices.Reverse(chain)
@@ -122,6 +125,7 @@ func resultAxes(n *node, in []int, stable bool) ([]int, bool) {
 		out := slices.Clone(n.ints)
 		return out, false
 	}
+	// Not reached (ResultType refuses other operations).
 	if allFixed {
 		return n.meta.Shape(), stable
 	}

@@ -42,6 +42,7 @@ func TestVarResultType(t *testing.T) {
 		{"0-D", "x[0, 0, 2]", hwc, fixedType(t, u8, []int{}, nil).String(), false},
 		{"index out of a fixed axis", "x[0, 0, 3]", hwc, "out of bounds", true},
 		{"syntax", "x[0,", hwc, "expected", true},
+		{"computing", "x.astype(float32)", hwc, "view expressions", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,7 +2,7 @@ package expr
 
 // runCopy is the fast path of a one-stage plan whose view is made of
 // contiguous runs of at least minRun bytes (a crop of images, a slice of
-// rows): one copy() per run. The kernels' per-call set-up and unit loop
+// rows), or of at most maxShortRuns runs: one copy() per run. The kernels' per-call set-up and unit loop
 // cost more than such a copy when a row is small.
 type runCopy struct {
 	run     int   // bytes per run
@@ -11,7 +11,13 @@ type runCopy struct {
 	strides []int // their byte strides in the source, of any sign
 }
 
-const minRun = 64
+// minRun is the shortest run (bytes) copied run by run, unless the
+// result has at most maxShortRuns runs: for a tiny result one copy() per
+// run costs less than a kernel call.
+const (
+	minRun       = 64
+	maxShortRuns = 8
+)
 
 func newRunCopy(p *Plan) *runCopy {
 	if len(p.stages) != 1 || p.out.Size() == 0 {
@@ -27,7 +33,7 @@ func newRunCopy(p *Plan) *runCopy {
 		run *= d
 		k--
 	}
-	if run*w < minRun {
+	if run*w < minRun && p.out.Size()/run > maxShortRuns {
 		return nil
 	}
 	c := &runCopy{run: run * w, off: s.Offset * w}
