@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -180,5 +181,63 @@ func resultType(t *testing.T, p *expr.VarPlan) arrow.DataType {
 func fixedAs(shape []int) func(t *testing.T, p *expr.VarPlan) arrow.DataType {
 	return func(t *testing.T, p *expr.VarPlan) arrow.DataType {
 		return fixedType(t, arrow.PrimitiveTypes.Uint16, shape, []string{"h", "w"})
+	}
+}
+
+// TestVarEvalRuns checks runs of consecutive rows of one shape, which go
+// to the kernels in one call, against each row alone, on one and two
+// workers, through Eval, EvalAs and EvalInto.
+func TestVarEvalRuns(t *testing.T) {
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint16, 3, varshape.Options{Permutation: []int{1, 0, 2}})
+	shapes := [][]int{{3, 4, 2}, {3, 4, 2}, {3, 4, 2}, nil, {3, 4, 2}, {2, 5, 2}, {2, 5, 2}, {40, 3, 2}, {40, 3, 2}, nil, nil, {2, 3, 2}}
+	for _, text := range []string{"x.transpose(2, 0, 1)", "x[:2, 1:3]", "x[::-1, :, 0]", "x[:1, :1]", "x.reshape(-1)", "x[..., None, 1]"} {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/workers=%d", text, workers), func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				in := varColumn(t, mem, typ, shapes)
+				defer in.Release()
+				p := expr.ParseVar(text, typ)
+				rt, err := p.ResultType()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := p.EvalAs(rt, in, expr.WithAllocator(mem), expr.WithWorkers(workers))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Release()
+				var want []byte
+				for i := range in.Len() {
+					if in.IsNull(i) {
+						continue
+					}
+					ref := rowRef(t, in, i, text)
+					want = append(want, ref.ValueBytes()...)
+					ref.Release()
+				}
+				got := make([]byte, len(want)+8)
+				n, err := p.EvalInto(got, in, expr.WithWorkers(workers))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got[:n]); diff != "" {
+					t.Errorf("EvalInto (-want +got):\n%s", diff)
+				}
+				va, ok := out.(*varshape.Array)
+				if !ok {
+					t.Fatalf("result %T", out)
+				}
+				var all []byte
+				for i := range va.Len() {
+					if va.IsValid(i) {
+						all = append(all, va.RowBytes(i)...)
+					}
+				}
+				if diff := cmp.Diff(want, all); diff != "" {
+					t.Errorf("EvalAs (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }
