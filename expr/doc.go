@@ -38,7 +38,10 @@
 // and CompileVar return a VarPlan that compiles one Plan per distinct row
 // shape, and EvalVar (VarPlan.Eval) returns a fixed-shape column when every
 // row's result has one shape and a variable-shape column otherwise; an
-// error names the row.
+// error names the row. A stream whose schema is fixed before its first
+// batch takes VarPlan.ResultType (fixed-shape only when no result axis
+// depends on a size that varies between rows) and VarPlan.EvalAs, which
+// evaluates every batch into that type.
 //
 // # Layout
 //

@@ -17,7 +17,8 @@ const (
 // StorageField returns f with a variable-shape type replaced by its
 // storage type and the two extension keys added to its metadata: the form
 // in which writers that do not know the extension type (arrow-go's pqarrow
-// refuses struct-backed extension columns) still record it, and in which
+// refuses struct-backed extension columns; parquetconv writes this form
+// itself) still record it, and in which
 // pyarrow, which has no variable-shape type, hands it over. Other fields
 // are returned unchanged.
 func StorageField(f arrow.Field) arrow.Field {
