@@ -8,6 +8,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -35,4 +36,41 @@ func ExampleParseVar() {
 	defer crops.Release()
 	fmt.Println(crops.(*fixedshape.Array).TensorType().Metadata(), crops.Len())
 	// Output: (224,224,3) names=["h" "w" "c"] 3
+}
+
+// A writer's schema is fixed before its first batch: ResultType decides
+// the result type from the expression and the column type alone. A crop
+// of images of any size is variable-shape (a smaller image gives a
+// smaller crop), a pixel is fixed-shape; EvalAs evaluates every batch
+// into the chosen type.
+func ExampleVarPlan_ResultType() {
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{
+		DimNames:     []string{"h", "w", "c"},
+		UniformShape: []int{varshape.Varies, varshape.Varies, 3},
+	})
+	for _, text := range []string{"x[:224, :224]", "x[0, 0]", "x.transpose(2, 0, 1)"} {
+		rt, err := expr.ParseVar(text, typ).ResultType()
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%-22s %v\n", text, rt)
+	}
+
+	b, _ := varshape.NewBuilder[uint8](memory.DefaultAllocator, typ)
+	for _, hw := range [][2]int{{240, 320}, {100, 300}} {
+		if err := b.Append([]int{hw[0], hw[1], 3}, make([]uint8, hw[0]*hw[1]*3)); err != nil {
+			panic(err)
+		}
+	}
+	images := b.NewArray()
+	defer images.Release()
+	p := expr.ParseVar("x[:224, :224]", typ)
+	fixed, _ := fixedshape.NewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{224, 224, 3}, []string{"h", "w", "c"}, nil))
+	_, err := p.EvalAs(fixed, images)
+	fmt.Println(err)
+	// Output:
+	// x[:224, :224]          extension<arrow.variable_shape_tensor[value_type=uint8, ndim=3, dim_names=[h,w,c], uniform_shape=[null,null,3]]>
+	// x[0, 0]                extension<arrow.fixed_shape_tensor[value_type=uint8, shape=[3], dim_names=[c]]>
+	// x.transpose(2, 0, 1)   extension<arrow.variable_shape_tensor[value_type=uint8, ndim=3, dim_names=[c,h,w], uniform_shape=[3,null,null]]>
+	// expr: row 1 of 2: the result shape (100,224,3) differs from the fixed shape (224,224,3)
 }
