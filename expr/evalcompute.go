@@ -130,14 +130,15 @@ type worker struct {
 	i         []int64
 	offs, cnt []int
 	acc       *accum
-	red       []byte // the reduced values before the second pass
-	sa, sb    []byte // view stages before the last
-	outer     []int
+	red       []byte    // the reduced values before the second pass
+	sa, sb    []byte    // view stages before the last
+	f32       []float32 // a float32 program's chunk
+	stream    bool      // write float32 results with non-temporal stores
 }
 
 func (p *Plan) newWorker() *worker {
 	c := p.comp
-	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk)}
+	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk), f32: make([]float32, chunk)}
 	nops, nd := len(c.nest1.st), len(c.nest1.dims)
 	if c.second != nil {
 		nops, nd = max(nops, len(c.nest2.st)), max(nd, len(c.nest2.dims))
@@ -174,6 +175,8 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 	rowBytes := p.comp.meta.Size() * p.comp.elem.width()
 	work := func(lo, hi int) {
 		w := p.newWorker()
+		// Results of 1 MiB or more go past the caches, as copy() does.
+		w.stream = n*rowBytes >= 1<<20
 		for t := lo; t < hi; t++ {
 			d := dst[t*rowBytes : (t+1)*rowBytes]
 			if in.IsNull(t) {
@@ -255,6 +258,10 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 		} else {
 			for c0 := 0; c0 < inner; c0 += chunk {
 				n := min(chunk, inner-c0)
+				if ps.f32 && sd == 1 {
+					ps.runF32(nt, w, src, dst, offs, c0, n)
+					continue
+				}
 				f, i := w.f[:n], w.i[:n]
 				src.load(f, i, offs[opSrc]+c0*st(opSrc), st(opSrc))
 				o := opK

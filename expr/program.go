@@ -40,6 +40,7 @@ type instr struct {
 type konst struct {
 	f       []float64
 	i       []int64
+	f32     []float32 // f as float32, for a float32 program
 	strides []int
 }
 
@@ -56,6 +57,7 @@ type pass struct {
 	val     dtype // the dtype the program leaves
 	red     *reducer
 	out     dtype
+	f32     bool // a float32 program stored as float32: runs in float32 (runf32.go)
 }
 
 // reducer is the reduction of a pass: which axes it reduces, into what.
@@ -186,8 +188,10 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 	end.out = c.elem
 	c.scalar = c.first.red != nil && c.meta.NDim() == 0
 	c.nest1 = c.first.buildNest()
+	c.first.prepF32()
 	if c.second != nil {
 		c.nest2 = c.second.buildNest()
+		c.second.prepF32()
 	}
 	return c, nil
 }

@@ -119,3 +119,14 @@ func U8ToF32(dst []float32, src []uint8) {
 		dst[j] = float32(v)
 	}
 }
+
+// StreamF32 copies src to dst (of the same length), with non-temporal
+// stores that bypass the caches when the kernels allow (AVX2, dst 32-byte
+// aligned, a length that is a multiple of 8), and with copy otherwise.
+// It is for results written once and read much later.
+func StreamF32(dst, src []float32) {
+	src = src[:len(dst)]
+	if !storeNT(dst, src) {
+		copy(dst, src)
+	}
+}

@@ -70,6 +70,9 @@ func minScalarF32x8(v unsafe.Pointer, n int, c float32)
 func u8ToF32x16(dst, src unsafe.Pointer, n int)
 
 //go:noescape
+func storeNTF32x8(dst, src unsafe.Pointer, n int)
+
+//go:noescape
 func sumF32x16(s unsafe.Pointer, n int) float64
 
 //go:noescape
@@ -126,4 +129,13 @@ func sumF64(s []float64) (float64, int) {
 		return 0, 0
 	}
 	return sumF64x16(unsafe.Pointer(&s[0]), n), n
+}
+
+func storeNT(dst, src []float32) bool {
+	n := len(dst)
+	if !useAVX2 || n == 0 || n&7 != 0 || uintptr(unsafe.Pointer(&dst[0]))&31 != 0 {
+		return false
+	}
+	storeNTF32x8(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), n)
+	return true
 }

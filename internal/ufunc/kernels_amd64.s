@@ -142,3 +142,22 @@ sum64:
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
+
+// func storeNTF32x8(dst, src unsafe.Pointer, n int)
+// Copies n float32 (a multiple of 8) to dst, 32-byte aligned, with
+// non-temporal stores, then fences them.
+TEXT ·storeNTF32x8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+nt:
+	VMOVUPS  (SI), Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  nt
+	SFENCE
+	VZEROUPPER
+	RET

@@ -8,6 +8,7 @@ package ufunc
 func applyF32(op Op, v, k []float32) int               { return 0 }
 func applyScalarF32(op Op, v []float32, c float32) int { return 0 }
 func u8ToF32(dst []float32, src []uint8) int           { return 0 }
+func storeNT(dst, src []float32) bool                  { return false }
 func sumF32(s []float32) (float64, int)                { return 0, 0 }
 func sumF64(s []float64) (float64, int)                { return 0, 0 }
 

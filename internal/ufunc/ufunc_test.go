@@ -128,6 +128,19 @@ func TestApply(t *testing.T) {
 			}
 		}
 		for _, n := range lengths[:12] {
+			buf := make([]float32, n+8)
+			for i := range buf {
+				buf[i] = float32(i)
+			}
+			dst := make([]float32, n)
+			ufunc.StreamF32(dst, buf)
+			for i := range dst {
+				if dst[i] != float32(i) {
+					t.Fatalf("StreamF32 at %d of %d = %v", i, n, dst[i])
+				}
+			}
+		}
+		for _, n := range lengths[:12] {
 			src := make([]uint8, n)
 			for i := range src {
 				src[i] = uint8(r.UintN(256))

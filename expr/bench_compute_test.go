@@ -1,0 +1,113 @@
+package expr_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// Benchmarks of the computing operations on batches of about 64 MiB of
+// input, on one worker (EvalInto with WithWorkers(1)). Reductions count
+// input bytes and sit beside impl=copy of the same input bytes;
+// element-wise operations count output bytes and sit beside impl=copy of
+// the output bytes. expr/testdata/numpy_compute_bench.py times the same
+// expressions with NumPy on one thread.
+var computeBenchCases = []struct {
+	op, text string
+	elem     arrow.DataType
+	batch    int
+	shape    []int
+	reduce   bool
+}{
+	{"sum", "x.sum()", f32, 4096, []int{64, 64}, true},
+	{"sum", "x.sum()", f64, 2048, []int{64, 64}, true},
+	{"max", "x.max()", f32, 4096, []int{64, 64}, true},
+	{"mean-axis0", "x.mean(axis=0)", f32, 4096, []int{64, 64}, true},
+	{"crop-mean", "x[:, 16:48].astype(float32).mean(axis=(0, 1))", f32, 4096, []int{64, 64}, true},
+	{"channel-mean", "x.astype(float32).mean(axis=(0, 1))", u8, 256, []int{224, 224, 3}, true},
+	{"norm", "norm(x, axis=-1)", f32, 65536, []int{256}, true},
+	{"dot", "dot(x, float32([0.5]))", f32, 65536, []int{256}, true},
+	{"astype", "x.astype(float32)", u8, 64, []int{224, 224, 3}, false},
+	{"normalize", "(x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])", u8, 64, []int{224, 224, 3}, false},
+	{"scale", "x * 2 + 1", f32, 4096, []int{64, 64}, false},
+}
+
+func computeBenchInput(b *testing.B, elem arrow.DataType, batch int, shape []int) (*fixedshape.Type, *fixedshape.Array) {
+	typ := fixedshape.MustNewType(elem, metadata.MustNew(shape, nil, nil))
+	n := batch * typ.ListSize()
+	var in *fixedshape.Array
+	var err error
+	switch elem.ID() {
+	case arrow.UINT8:
+		data := make([]uint8, n)
+		for i := range data {
+			data[i] = uint8(i * 7)
+		}
+		in, err = fixedshape.FromSlice(typ, data, nil)
+	case arrow.FLOAT32:
+		data := make([]float32, n)
+		for i := range data {
+			data[i] = float32(i%1000) / 1000
+		}
+		in, err = fixedshape.FromSlice(typ, data, nil)
+	default:
+		data := make([]float64, n)
+		for i := range data {
+			data[i] = float64(i%1000) / 1000
+		}
+		in, err = fixedshape.FromSlice(typ, data, nil)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return typ, in
+}
+
+func BenchmarkCompute(b *testing.B) {
+	for _, bc := range computeBenchCases {
+		typ, in := computeBenchInput(b, bc.elem, bc.batch, bc.shape)
+		p := expr.MustCompile(expr.MustParse(bc.text, expr.Input(typ)))
+		rt, err := p.ResultType()
+		if err != nil {
+			b.Fatal(err)
+		}
+		elem := rt
+		if ft, ok := rt.(*fixedshape.Type); ok {
+			elem = ft.ElemType()
+		}
+		outBytes := bc.batch * p.Metadata().Size() * elem.(arrow.FixedWidthDataType).BitWidth() / 8
+		src := in.ValueBytes()
+		counted := outBytes
+		if bc.reduce {
+			counted = len(src)
+		}
+		dst := make([]byte, outBytes)
+		buf := make([]byte, counted)
+		name := fmt.Sprintf("op=%s/dtype=%s/shape=%s", bc.op, numpyDType(bc.elem), shapeName(bc.batch, bc.shape))
+		b.Run(name+"/impl=expr", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(counted))
+			for b.Loop() {
+				if err := p.EvalInto(dst, in, expr.WithWorkers(1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/impl=copy", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(counted))
+			from := src
+			if !bc.reduce {
+				from = make([]byte, counted) // as many bytes as the output
+			}
+			for b.Loop() {
+				copy(buf, from)
+			}
+		})
+		in.Release()
+	}
+}
