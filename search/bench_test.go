@@ -81,7 +81,6 @@ func BenchmarkRowwise(b *testing.B) {
 	vals := embeddings(n)[:n*benchDim]
 	col := benchColumn(b, vals)
 	q := benchColumn(b, vals[:benchDim])
-	col2 := benchColumn(b, embeddings(n)[:n*benchDim])
 	mem := memory.NewGoAllocator()
 	for _, m := range []search.Metric{search.MetricDot, search.MetricCosine, search.MetricL2} {
 		b.Run(fmt.Sprintf("op=%v/dtype=float32/shape=%dx%d/impl=search", m, n, benchDim), func(b *testing.B) {
@@ -104,7 +103,6 @@ func BenchmarkRowwise(b *testing.B) {
 			copyChunked(dst, vals)
 		}
 	})
-	_ = col2
 }
 
 // BenchmarkTopK searches benchRows x 768 float32 rows (one batch in
@@ -123,11 +121,6 @@ func BenchmarkTopK(b *testing.B) {
 		queries := benchColumn(b, qv)
 		for _, m := range []search.Metric{search.MetricDot, search.MetricL2} {
 			b.Run(fmt.Sprintf("metric=%v/rows=%d/dim=%d/queries=%d/k=10/impl=search", m, n, benchDim, nq), func(b *testing.B) {
-				tk0, err := search.NewTopK(col.TensorType(), queries, 10, m)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_ = tk0
 				b.SetBytes(int64(len(vals) * 4))
 				b.ReportAllocs()
 				for b.Loop() {
