@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -25,6 +26,16 @@ type VarPlan struct {
 	typ   *varshape.Type
 	mu    sync.Mutex
 	plans map[string]*rowPlan // by physical row shape
+	// slots caches the plans of up to 4-D shapes, direct-mapped by a hash
+	// of the shape, read without the lock: a row finds its plan without a
+	// lock, a map or an allocation.
+	slots *[planSlots]atomic.Pointer[planSlot]
+}
+
+// planSlot is one entry of VarPlan.slots, immutable once stored.
+type planSlot struct {
+	shape [4]int32
+	pl    *rowPlan
 }
 
 // rowPlan is the compiled plan of one row shape, with its run-copy fast
@@ -35,6 +46,7 @@ type rowPlan struct {
 	inBytes  int      // bytes of one input row
 	outBytes int      // bytes of one result
 	outSize  int      // elements of one result
+	entry    planSlot // this plan's entry of VarPlan.slots
 }
 
 // CompileVar returns the plan of e over columns of typ. e is built on any
@@ -68,7 +80,7 @@ func ParseVar(text string, typ *varshape.Type) *VarPlan {
 }
 
 func newVarPlan(typ *varshape.Type, build func(Expr) (Expr, error)) *VarPlan {
-	return &VarPlan{build: build, typ: typ, plans: make(map[string]*rowPlan)}
+	return &VarPlan{build: build, typ: typ, plans: make(map[string]*rowPlan), slots: new([planSlots]atomic.Pointer[planSlot])}
 }
 
 // EvalVar compiles e for in's type and evaluates it; see VarPlan.Eval.
@@ -80,8 +92,8 @@ func EvalVar(e Expr, in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	return p.Eval(in, opts...)
 }
 
-// planSlots is the size of planRows' direct-mapped plan cache.
-const planSlots = 1021
+// planSlots is the size of VarPlan's direct-mapped plan cache.
+const planSlots = 4093
 
 // hashShape mixes a shape of up to 4 dimensions into a cache slot hash.
 func hashShape(k [4]int32) uint32 {
@@ -143,6 +155,8 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 		return nil, errorf("%s computes: variable-shape columns take view expressions (slices, indexes, transposes, reshapes) only", e)
 	}
 	pl = &rowPlan{Plan: c, runs: newRunCopy(c), inBytes: c.inSize * c.width, outBytes: c.out.Size() * c.width, outSize: c.out.Size()}
+	copy(pl.entry.shape[:], shape)
+	pl.entry.pl = pl
 	p.mu.Lock()
 	p.plans[string(key)] = pl
 	p.mu.Unlock()
@@ -325,12 +339,6 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 	var key []byte
 	var last *rowPlan
 	var lastShape []int32
-	// A direct-mapped cache of the plans of up to 4-D shapes seen in this
-	// call, on the stack: no lock, map or allocation per row.
-	var cache [planSlots]struct {
-		shape [4]int32
-		pl    *rowPlan
-	}
 	for i := range n {
 		if in.IsNull(i) {
 			continue
@@ -339,23 +347,22 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 		pl := last
 		if last == nil || !slices.Equal(shape, lastShape) {
 			var k [4]int32
-			slot := -1
+			var slot *atomic.Pointer[planSlot]
+			pl = nil
 			if nd <= len(k) {
 				copy(k[:], shape)
-				slot = int(hashShape(k) % planSlots)
-				if c := &cache[slot]; c.pl != nil && c.shape == k {
+				slot = &p.slots[hashShape(k)%planSlots]
+				if c := slot.Load(); c != nil && c.shape == k {
 					pl = c.pl
-				} else {
-					slot = -slot - 2 // miss: fill it below
 				}
 			}
-			if slot < 0 {
+			if pl == nil {
 				key = shapeKey(key[:0], shape)
 				if pl, err = p.plan(key, shape); err != nil {
 					return rowPlans{}, errorf("row %d of %d: %v", i, n, trim(err))
 				}
-				if slot <= -2 {
-					cache[-slot-2].shape, cache[-slot-2].pl = k, pl
+				if slot != nil {
+					slot.Store(&pl.entry)
 				}
 			}
 			last, lastShape = pl, shape
