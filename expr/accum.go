@@ -200,3 +200,49 @@ func (a *accum) finish(r *reducer, out view) {
 	}
 	out.store(res, nil, 0, 1)
 }
+
+// addPeriodic reduces whole runs of period values (f or i, of dtype val):
+// element j goes to slot ao + (j%period)*as. Sums and norms accumulate
+// run after run, in the order of the elements.
+func (a *accum) addPeriodic(r *reducer, val dtype, f []float64, i []int64, ao, as, period int) {
+	switch r.kind {
+	case Sum, Mean, Norm:
+	default:
+		for q := 0; q < len(f)+len(i) && q+period <= max(len(f), len(i)); q += period {
+			a.add(r, val, sub(f, q, period), sub(i, q, period), ao, as, 0, 0, 0, 0)
+		}
+		return
+	}
+	if r.float && !val.float() {
+		for j, v := range i {
+			f[j] = intToFloat(v, val, dtF64)
+		}
+	}
+	if r.float {
+		if r.kind == Norm {
+			for j, v := range f {
+				f[j] = v * v
+			}
+		}
+		for q := 0; q+period <= len(f); q += period {
+			run := f[q : q+period]
+			for j, v := range run {
+				a.f[ao+j*as] += v
+			}
+		}
+		return
+	}
+	for q := 0; q+period <= len(i); q += period {
+		run := i[q : q+period]
+		for j, v := range run {
+			a.i[ao+j*as] += v
+		}
+	}
+}
+
+func sub[T any](s []T, q, n int) []T {
+	if len(s) < q+n {
+		return s[:0]
+	}
+	return s[q : q+n]
+}

@@ -245,16 +245,16 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 	st := func(o int) int { return nt.st[o][last] }
 	sd := st(opDst)
 	r := ps.red
-	fast := acc != nil && len(ps.prog) == 0 && !r.sim && sd == 0 && st(opSrc) == 1 && (r.kind == Sum || r.kind == Mean) &&
+	if ps.blocked(nt) {
+		ps.runBlocked(nt, w, src, sbase, acc)
+		return
+	}
+	fast := acc != nil && len(ps.prog) == 0 && !r.sim && sd == 0 && st(opSrc) == 1 && r.kind <= Max &&
 		(ps.src == dtF32 || ps.src == dtF64)
 	for {
 		if fast {
-			off := offs[opSrc]
-			if ps.src == dtF32 {
-				acc.f[offs[opDst]] += ufunc.SumF32(cast[float32](src.b)[off : off+inner])
-			} else {
-				acc.f[offs[opDst]] += ufunc.SumF64(cast[float64](src.b)[off : off+inner])
-			}
+			o := offs[opDst]
+			acc.f[o] = foldRun(r.kind, acc.f[o], src, offs[opSrc], inner)
 		} else {
 			for c0 := 0; c0 < inner; c0 += chunk {
 				n := min(chunk, inner-c0)
@@ -303,4 +303,101 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			return
 		}
 	}
+}
+
+// blocked reports whether a reduction's runs are short scatters (the
+// innermost dim is kept, the one around it reduced, such as the channels
+// of an image's mean over height and width) that runBlocked handles many
+// at a time: contiguous in the source across the two dims, with constants
+// that do not vary over them.
+func (ps *pass) blocked(nt *nest) bool {
+	r, nd := ps.red, len(nt.dims)
+	if r == nil || r.sim || r.kind == ArgMax || r.kind == ArgMin || nd < 2 || nt.dims[nd-1] >= chunk/4 {
+		return false
+	}
+	i, j := nd-2, nd-1
+	if nt.st[opDst][i] != 0 || nt.st[opDst][j] == 0 || nt.st[opSrc][i] != nt.st[opSrc][j]*nt.dims[j] {
+		return false
+	}
+	for o := opK; o < len(nt.st); o++ {
+		if nt.st[o][i] != 0 || nt.st[o][j] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// runBlocked runs a blocked reduction: the dims but the last two by the
+// odometer, and the last two as chunks of whole runs, each element added
+// to the slot of its position in the run.
+func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum) {
+	nd := len(nt.dims)
+	offs, cnt := w.offs[:len(nt.st)], w.cnt[:nd]
+	clear(offs)
+	clear(cnt)
+	offs[opSrc] = sbase + ps.offset
+	inner, outer := nt.dims[nd-1], nt.dims[nd-2]
+	ss, sd := nt.st[opSrc][nd-1], nt.st[opDst][nd-1]
+	per := chunk / inner // runs per chunk
+	for {
+		for b := 0; b < outer; b += per {
+			m := min(per, outer-b) * inner
+			f, i := w.f[:m], w.i[:m]
+			src.load(f, i, offs[opSrc]+b*inner*ss, ss)
+			o := opK
+			for k := range ps.prog {
+				in := &ps.prog[k]
+				ko := 0
+				if in.k != nil {
+					ko = offs[o]
+					o++
+				}
+				in.exec(f, i, ko, 0)
+			}
+			acc.addPeriodic(ps.red, ps.val, f, i, offs[opDst], sd, inner)
+		}
+		k := nd - 3
+		for ; k >= 0; k-- {
+			cnt[k]++
+			for o := range offs {
+				offs[o] += nt.st[o][k]
+			}
+			if cnt[k] < nt.dims[k] {
+				break
+			}
+			for o := range offs {
+				offs[o] -= nt.st[o][k] * nt.dims[k]
+			}
+			cnt[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}
+
+// foldRun folds a contiguous run of n float32 or float64 source elements
+// from element off into the accumulator value a of a Sum, Mean, Min or
+// Max.
+func foldRun(kind Reduction, a float64, src view, off, n int) float64 {
+	var v float64
+	switch {
+	case kind == Sum || kind == Mean:
+		if src.dt == dtF32 {
+			return a + ufunc.SumF32(cast[float32](src.b)[off:off+n])
+		}
+		return a + ufunc.SumF64(cast[float64](src.b)[off:off+n])
+	case src.dt == dtF32 && kind == Max:
+		v = float64(ufunc.MaxF32(cast[float32](src.b)[off : off+n]))
+	case src.dt == dtF32:
+		v = float64(ufunc.MinF32(cast[float32](src.b)[off : off+n]))
+	case kind == Max:
+		v = ufunc.MaxF64(cast[float64](src.b)[off : off+n])
+	default:
+		v = ufunc.MinF64(cast[float64](src.b)[off : off+n])
+	}
+	if v != v || kind == Max && v > a || kind == Min && v < a {
+		return v
+	}
+	return a
 }
