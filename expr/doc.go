@@ -1,6 +1,7 @@
-// Package expr describes new tensor columns as lazy NumPy-style view
+// Package expr describes new tensor columns as lazy NumPy-style
 // expressions over an input column (crops, channels, transposed layouts,
-// reshaped views) and materializes them in one pass at memory speed.
+// reshaped views, then element-wise arithmetic and reductions) and
+// evaluates them in one pass at memory speed.
 //
 // # Overview
 //
@@ -34,6 +35,60 @@
 // column, Plan.EvalInto writes into a caller's buffer, Apply evaluates one
 // fixedshape.Tensor.
 //
+// # Computing
+//
+// After its views an expression may compute, element by element and then
+// with at most one reduction (and element-wise operations on the reduced
+// values):
+//
+//	x.astype(float32)           Astype: NumPy's conversion (see below)
+//	x / 255 - [0.5, 0.25, 0.1]  Arith, ArithLeft: + - * / with a Python
+//	                            scalar (Int, Float) or a constant tensor
+//	                            (Floats, Ints, Array; `float32([...])`)
+//	                            broadcast by NumPy's rules
+//	x.clip(0, 1)  abs(x)  sqrt(x)              Clip, Abs, Sqrt
+//	x.sum(axis=(0, 1), keepdims=True)          Reduce: sum, mean, min,
+//	x.mean()  x.argmax(axis=1)  norm(x, axis=-1)  max, argmax, argmin, norm
+//	dot(x, c)  cosine(x, c)  l2(x, c)  l2sq(x, c)  Similarity to a constant
+//
+// Reductions also read as functions (`sum(x, axis=1)`, `np.max(x)`). Axis
+// numbers are logical axes of one tensor; the row axis is not addressable.
+// A view operation after a computing one, a second reduction and an
+// expression reading x twice are refused.
+//
+// Result element types are NumPy 2's (NEP 50): a Python scalar is weak,
+// so uint8 * 2 stays uint8 (wrapping around) and a Python integer out of
+// the tensor type's range is an error, while a Python float with an
+// integer tensor gives float64; a constant tensor promotes as an array
+// (a list of floats is float64, so float32 - [0.5] is float64; write
+// float32([0.5]) to stay in float32); division of integers gives float64;
+// sqrt of 8-bit integers float16, of 16-bit ones float32. Sum gives int64
+// or uint64 for integers, Mean and Norm float64; ArgMax and ArgMin int64;
+// Similarity float64 unless x and the constant promote to a float type.
+//
+// Astype converts as NumPy does (integers wrap around, floats round to
+// nearest even), and defines what NumPy leaves to the platform: a float
+// to an integer type truncates toward zero, NaN gives 0, and values
+// beyond the type's range (infinities included) saturate to its smallest
+// or largest value.
+//
+// Floats are computed as float64 rounded to the result type after every
+// operation, which for + - * / and sqrt is exactly float32 (or float16)
+// arithmetic. Sums accumulate floats in float64 (float16 and float32
+// inputs too) and pairwise along the innermost axis, at least as accurate
+// as NumPy; min and max propagate NaN, argmax and argmin return the first
+// NaN (or the first of equal extremes); an empty sum is 0 and an empty
+// mean NaN, and an empty min, max, argmax or argmin fails Check in
+// NumPy's words.
+//
+// A computing plan reads each element of its view once, through the
+// view's strides (no intermediate column), in the source's memory order
+// for a reduction. Plan.EvalArray returns the result: a tensor column, or
+// a plain Arrow array (*array.Float64, *array.Int64...) when a reduction
+// leaves no axes (Plan.Scalar); Plan.ResultType and ResultType give its
+// type before any data. Plan.Eval and EvalInto also take computing plans
+// with tensor results; Apply takes view plans only.
+//
 // Variable-shape columns (package varshape) take the same text: ParseVar
 // and CompileVar return a VarPlan that compiles one Plan per distinct row
 // shape, and EvalVar (VarPlan.Eval) returns a fixed-shape column when every
@@ -58,8 +113,10 @@
 // memory.DefaultAllocator); the caller releases the result. A relabelled
 // result shares the input's buffers and holds its own references to them.
 // Copies split rows across up to GOMAXPROCS goroutines (WithWorkers) and
-// allocate nothing per tensor. Null tensors stay null and their slots are
-// zero-filled.
+// allocate nothing per tensor; computing plans allocate per-worker
+// scratch of a few KiB per call. Null tensors stay null (their results
+// too) and their slots are zero-filled. Results of 1 MiB or more are
+// written with non-temporal stores where the kernels allow.
 //
 // # Errors
 //

@@ -24,14 +24,23 @@ const (
 //	.transpose(2, 0, 1)     permuted axes (also .transpose((2, 0, 1)))
 //	.reshape(4, -1)         new shape (also .reshape((4, -1)), .reshape(()))
 //
-// with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
+// then the computing operations of the package doc: .astype(T) (T a
+// NumPy type name, also np.T or 'T'), + - * / with numbers (`2`, `-0.5`,
+// `1e-3`, `inf`, `nan`), nested lists and typed constants
+// (`float32([0.5, 1])`, `uint8(3)`) on either side, parentheses,
+// .clip(lo, hi) (None for no bound), abs(x), sqrt(x), the reductions as
+// methods (x.sum(axis=1, keepdims=True); axis an integer, a tuple or
+// None) or functions (sum(x, axis=1), np.mean(x), norm(x, axis=-1)) and
+// dot, cosine, l2, l2sq(x, constant); with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
 // an expression of tensors of type t, and Parse(text, e) extends e.
 // Integers have at most MaxInt magnitude and fit in an int (so at most
 // math.MaxInt32 on a 32-bit platform).
 //
 // Parse fails on text over MaxText bytes, more than MaxOps operations,
-// syntax errors and invalid arguments (Check), with an *Error wrapping
-// arrow.ErrInvalid; it never panics.
+// nesting deeper than 200, syntax errors and invalid arguments (Check),
+// with an *Error wrapping arrow.ErrInvalid whose Pos points at the
+// offending token (the operator of a binary operation, the end of a
+// method call); it never panics.
 func Parse(text string, x Expr) (Expr, error) {
 	p := parser{text: text}
 	if len(text) > MaxText {
