@@ -54,9 +54,10 @@ func (c *runCopy) copyRuns(dst, src []byte) {
 		copy(dst, src[c.off:c.off+c.run])
 		return
 	case 1:
-		off, st := c.off, c.strides[0]
-		for i := range c.shape[0] {
-			copy(dst[i*c.run:(i+1)*c.run], src[off:off+c.run])
+		run, off, st := c.run, c.off, c.strides[0]
+		for range c.shape[0] {
+			copy(dst[:run], src[off:off+run])
+			dst = dst[run:]
 			off += st
 		}
 		return
