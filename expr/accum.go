@@ -246,3 +246,27 @@ func sub[T any](s []T, q, n int) []T {
 	}
 	return s[q : q+n]
 }
+
+// foldSim adds a contiguous float32 run x of a Dot or Cosine similarity
+// with a float32 constant (r.c.f32 from element ko, ks 0 or 1 apart) to
+// slot o.
+func (a *accum) foldSim(r *reducer, x []float32, o, ko, ks int) {
+	c := r.c.f32
+	var dot, cc float64
+	if ks == 0 {
+		k := float64(c[ko])
+		dot = k * ufunc.SumF32(x)
+		cc = k * k * float64(len(x))
+	} else {
+		cv := c[ko : ko+len(x)]
+		dot = ufunc.DotF32(x, cv)
+		if r.metric == Cosine {
+			cc = ufunc.SumSqF32(cv)
+		}
+	}
+	a.f[o] += dot
+	if r.metric == Cosine {
+		a.f2[o] += ufunc.SumSqF32(x)
+		a.f3[o] += cc
+	}
+}

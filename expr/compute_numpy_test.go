@@ -173,6 +173,15 @@ func computeCases() []computeCase {
 		{"transposed channel mean", u8, []int{3, 8, 8}, "x.transpose(1, 2, 0).astype(float32).mean(axis=(0, 1))", 0, 255, false},
 		{"broadcast grows", f32, []int{4, 1}, "(x + [1.0, 2.0, 3.0]).sum(axis=0)", -1, 1, false},
 		{"reshape copy then sum", f32, []int{4, 6}, "x.T.reshape(3, 8).sum(axis=1)", -1, 1, false},
+		{"dot float32", f32, []int{4, 3}, "dot(x, float32([1, -2, 0.5]))", -1, 1, true},
+		{"cosine float32 column", f32, []int{4, 3}, "cosine(x, float32([[1], [2], [3], [4]]))", -1, 1, false},
+		{"dot float32 scalar", f32, []int{4, 3}, "dot(x, float32(0.5))", -1, 1, false},
+		{"dot float32 long", f32, []int{2, 300}, "dot(x, float32(" + longList(300) + "))", -1, 1, false},
+		{"cosine float32 long", f32, []int{300}, "cosine(x, float32(" + longList(300) + "))", -1, 1, false},
+		{"norm float32 long", f32, []int{3, 300}, "norm(x, axis=1)", -1, 1, false},
+		{"max float32 long", f32, []int{3, 300}, "x.max(axis=-1)", -1, 1, true},
+		{"min float32 long", f32, []int{3, 300}, "x.min(axis=-1)", -1, 1, false},
+		{"sum float64 long", f64, []int{3, 3000}, "x.sum(axis=-1)", -1, 1, false},
 		{"error axis", f32, []int{4, 3}, "x.sum(axis=2)", -1, 1, false},
 		{"error axis negative", f32, []int{4, 3}, "x.min(axis=-3)", -1, 1, false},
 		{"error duplicate axis", f32, []int{4, 3}, "x.sum(axis=(0, 0))", -1, 1, false},
@@ -184,6 +193,18 @@ func computeCases() []computeCase {
 		{"error python int negative", u8, []int{4, 3}, "x * -1", 0, 255, false},
 	}
 	return append(cs, more...)
+}
+
+// longList returns the text of a list of n floats.
+func longList(n int) string {
+	b := []byte{'['}
+	for i := range n {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = fmt.Appendf(b, "%g", float64(i%7)-2.5)
+	}
+	return string(append(b, ']'))
 }
 
 // randomColumn returns batch random tensors of c's type as raw bytes.

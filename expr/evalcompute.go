@@ -249,10 +249,15 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 		ps.runBlocked(nt, w, src, sbase, acc)
 		return
 	}
-	fast := acc != nil && len(ps.prog) == 0 && !r.sim && sd == 0 && st(opSrc) == 1 && r.kind <= Max &&
-		(ps.src == dtF32 || ps.src == dtF64)
+	fast := acc != nil && len(ps.prog) == 0 && sd == 0 && st(opSrc) == 1 && (ps.src == dtF32 || ps.src == dtF64) &&
+		(!r.sim && (r.kind <= Max || r.kind == Norm && ps.src == dtF32))
+	kc := opK + len(nt.ks) - 1 // the similarity's constant operand
+	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c.f32 != nil && ps.src == dtF32 && st(opSrc) == 1 &&
+		(r.metric == Dot || r.metric == Cosine) && (st(kc) == 0 || st(kc) == 1)
 	for {
-		if fast {
+		if fastSim {
+			acc.foldSim(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[opDst], offs[kc], st(kc))
+		} else if fast {
 			o := offs[opDst]
 			acc.f[o] = foldRun(r.kind, acc.f[o], src, offs[opSrc], inner)
 		} else {
@@ -378,10 +383,12 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 
 // foldRun folds a contiguous run of n float32 or float64 source elements
 // from element off into the accumulator value a of a Sum, Mean, Min or
-// Max.
+// Max, or the squares of a float32 run into a Norm.
 func foldRun(kind Reduction, a float64, src view, off, n int) float64 {
 	var v float64
 	switch {
+	case kind == Norm:
+		return a + ufunc.SumSqF32(cast[float32](src.b)[off:off+n])
 	case kind == Sum || kind == Mean:
 		if src.dt == dtF32 {
 			return a + ufunc.SumF32(cast[float32](src.b)[off:off+n])

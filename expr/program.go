@@ -72,6 +72,7 @@ type reducer struct {
 	argAxis  int    // ArgMax, ArgMin: the axis (-1: all)
 	out      dtype  // the result dtype
 	float    bool   // accumulate as float64 (else int64)
+	c32      bool   // the similarity is in float32: its constant is exact as float32
 }
 
 // compute is the computing part of a plan: the pass over the view's
@@ -178,7 +179,7 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 				red[a] = true
 			}
 			count, _ := stride.NumElements(p.shape)
-			p.red = &reducer{sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
+			p.red = &reducer{c32: pt == dtF32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
 		}
 	}
 	end := c.second
@@ -189,6 +190,13 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 	c.scalar = c.first.red != nil && c.meta.NDim() == 0
 	c.nest1 = c.first.buildNest()
 	c.first.prepF32()
+	if r := c.first.red; r != nil && r.c32 {
+		// After buildNest, which may have expanded the constant.
+		r.c.f32 = make([]float32, len(r.c.f))
+		for j, v := range r.c.f {
+			r.c.f32[j] = float32(v)
+		}
+	}
 	if c.second != nil {
 		c.nest2 = c.second.buildNest()
 		c.second.prepF32()

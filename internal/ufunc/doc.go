@@ -5,15 +5,20 @@
 //
 // # Overview
 //
-// SumF32 and SumF64 add a run in float64, in blocks of 8 independent
-// accumulators summed pairwise (the error grows with the logarithm of the
+// SumF32 and SumF64 add a run in float64, pairwise over blocks summed
+// by independent accumulators (the error grows with the logarithm of the
 // length, as NumPy's pairwise sum's does, with float64 precision for
-// float32 input). MinF32 ... MaxF64 return the extreme of a run, NaN when
-// the run holds a NaN.
+// float32 input); DotF32 and SumSqF32 do the same for products and
+// squares. MinF32 ... MaxF64 return the extreme of a run, NaN when the
+// run holds a NaN. ApplyF32 and ApplyScalarF32 run one float32 operation
+// over a run in place, U8ToF32 converts bytes, StreamF32 writes a result
+// past the caches.
 //
-// The loops are plain Go the compiler vectorizes poorly; the functions
-// are the place for assembly kernels selected by CPU features, with the
-// purego build tag forcing the Go loops, as internal/kernel does.
+// On amd64 the AVX2 kernels of kernels_amd64.s (FMA too for DotF32 and
+// SumSqF32) handle the whole blocks of 8, 16 or 32 elements when the CPU
+// and the operating system support them (golang.org/x/sys/cpu), and Go
+// loops the rest; the purego build tag, or another architecture, uses the
+// Go loops throughout, as internal/kernel does.
 //
 // # Errors
 //

@@ -12,6 +12,9 @@ import (
 // support them; tests turn it off to cover the Go loops.
 var useAVX2 = cpu.X86.HasAVX2
 
+// useFMA selects the kernels that also need FMA (dotF32x16, sumSqF32x16).
+var useFMA = cpu.X86.HasFMA
+
 // hasAVX2 is the CPU's support, which tests may not exceed.
 var hasAVX2 = cpu.X86.HasAVX2
 
@@ -78,6 +81,18 @@ func sumF32x16(s unsafe.Pointer, n int) float64
 //go:noescape
 func sumF64x16(s unsafe.Pointer, n int) float64
 
+//go:noescape
+func dotF32x16(x, c unsafe.Pointer, n int) float64
+
+//go:noescape
+func sumSqF32x16(x unsafe.Pointer, n int) float64
+
+//go:noescape
+func maxF32x32(x unsafe.Pointer, n int) (float32, bool)
+
+//go:noescape
+func minF32x32(x unsafe.Pointer, n int) (float32, bool)
+
 var applyKernels = [...]func(v, k unsafe.Pointer, n int){
 	Add: addF32x8, Sub: subF32x8, Mul: mulF32x8, Div: divF32x8,
 	RSub: rsubF32x8, RDiv: rdivF32x8, Max: maxF32x8, Min: minF32x8,
@@ -138,4 +153,35 @@ func storeNT(dst, src []float32) bool {
 	}
 	storeNTF32x8(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), n)
 	return true
+}
+
+func dotF32(x, c []float32) (float64, int) {
+	n := len(x) &^ 15
+	if !useAVX2 || !useFMA || n == 0 {
+		return 0, 0
+	}
+	return dotF32x16(unsafe.Pointer(&x[0]), unsafe.Pointer(&c[0]), n), n
+}
+
+func sumSqF32(x []float32) (float64, int) {
+	n := len(x) &^ 15
+	if !useAVX2 || !useFMA || n == 0 {
+		return 0, 0
+	}
+	return sumSqF32x16(unsafe.Pointer(&x[0]), n), n
+}
+
+// extremeF32 returns the max (or min) of x[:n], n = len(x)&^31, whether
+// one of them is NaN, and n (0 without AVX2).
+func extremeF32(x []float32, max bool) (float32, bool, int) {
+	n := len(x) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0, false, 0
+	}
+	if max {
+		m, nan := maxF32x32(unsafe.Pointer(&x[0]), n)
+		return m, nan, n
+	}
+	m, nan := minF32x32(unsafe.Pointer(&x[0]), n)
+	return m, nan, n
 }

@@ -161,3 +161,171 @@ nt:
 	SFENCE
 	VZEROUPPER
 	RET
+
+// func dotF32x16(x, c unsafe.Pointer, n int) float64
+// Returns the sum of x[j]*c[j] over n float32 (a multiple of 16), each
+// product and sum in float64 (the products are exact), in four
+// accumulators of four lanes combined pairwise.
+TEXT ·dotF32x16(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ c+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+dot:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VCVTPS2PD (DI), Y8
+	VCVTPS2PD 16(DI), Y9
+	VCVTPS2PD 32(DI), Y10
+	VCVTPS2PD 48(DI), Y11
+	VFMADD231PD Y4, Y8, Y0
+	VFMADD231PD Y5, Y9, Y1
+	VFMADD231PD Y6, Y10, Y2
+	VFMADD231PD Y7, Y11, Y3
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  dot
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
+// func sumSqF32x16(x unsafe.Pointer, n int) float64
+// Returns the sum of x[j]*x[j] over n float32 (a multiple of 16), as
+// dotF32x16 does.
+TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+sq:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VFMADD231PD Y4, Y4, Y0
+	VFMADD231PD Y5, Y5, Y1
+	VFMADD231PD Y6, Y6, Y2
+	VFMADD231PD Y7, Y7, Y3
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  sq
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+16(FP)
+	RET
+
+// func maxF32x32(x unsafe.Pointer, n int) (m float32, nan bool)
+// Returns the largest of n float32 (a multiple of 32) and whether any is
+// NaN (then m is meaningless).
+TEXT ·maxF32x32(SB), NOSPLIT, $0-21
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS (SI), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	VXORPS  Y8, Y8, Y8
+mx:
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VCMPPS  $3, Y4, Y4, Y9
+	VCMPPS  $3, Y5, Y5, Y10
+	VORPS   Y9, Y8, Y8
+	VORPS   Y10, Y8, Y8
+	VCMPPS  $3, Y6, Y6, Y9
+	VCMPPS  $3, Y7, Y7, Y10
+	VORPS   Y9, Y8, Y8
+	VORPS   Y10, Y8, Y8
+	VMAXPS  Y4, Y0, Y0
+	VMAXPS  Y5, Y1, Y1
+	VMAXPS  Y6, Y2, Y2
+	VMAXPS  Y7, Y3, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  mx
+	VMAXPS Y1, Y0, Y0
+	VMAXPS Y3, Y2, Y2
+	VMAXPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	MOVSS X0, ret+16(FP)
+	VMOVMSKPS Y8, AX
+	TESTL AX, AX
+	SETNE ret1+20(FP)
+	VZEROUPPER
+	RET
+
+// func minF32x32(x unsafe.Pointer, n int) (m float32, nan bool)
+// maxF32x32 for the smallest.
+TEXT ·minF32x32(SB), NOSPLIT, $0-21
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS (SI), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	VXORPS  Y8, Y8, Y8
+mn:
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VCMPPS  $3, Y4, Y4, Y9
+	VCMPPS  $3, Y5, Y5, Y10
+	VORPS   Y9, Y8, Y8
+	VORPS   Y10, Y8, Y8
+	VCMPPS  $3, Y6, Y6, Y9
+	VCMPPS  $3, Y7, Y7, Y10
+	VORPS   Y9, Y8, Y8
+	VORPS   Y10, Y8, Y8
+	VMINPS  Y4, Y0, Y0
+	VMINPS  Y5, Y1, Y1
+	VMINPS  Y6, Y2, Y2
+	VMINPS  Y7, Y3, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  mn
+	VMINPS Y1, Y0, Y0
+	VMINPS Y3, Y2, Y2
+	VMINPS Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMINPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMINPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMINPS X1, X0, X0
+	MOVSS X0, ret+16(FP)
+	VMOVMSKPS Y8, AX
+	TESTL AX, AX
+	SETNE ret1+20(FP)
+	VZEROUPPER
+	RET

@@ -5,12 +5,15 @@ package ufunc
 // The pure-Go build has no assembly kernels: each returns 0, the number
 // of leading elements it handled.
 
-func applyF32(op Op, v, k []float32) int               { return 0 }
-func applyScalarF32(op Op, v []float32, c float32) int { return 0 }
-func u8ToF32(dst []float32, src []uint8) int           { return 0 }
-func storeNT(dst, src []float32) bool                  { return false }
-func sumF32(s []float32) (float64, int)                { return 0, 0 }
-func sumF64(s []float64) (float64, int)                { return 0, 0 }
+func applyF32(op Op, v, k []float32) int                    { return 0 }
+func applyScalarF32(op Op, v []float32, c float32) int      { return 0 }
+func u8ToF32(dst []float32, src []uint8) int                { return 0 }
+func storeNT(dst, src []float32) bool                       { return false }
+func dotF32(x, c []float32) (float64, int)                  { return 0, 0 }
+func sumSqF32(x []float32) (float64, int)                   { return 0, 0 }
+func extremeF32(x []float32, max bool) (float32, bool, int) { return 0, false, 0 }
+func sumF32(s []float32) (float64, int)                     { return 0, 0 }
+func sumF64(s []float64) (float64, int)                     { return 0, 0 }
 
 // useAVX2 and hasAVX2 are false: there are no assembly kernels.
 var useAVX2, hasAVX2 = false, false

@@ -107,11 +107,70 @@ func SumU8(s []uint8) uint64 {
 
 // MaxF32 returns the largest element of s, NaN if s holds a NaN, -Inf
 // for an empty s.
-func MaxF32(s []float32) float32 { return extreme(s, true) }
+func MaxF32(s []float32) float32 { return extremeF32Of(s, true) }
 
 // MinF32 returns the smallest element of s, NaN if s holds a NaN, +Inf
 // for an empty s.
-func MinF32(s []float32) float32 { return extreme(s, false) }
+func MinF32(s []float32) float32 { return extremeF32Of(s, false) }
+
+func extremeF32Of(s []float32, max bool) float32 {
+	m, nan, n := extremeF32(s, max)
+	if n == 0 {
+		return extreme(s, max)
+	}
+	if nan {
+		return float32(math.NaN())
+	}
+	r := extreme(s[n:], max)
+	if r != r || max && r > m || !max && r < m {
+		return r
+	}
+	return m
+}
+
+// DotF32 returns the sum of x[j]*c[j] (c at least as long as x) in
+// float64, pairwise over blocks.
+func DotF32(x, c []float32) float64 {
+	c = c[:len(x)]
+	if len(x) > leafF32 {
+		h := len(x) / 2 &^ 15
+		return DotF32(x[:h], c[:h]) + DotF32(x[h:], c[h:])
+	}
+	r, n := dotF32(x, c)
+	var a [4]float64
+	j := n
+	for ; j+4 <= len(x); j += 4 {
+		a[0] += float64(x[j]) * float64(c[j])
+		a[1] += float64(x[j+1]) * float64(c[j+1])
+		a[2] += float64(x[j+2]) * float64(c[j+2])
+		a[3] += float64(x[j+3]) * float64(c[j+3])
+	}
+	for ; j < len(x); j++ {
+		a[0] += float64(x[j]) * float64(c[j])
+	}
+	return r + ((a[0] + a[1]) + (a[2] + a[3]))
+}
+
+// SumSqF32 returns the sum of x[j]*x[j] in float64, pairwise over blocks.
+func SumSqF32(x []float32) float64 {
+	if len(x) > leafF32 {
+		h := len(x) / 2 &^ 15
+		return SumSqF32(x[:h]) + SumSqF32(x[h:])
+	}
+	r, n := sumSqF32(x)
+	var a [4]float64
+	j := n
+	for ; j+4 <= len(x); j += 4 {
+		a[0] += float64(x[j]) * float64(x[j])
+		a[1] += float64(x[j+1]) * float64(x[j+1])
+		a[2] += float64(x[j+2]) * float64(x[j+2])
+		a[3] += float64(x[j+3]) * float64(x[j+3])
+	}
+	for ; j < len(x); j++ {
+		a[0] += float64(x[j]) * float64(x[j])
+	}
+	return r + ((a[0] + a[1]) + (a[2] + a[3]))
+}
 
 // MaxF64 is MaxF32 for float64.
 func MaxF64(s []float64) float64 { return extreme(s, true) }

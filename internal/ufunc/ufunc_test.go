@@ -49,6 +49,58 @@ func TestSums(t *testing.T) {
 	})
 }
 
+func TestDots(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths {
+			x := make([]float32, n)
+			c := make([]float32, n)
+			var dot, sq float64
+			for i := range x {
+				x[i], c[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+				dot += float64(x[i]) * float64(c[i])
+				sq += float64(x[i]) * float64(x[i])
+			}
+			tol := 1e-12 * float64(n+1)
+			if got := ufunc.DotF32(x, c); math.Abs(got-dot) > tol {
+				t.Errorf("DotF32 of %d = %v, want %v", n, got, dot)
+			}
+			if got := ufunc.SumSqF32(x); math.Abs(got-sq) > tol*(1+sq) {
+				t.Errorf("SumSqF32 of %d = %v, want %v", n, got, sq)
+			}
+		}
+	})
+}
+
+func TestExtremesLong(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths[1:] {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = float32(r.NormFloat64())
+			}
+			mx, mn := x[0], x[0]
+			for _, v := range x {
+				mx, mn = max(mx, v), min(mn, v)
+			}
+			if got := ufunc.MaxF32(x); got != mx {
+				t.Errorf("MaxF32 of %d = %v, want %v", n, got, mx)
+			}
+			if got := ufunc.MinF32(x); got != mn {
+				t.Errorf("MinF32 of %d = %v, want %v", n, got, mn)
+			}
+			x[r.IntN(n)] = float32(math.NaN())
+			if got := ufunc.MaxF32(x); got == got {
+				t.Errorf("MaxF32 of %d with a NaN = %v", n, got)
+			}
+			if got := ufunc.MinF32(x); got == got {
+				t.Errorf("MinF32 of %d with a NaN = %v", n, got)
+			}
+		}
+	})
+}
+
 func TestExtremes(t *testing.T) {
 	s := []float32{3, -1, 7, 2}
 	if got := ufunc.MaxF32(s); got != 7 {
