@@ -249,8 +249,9 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 		ps.runBlocked(nt, w, src, sbase, acc)
 		return
 	}
-	fast := acc != nil && len(ps.prog) == 0 && sd == 0 && st(opSrc) == 1 && (ps.src == dtF32 || ps.src == dtF64) &&
-		(!r.sim && (r.kind <= Max || r.kind == Norm && ps.src == dtF32))
+	fast := acc != nil && len(ps.prog) == 0 && sd == 0 && st(opSrc) == 1 && !r.sim &&
+		((ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32) ||
+			ps.src == dtU8 && r.float && (r.kind == Sum || r.kind == Mean))
 	kc := opK + len(nt.ks) - 1 // the similarity's constant operand
 	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c.f32 != nil && ps.src == dtF32 && st(opSrc) == 1 &&
 		(r.metric == Dot || r.metric == Cosine) && (st(kc) == 0 || st(kc) == 1)
@@ -387,6 +388,8 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 func foldRun(kind Reduction, a float64, src view, off, n int) float64 {
 	var v float64
 	switch {
+	case src.dt == dtU8:
+		return a + float64(ufunc.SumU8(src.b[off:off+n]))
 	case kind == Norm:
 		return a + ufunc.SumSqF32(cast[float32](src.b)[off:off+n])
 	case kind == Sum || kind == Mean:

@@ -154,6 +154,11 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 				}
 			}
 			r.float = p.val.float() || m.red == Mean || m.red == Norm
+			if len(p.prog) == 1 && p.prog[0].code == iCast && exactCast(p.src, p.val) && m.red != ArgMax && m.red != ArgMin {
+				// x.astype(float32).mean(): the conversion changes no value,
+				// so the reduction reads the elements as they are.
+				p.prog, p.val = nil, p.src
+			}
 			p.red = r
 		case opSim:
 			if !m.c.scalar() {
@@ -291,4 +296,16 @@ func (p *pass) bound(c Const, d dtype) *konst {
 		return &konst{i: []int64{v}, strides: make([]int, len(p.shape))}
 	}
 	return p.konst(c, d)
+}
+
+// exactCast reports whether converting from to to (a float type) keeps
+// every value.
+func exactCast(from, to dtype) bool {
+	switch to {
+	case dtF64:
+		return from != dtI64 && from != dtU64
+	case dtF32:
+		return from == dtI8 || from == dtU8 || from == dtI16 || from == dtU16 || from == dtF16
+	}
+	return false
 }
