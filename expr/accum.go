@@ -270,3 +270,65 @@ func (a *accum) foldSim(r *reducer, x []float32, o, ko, ks int) {
 		a.f3[o] += cc
 	}
 }
+
+// addWide adds a chunk of a blocked Sum, Mean or Norm element by element
+// to the chunk-long accumulators wf (float) or wi (integer).
+func (a *accum) addWide(r *reducer, val dtype, f []float64, i []int64, wf []float64, wi []int64) {
+	if !r.float || !val.float() && r.kind != Norm {
+		// Integers add exactly (wrapping in 64 bits, as NumPy's integer
+		// sums do); a float result converts the sums once at the end.
+		wi = wi[:len(i)]
+		for j, v := range i {
+			wi[j] += v
+		}
+		return
+	}
+	wf = wf[:len(f)]
+	if !val.float() {
+		if val == dtU64 {
+			for j, v := range i {
+				f[j] = float64(uint64(v))
+			}
+		} else {
+			for j, v := range i {
+				f[j] = float64(v)
+			}
+		}
+	}
+
+	if r.kind == Norm {
+		for j, v := range f {
+			wf[j] += v * v
+		}
+		return
+	}
+	for j, v := range f {
+		wf[j] += v
+	}
+}
+
+// foldWide adds the first m chunk accumulators to the slots: element j
+// to slot ao + (j%period)*as.
+func (a *accum) foldWide(r *reducer, val dtype, wf []float64, wi []int64, m, ao, as, period int) {
+	ints := !r.float || !val.float() && r.kind != Norm
+	for q := 0; q < m; q += period {
+		switch {
+		case !r.float:
+			for j, v := range wi[q : q+period] {
+				a.i[ao+j*as] += v
+			}
+		case ints && val == dtU64:
+			for j, v := range wi[q : q+period] {
+				a.f[ao+j*as] += float64(uint64(v))
+			}
+		case ints:
+			for j, v := range wi[q : q+period] {
+				a.f[ao+j*as] += float64(v)
+			}
+		default:
+			for j, v := range wf[q : q+period] {
+				a.f[ao+j*as] += v
+			}
+		}
+	}
+}

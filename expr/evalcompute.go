@@ -133,12 +133,15 @@ type worker struct {
 	red       []byte    // the reduced values before the second pass
 	sa, sb    []byte    // view stages before the last
 	f32       []float32 // a float32 program's chunk
-	stream    bool      // write float32 results with non-temporal stores
+	wf        []float64 // runBlocked's accumulators, one per chunk element
+	wi        []int64
+	stream    bool // write float32 results with non-temporal stores
 }
 
 func (p *Plan) newWorker() *worker {
 	c := p.comp
-	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk), f32: make([]float32, chunk)}
+	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk), f32: make([]float32, chunk),
+		wf: make([]float64, chunk), wi: make([]int64, chunk)}
 	nops, nd := len(c.nest1.st), len(c.nest1.dims)
 	if c.second != nil {
 		nops, nd = max(nops, len(c.nest2.st)), max(nd, len(c.nest2.dims))
@@ -345,7 +348,13 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 	inner, outer := nt.dims[nd-1], nt.dims[nd-2]
 	ss, sd := nt.st[opSrc][nd-1], nt.st[opDst][nd-1]
 	per := chunk / inner // runs per chunk
+	r := ps.red
+	wide := r.kind == Sum || r.kind == Mean || r.kind == Norm
 	for {
+		if wide {
+			clear(w.wf)
+			clear(w.wi)
+		}
 		for b := 0; b < outer; b += per {
 			m := min(per, outer-b) * inner
 			f, i := w.f[:m], w.i[:m]
@@ -360,7 +369,14 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 				}
 				in.exec(f, i, ko, 0)
 			}
-			acc.addPeriodic(ps.red, ps.val, f, i, offs[opDst], sd, inner)
+			if wide {
+				acc.addWide(r, ps.val, f, i, w.wf, w.wi)
+			} else {
+				acc.addPeriodic(r, ps.val, f, i, offs[opDst], sd, inner)
+			}
+		}
+		if wide {
+			acc.foldWide(r, ps.val, w.wf, w.wi, min(per, outer)*inner, offs[opDst], sd, inner)
 		}
 		k := nd - 3
 		for ; k >= 0; k-- {

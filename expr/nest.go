@@ -101,19 +101,18 @@ func (p *pass) buildNest() nest {
 		}
 		return nt
 	}
-	for len(nt.dims) > 1 {
-		i := len(nt.dims) - 2 // merge dims i and i+1
-		j := i + 1
+	for i := len(nt.dims) - 2; i >= 0; i-- {
+		j := i + 1 // merge dims i and j, the innermost pair with tiling
 		merges := func(o int) bool { return nt.st[o][i] == nt.st[o][j]*nt.dims[j] }
 		ok := true
 		for o := range nt.st {
-			if !merges(o) && (o < opK || !nt.tileable(o, i) || nt.dims[i]*nt.dims[j] > maxTile) {
+			if !merges(o) && (o < opK || j != len(nt.dims)-1 || !nt.tileable(o, i) || nt.dims[i]*nt.dims[j] > maxTile) {
 				ok = false
 				break
 			}
 		}
 		if !ok {
-			break
+			continue
 		}
 		for o := range nt.st {
 			if !merges(o) {
@@ -122,9 +121,9 @@ func (p *pass) buildNest() nest {
 			nt.st[o][i] = nt.st[o][j]
 		}
 		nt.dims[i] *= nt.dims[j]
-		nt.dims = nt.dims[:j]
+		nt.dims = slices.Delete(nt.dims, j, j+1)
 		for o := range nt.st {
-			nt.st[o] = nt.st[o][:j]
+			nt.st[o] = slices.Delete(nt.st[o], j, j+1)
 		}
 	}
 	return nt

@@ -55,6 +55,13 @@ func f16Values() []float32 {
 
 func loadInts[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](dst []int64, b []byte, off, st int) {
 	s := cast[T](b)
+	if st == 1 {
+		s = s[off : off+len(dst)]
+		for j, v := range s {
+			dst[j] = int64(v)
+		}
+		return
+	}
 	for j := range dst {
 		dst[j] = int64(s[off+j*st])
 	}
