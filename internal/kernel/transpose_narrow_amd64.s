@@ -44,6 +44,28 @@ transpose8x16w2tile:
 	MOVQ DX, DI
 
 transpose8x16w2step:
+	// Prefetch what this step of the next tile reads (16 source lines
+	// further): the hardware prefetchers start over at each 4 KiB page.
+	LEAQ       (R15)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
+	LEAQ       (R13)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
+	LEAQ       (R13)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
+	LEAQ       (R13)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
 	VMOVDQU     (SI), X0
 	VINSERTI128 $1, (R14), Y0, Y0
 	VMOVDQU     (SI)(R8*1), X1
@@ -141,6 +163,28 @@ transpose16x16w1tile:
 	MOVQ DX, DI
 
 transpose16x16w1step:
+	// Prefetch what this step of the next tile reads (16 source lines
+	// further): the hardware prefetchers start over at each 4 KiB page.
+	LEAQ       (R15)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
+	LEAQ       (R13)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
+	LEAQ       (R13)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
+	LEAQ       (R13)(R8*4), R13
+	PREFETCHT0 (R13)
+	PREFETCHT0 (R13)(R8*1)
+	PREFETCHT0 (R13)(R8*2)
+	PREFETCHT0 (R13)(R9*1)
 	VMOVDQU     (SI), X0
 	VINSERTI128 $1, (R14), Y0, Y0
 	VMOVDQU     (SI)(R8*1), X1
