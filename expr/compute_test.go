@@ -268,3 +268,62 @@ func TestComputePlan(t *testing.T) {
 		t.Errorf("Apply of a computing plan = %v, want ErrInvalid", err)
 	}
 }
+
+// TestComputeLarge evaluates columns of several MiB, which split across
+// workers and stream float32 results past the caches, and checks each
+// tensor's result against the same expression over that tensor alone.
+func TestComputeLarge(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	typ := fixedshape.MustNewType(u8, metadata.MustNew([]int{64, 48, 3}, nil, nil))
+	const rows = 160
+	data := make([]uint8, rows*typ.ListSize())
+	for i := range data {
+		data[i] = uint8(i*31 + i/7)
+	}
+	valid := make([]bool, rows)
+	for i := range valid {
+		valid[i] = i%37 != 5
+	}
+	in, err := fixedshape.FromSlice(typ, data, valid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Release()
+	for _, text := range []string{
+		"(x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])",
+		"x[4:60, ::-1].astype(float32).mean(axis=(0, 1))",
+		"x.sum(axis=2)",
+		"x.max(axis=(0, 1))",
+	} {
+		t.Run(text, func(t *testing.T) {
+			p := expr.MustCompile(expr.MustParse(text, expr.Input(typ)))
+			var outs []arrow.Array
+			for _, workers := range []int{1, 2} {
+				out, err := p.EvalArray(in, expr.WithAllocator(mem), expr.WithWorkers(workers))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Release()
+				outs = append(outs, out)
+			}
+			if !array.Equal(outs[0], outs[1]) {
+				t.Fatal("two workers differ from one")
+			}
+			for _, i := range []int{0, 5, 77, rows - 1} {
+				one := array.NewSlice(in, int64(i), int64(i+1)).(*fixedshape.Array)
+				got, err := p.EvalArray(one, expr.WithAllocator(mem))
+				one.Release()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := array.NewSlice(outs[0], int64(i), int64(i+1))
+				if !array.Equal(want, got) {
+					t.Errorf("tensor %d alone = %v, in the column %v", i, got, want)
+				}
+				want.Release()
+				got.Release()
+			}
+		})
+	}
+}
