@@ -13,10 +13,14 @@ type runCopy struct {
 
 // minRun is the shortest run (bytes) copied run by run, unless the
 // result has at most maxShortRuns runs: for a tiny result one copy() per
-// run costs less than a kernel call.
+// run costs less than a kernel call. Results over maxRunCopy bytes go to
+// the kernel, whose run copy prefetches ahead of the source (measured on
+// 224x224 crops of uint8 images: 0.58-0.76x copy() against 0.35-0.60x
+// run by run).
 const (
 	minRun       = 64
 	maxShortRuns = 8
+	maxRunCopy   = 16 << 10
 )
 
 func newRunCopy(p *Plan) *runCopy {
@@ -34,6 +38,9 @@ func newRunCopy(p *Plan) *runCopy {
 		k--
 	}
 	if run*w < minRun && p.out.Size()/run > maxShortRuns {
+		return nil
+	}
+	if p.out.Size()*w > maxRunCopy {
 		return nil
 	}
 	c := &runCopy{run: run * w, off: s.Offset * w}
