@@ -44,7 +44,7 @@ func fbField(b []byte, tab, id int) int {
 }
 
 // messagesAt splits n messages of data from offset at.
-func messagesAt(t *testing.T, data []byte, at, n int) []ipcMsgAt {
+func messagesAt(t testing.TB, data []byte, at, n int) []ipcMsgAt {
 	t.Helper()
 	var out []ipcMsgAt
 	for range n {
@@ -174,7 +174,7 @@ func corruptions() []corruption {
 }
 
 // encodeIPC writes rec as an IPC file or stream.
-func encodeIPC(t *testing.T, rec arrow.RecordBatch, file bool) []byte {
+func encodeIPC(t testing.TB, rec arrow.RecordBatch, file bool) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	newW := arrowconv.NewIPCStreamWriter
@@ -337,4 +337,23 @@ func TestCorruptBuffersLeaveNothing(t *testing.T) {
 			})
 		}
 	}
+}
+
+// corruptSeeds returns, for the fuzz targets, each corruption's valid
+// and broken IPC file (file) or stream.
+func corruptSeeds(f *testing.F, file bool) [][]byte {
+	var out [][]byte
+	at := 0
+	if file {
+		at = 8
+	}
+	for _, c := range corruptions() {
+		rec := c.rec(memory.DefaultAllocator)
+		data := encodeIPC(f, rec, file)
+		rec.Release()
+		bad := bytes.Clone(data)
+		c.break_(messagesAt(f, bad, at, 2)[1])
+		out = append(out, data, bad)
+	}
+	return out
 }

@@ -36,6 +36,9 @@ func streamSeed(f *testing.F, cmp arrowconv.Compression) []byte {
 func FuzzIPCStream(f *testing.F) {
 	f.Add(streamSeed(f, arrowconv.Uncompressed))
 	f.Add(streamSeed(f, arrowconv.ZSTD))
+	for _, b := range corruptSeeds(f, false) {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := arrowconv.NewIPCStreamReader(bytes.NewReader(data), arrowconv.WithBodySizeLimit(1<<20))
 		if err != nil {
@@ -88,6 +91,9 @@ func fileSeed(f *testing.F, cmp arrowconv.Compression) []byte {
 // column it hands out must be valid.
 func FuzzIPCFile(f *testing.F) {
 	f.Add(fileSeed(f, arrowconv.Uncompressed))
+	for _, b := range corruptSeeds(f, true) {
+		f.Add(b)
+	}
 	f.Add(fileSeed(f, arrowconv.ZSTD))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := arrowconv.NewIPCFileReader(bytes.NewReader(data), arrowconv.WithBodySizeLimit(1<<20))

@@ -76,21 +76,30 @@ func valueBits(typ fbTable, tt uint8) int64 {
 	case fbTypeInt:
 		return fbInt(typ, 0, 4, 0)
 	case fbTypeFloat:
-		return 16 << fbInt(typ, 0, 2, 0) // HALF, SINGLE, DOUBLE
+		return unitBits(16, fbInt(typ, 0, 2, 0), 2) // HALF, SINGLE, DOUBLE
 	case fbTypeDecimal:
 		return fbInt(typ, 2, 4, 128)
 	case fbTypeDate:
-		return 32 << fbInt(typ, 0, 2, 1) // DAY, MILLISECOND
+		return unitBits(32, fbInt(typ, 0, 2, 1), 1) // DAY, MILLISECOND
 	case fbTypeTime:
 		return fbInt(typ, 1, 4, 32)
 	case fbTypeTimestamp, fbTypeDuration:
 		return 64
 	case fbTypeInterval:
-		return 32 << fbInt(typ, 0, 2, 0) // YEAR_MONTH, DAY_TIME, MONTH_DAY_NANO
+		return unitBits(32, fbInt(typ, 0, 2, 0), 2) // YEAR_MONTH, DAY_TIME, MONTH_DAY_NANO
 	case fbTypeFixedSizeBin:
 		return 8 * fbInt(typ, 0, 4, 0)
 	}
 	return 0
+}
+
+// unitBits returns base<<unit for a unit enum value in [0, max], 0 (no
+// known layout: arrow-go refuses the type) for others.
+func unitBits(base, unit, max int64) int64 {
+	if unit < 0 || unit > max {
+		return 0
+	}
+	return base << unit
 }
 
 // newIPCField returns the layout of a field of name and type member tt.
@@ -271,8 +280,9 @@ func (w *bodyWalk) validity(f *ipcField, n, nulls int64) error {
 		return err
 	}
 	if w.ibuf < w.buffers.n && !w.compressed {
-		if size := w.r.i64(w.buffers.at(w.ibuf) + 8); size > 0 && size < (n+7)/8 {
-			return errorf("column %q: validity buffer %d holds %d bytes, %d elements need %d bytes", f.name, w.ibuf, size, n, (n+7)/8)
+		want, _ := bufferBytes(n, 0, 1) // n >= 0: no overflow
+		if size := w.r.i64(w.buffers.at(w.ibuf) + 8); size > 0 && size < want {
+			return errorf("column %q: validity buffer %d holds %d bytes, %d elements need %d bytes", f.name, w.ibuf, size, n, want)
 		}
 	}
 	w.ibuf++
@@ -452,6 +462,10 @@ func (w *bodyWalk) array(f *ipcField) (int64, error) {
 			if _, err := w.child(f, i); err != nil {
 				return 0, err
 			}
+		}
+	case fbTypeFixedSizeBin: // arrow-go reads the buffer even when n is 0
+		if _, _, err := w.need(f, "values", n, 0, f.bits); err != nil {
+			return 0, err
 		}
 	default: // fixed-width values
 		if f.bits <= 0 {
