@@ -14,7 +14,9 @@ import (
 	"github.com/fstensor/fstensor/internal/vecmath"
 )
 
-// Option configures [Rowwise], [Search] and [NewTopK].
+// Option configures [Rowwise] and its shorthands ([WithAllocator]) and
+// [Search] ([WithColumn], [WithColumnIndex]); options that do not apply are
+// ignored.
 type Option func(*config)
 
 type config struct {
@@ -169,8 +171,7 @@ func rowwise[F vecmath.Float](m Metric, a, b *fixedshape.Array, mem memory.Alloc
 			out[i] = F(math.Sqrt(float64(vecmath.SquaredL2(x, y))))
 		case MetricCosine:
 			if bcast {
-				xy := vecmath.Dot(x, y)
-				xx := vecmath.Dot(x, x)
+				xy, xx := vecmath.DotNorm(x, y) // one pass over x
 				out[i] = xy / (F(math.Sqrt(float64(xx))) * qq)
 			} else {
 				xy, xx, yy := vecmath.DotNorms(x, y)

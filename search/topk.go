@@ -224,8 +224,7 @@ func (e *engine[F]) addOne(a *fixedshape.Array, src *source[F], base int64) {
 		case MetricDot:
 			key = float64(vecmath.Dot(x, q))
 		case MetricCosine:
-			xy := vecmath.Dot(x, q)
-			xx := vecmath.Dot(x, x)
+			xy, xx := vecmath.DotNorm(x, q) // one pass over x
 			key = float64(xy / (F(math.Sqrt(float64(xx))) * qn))
 		default:
 			key = -float64(vecmath.SquaredL2(x, q))

@@ -32,3 +32,9 @@ func dot3F32(a, b *float32, n int, r *[3]float32)
 //
 //go:noescape
 func gemm6x16F32(x *float32, ldx int, q *float32, d int, out *float32, ldo int)
+
+// dot2F32 stores a.b and a.a of n float32 at a and b in r; n is a
+// multiple of 32. Implemented in kernels_amd64.s.
+//
+//go:noescape
+func dot2F32(a, b *float32, n int, r *[2]float32)

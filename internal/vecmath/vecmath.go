@@ -45,6 +45,22 @@ func DotNorms[F Float](a, b []F) (ab, aa, bb F) {
 	return dot3Go(a, b)
 }
 
+// DotNorm returns the dot product of a and b[:len(a)] and the squared
+// norm of a, in one pass. It panics if b is shorter than a.
+func DotNorm[F Float](a, b []F) (ab, aa F) {
+	b = b[:len(a)]
+	if a32, ok := any(a).([]float32); ok && useAsm && len(a) >= 32 {
+		b32 := any(b).([]float32)
+		n := len(a32) &^ 31
+		var r [2]float32
+		dot2F32(&a32[0], &b32[0], n, &r)
+		ab, aa, _ = dot3Go(a[n:], b[n:])
+		return F(r[0]) + ab, F(r[1]) + aa
+	}
+	ab, aa, _ = dot3Go(a, b)
+	return ab, aa
+}
+
 func dotGo[F Float](a, b []F) F {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 F

@@ -60,6 +60,10 @@ func TestKernels(t *testing.T) {
 			if !close32(gab, dot, abs, n) || !close32(gaa, aa, aa, n) || !close32(gbb, bb, bb, n) {
 				t.Errorf("n=%d: DotNorms = %v %v %v, want %v %v %v", n, gab, gaa, gbb, dot, aa, bb)
 			}
+			gab, gaa = vecmath.DotNorm(a, b)
+			if !close32(gab, dot, abs, n) || !close32(gaa, aa, aa, n) {
+				t.Errorf("n=%d: DotNorm = %v %v, want %v %v", n, gab, gaa, dot, aa)
+			}
 			a64, b64 := make([]float64, n), make([]float64, n)
 			for i := range a64 {
 				a64[i], b64[i] = float64(a[i]), float64(b[i])
