@@ -133,6 +133,7 @@ type worker struct {
 	red       []byte    // the reduced values before the second pass
 	sa, sb    []byte    // view stages before the last
 	f32       []float32 // a float32 program's chunk
+	steps     []ufunc.Step
 	wf        []float64 // runBlocked's accumulators, one per chunk element
 	wi        []int64
 	stream    bool // write float32 results with non-temporal stores
@@ -141,7 +142,7 @@ type worker struct {
 func (p *Plan) newWorker() *worker {
 	c := p.comp
 	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk), f32: make([]float32, chunk),
-		wf: make([]float64, chunk), wi: make([]int64, chunk)}
+		wf: make([]float64, chunk), wi: make([]int64, chunk), steps: make([]ufunc.Step, 0, 16)}
 	nops, nd := len(c.nest1.st), len(c.nest1.dims)
 	if c.second != nil {
 		nops, nd = max(nops, len(c.nest2.st)), max(nd, len(c.nest2.dims))

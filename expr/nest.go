@@ -126,7 +126,58 @@ func (p *pass) buildNest() nest {
 			nt.st[o] = slices.Delete(nt.st[o], j, j+1)
 		}
 	}
+	nt.splitTile()
 	return nt
+}
+
+// splitTile lengthens a short innermost run that constants keep from
+// merging with the dim around it because expanding them over the whole
+// dim would exceed maxTile: it splits that dim into (d/f, f), with f the
+// largest divisor of d whose expansion fits, and merges f in (an image's
+// rows of pixels, with per-channel constants, become runs of f rows).
+func (nt *nest) splitTile() {
+	nd := len(nt.dims)
+	if nd < 2 || nt.dims[nd-1] >= maxTile/4 {
+		return
+	}
+	i, j := nd-2, nd-1
+	n, d := nt.dims[j], nt.dims[i]
+	f := 0
+	for g := min(d-1, maxTile/n); g >= 2; g-- {
+		if d%g == 0 {
+			f = g
+			break
+		}
+	}
+	if f == 0 {
+		return
+	}
+	for o := range nt.st {
+		if nt.st[o][i] != nt.st[o][j]*n && (o < opK || !nt.tileable(o, i)) {
+			return
+		}
+	}
+	// Split dim i into (d/f, f): the outer part steps f times as far.
+	nt.dims = slices.Insert(nt.dims, j, f)
+	nt.dims[i] = d / f
+	for o := range nt.st {
+		s := nt.st[o][i]
+		nt.st[o] = slices.Insert(nt.st[o], j, s)
+		nt.st[o][i] = s * f
+	}
+	// Merge the new dim j (f) with the innermost, now j+1.
+	i, j = j, j+1
+	for o := range nt.st {
+		if nt.st[o][i] != nt.st[o][j]*nt.dims[j] {
+			nt.tile(o, i)
+		}
+		nt.st[o][i] = nt.st[o][j]
+	}
+	nt.dims[i] *= nt.dims[j]
+	nt.dims = slices.Delete(nt.dims, j, j+1)
+	for o := range nt.st {
+		nt.st[o] = slices.Delete(nt.st[o], j, j+1)
+	}
 }
 
 // tileable reports whether constant operand o is constant over every dim

@@ -46,6 +46,13 @@ func (ps *pass) runF32(nt *nest, w *worker, src, dst view, offs []int, c0, n int
 	last := len(nt.dims) - 1
 	st := func(o int) int { return nt.st[o][last] }
 	out := cast[float32](dst.b)[offs[opDst]+c0 : offs[opDst]+c0+n]
+	if done := ps.chainF32(nt, w, src, out, offs, c0); done > 0 {
+		if done == n {
+			return
+		}
+		// The rest of the run, as below.
+		c0, n, out = c0+done, n-done, out[done:]
+	}
 	v := out
 	if w.stream {
 		v = w.f32[:n]
@@ -103,4 +110,41 @@ func (ps *pass) runF32(nt *nest, w *worker, src, dst view, offs []int, c0, n int
 			ufunc.ApplyF32(f32Ops[in.code], v, kv)
 		}
 	}
+}
+
+// chainF32 runs the leading whole blocks of a chunk in one pass of the
+// ufunc chain kernel when the source is contiguous and every instruction
+// is arithmetic with a scalar or a contiguous constant; it returns the
+// number of elements done (0 when it does not apply).
+func (ps *pass) chainF32(nt *nest, w *worker, src view, out []float32, offs []int, c0 int) int {
+	last := len(nt.dims) - 1
+	n := len(out)
+	if n < 64 || nt.st[opSrc][last] != 1 {
+		return 0
+	}
+	steps := w.steps[:0]
+	o := opK
+	for _, in := range ps.prog {
+		if in.code == iCast {
+			continue
+		}
+		if in.code > iRDiv || in.k == nil {
+			return 0
+		}
+		ko, ks := offs[o]+c0*nt.st[o][last], nt.st[o][last]
+		o++
+		switch ks {
+		case 0:
+			steps = append(steps, ufunc.Step{Op: f32Ops[in.code], C: in.k.f32[ko]})
+		case 1:
+			steps = append(steps, ufunc.Step{Op: f32Ops[in.code], K: in.k.f32[ko : ko+n]})
+		default:
+			return 0
+		}
+	}
+	so := offs[opSrc] + c0
+	if ps.src == dtU8 {
+		return ufunc.ChainU8F32(out, src.b[so:so+n], steps, w.stream)
+	}
+	return ufunc.ChainF32(out, cast[float32](src.b)[so:so+n], steps, w.stream)
 }

@@ -130,3 +130,29 @@ func StreamF32(dst, src []float32) {
 		copy(dst, src)
 	}
 }
+
+// maxSteps bounds the steps of one ChainF32 call.
+const maxSteps = 16
+
+// Step is one operation of a chain: v = v Op K[j] with the vector K when
+// it is not nil, else v = v Op C.
+type Step struct {
+	Op Op
+	K  []float32
+	C  float32
+}
+
+// ChainU8F32 sets dst[j] to float32(src[j]) run through steps in order,
+// for the leading elements it handles in one pass with the AVX2 kernel
+// (whole blocks of 64, steps among Add..RDiv, at most 16 of them, each
+// vector at least as long as dst), and returns their number (0 without
+// AVX2). With stream and dst 32-byte aligned it writes with non-temporal
+// stores. The caller runs the steps over the rest.
+func ChainU8F32(dst []float32, src []uint8, steps []Step, stream bool) int {
+	return chain(dst, src[:len(dst)], nil, steps, stream)
+}
+
+// ChainF32 is ChainU8F32 for float32 sources.
+func ChainF32(dst, src []float32, steps []Step, stream bool) int {
+	return chain(dst, nil, src[:len(dst)], steps, stream)
+}

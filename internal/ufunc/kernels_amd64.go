@@ -3,6 +3,7 @@
 package ufunc
 
 import (
+	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -74,6 +75,19 @@ func u8ToF32x16(dst, src unsafe.Pointer, n int)
 
 //go:noescape
 func storeNTF32x8(dst, src unsafe.Pointer, n int)
+
+// chainStep is one step of chainF32x64, laid out as the assembly reads
+// it: the operation (Add..RDiv), the address of the vector operand (0 for
+// the scalar), and the scalar.
+type chainStep struct {
+	op  int64
+	vec uintptr
+	c   float32
+	_   uint32
+}
+
+//go:noescape
+func chainF32x64(dst, src unsafe.Pointer, n int, steps unsafe.Pointer, nsteps int, u8, nt bool)
 
 //go:noescape
 func sumF32x16(s unsafe.Pointer, n int) float64
@@ -184,4 +198,33 @@ func extremeF32(x []float32, max bool) (float32, bool, int) {
 	}
 	m, nan := minF32x32(unsafe.Pointer(&x[0]), n)
 	return m, nan, n
+}
+
+// chain runs steps over the whole blocks of 64 elements of a run in one
+// pass; see ChainF32.
+func chain(dst []float32, srcU8 []uint8, srcF32 []float32, steps []Step, stream bool) int {
+	n := len(dst) &^ 63
+	if !useAVX2 || n == 0 || len(steps) == 0 || len(steps) > maxSteps {
+		return 0
+	}
+	nt := stream && uintptr(unsafe.Pointer(&dst[0]))&31 == 0
+	var cs [maxSteps]chainStep
+	for j, s := range steps {
+		if s.Op > RDiv || s.K != nil && len(s.K) < n {
+			return 0
+		}
+		cs[j] = chainStep{op: int64(s.Op), c: s.C}
+		if s.K != nil {
+			cs[j].vec = uintptr(unsafe.Pointer(&s.K[0]))
+		}
+	}
+	var src unsafe.Pointer
+	if srcU8 != nil {
+		src = unsafe.Pointer(&srcU8[0])
+	} else {
+		src = unsafe.Pointer(&srcF32[0])
+	}
+	chainF32x64(unsafe.Pointer(&dst[0]), src, n, unsafe.Pointer(&cs[0]), len(steps), srcU8 != nil, nt)
+	runtime.KeepAlive(steps)
+	return n
 }

@@ -207,3 +207,53 @@ func TestApply(t *testing.T) {
 		}
 	})
 }
+
+// TestChain checks the one-pass chains against the steps applied one by
+// one, on both sources, with scalar and vector steps.
+func TestChain(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{0, 63, 64, 65, 200, 1000} {
+		u8 := make([]uint8, n)
+		f := make([]float32, n)
+		for i := range u8 {
+			u8[i] = uint8(r.UintN(256))
+			f[i] = float32(r.NormFloat64())
+		}
+		k1 := make([]float32, n)
+		k2 := make([]float32, n)
+		for i := range k1 {
+			k1[i], k2[i] = float32(r.Float64()), float32(r.Float64()+0.5)
+		}
+		steps := []ufunc.Step{{Op: ufunc.Div, C: 255}, {Op: ufunc.Sub, K: k1}, {Op: ufunc.Div, K: k2}, {Op: ufunc.Mul, C: 3},
+			{Op: ufunc.Add, K: k1}, {Op: ufunc.RSub, C: 1}, {Op: ufunc.RDiv, K: k2}}
+		for _, fromU8 := range []bool{true, false} {
+			want := make([]float32, n)
+			if fromU8 {
+				ufunc.U8ToF32(want, u8)
+			} else {
+				copy(want, f)
+			}
+			for _, s := range steps {
+				if s.K != nil {
+					ufunc.ApplyF32(s.Op, want, s.K)
+				} else {
+					ufunc.ApplyScalarF32(s.Op, want, s.C)
+				}
+			}
+			for _, stream := range []bool{false, true} {
+				got := make([]float32, n)
+				var done int
+				if fromU8 {
+					done = ufunc.ChainU8F32(got, u8, steps, stream)
+				} else {
+					done = ufunc.ChainF32(got, f, steps, stream)
+				}
+				for i := range done {
+					if got[i] != want[i] && !(got[i] != got[i] && want[i] != want[i]) {
+						t.Fatalf("n %d u8 %v stream %v: element %d = %v, want %v", n, fromU8, stream, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
