@@ -37,7 +37,9 @@ func transpose4x8(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int, nt 
 // 4-byte or 4x8 8-byte elements, each writing one 64-byte line per
 // destination row, and of 8x16 2-byte and 16x16 1-byte elements, each
 // writing 32 or 16 bytes per destination row (the next tiles of source
-// lines write the rest of the line while it is in cache). It returns the
+// lines write the rest of the line while it is in cache); with stream,
+// 2-byte elements go in blocks of 8x32 that write whole lines with
+// non-temporal stores. It returns the
 // extent it copied (rows i < ai, columns k < bk), or 0, 0 for other
 // widths, without AVX2, or when the block is smaller than one kernel
 // block. With stream, a destination whose rows
@@ -53,7 +55,16 @@ func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, strea
 		transpose8x16(dst, src, ai/8, bk/16, dstRow*4, sb*4, nt)
 	case w == 2 && a >= 8 && b >= 16:
 		ai, bk = a&^7, b&^15
-		transpose8x16w2(dst, src, ai/8, bk/16, dstRow*2, sb*2)
+		wide := 0
+		if nt {
+			wide = b &^ 31
+			if wide > 0 {
+				transpose8x32w2nt(dst, src, ai/8, wide/32, dstRow*2, sb*2)
+			}
+		}
+		if wide < bk {
+			transpose8x16w2(unsafe.Add(dst, wide*2), unsafe.Add(src, wide*sb*2), ai/8, (bk-wide)/16, dstRow*2, sb*2)
+		}
 	case w == 1 && a >= 16 && b >= 16:
 		ai, bk = a&^15, b&^15
 		transpose16x16w1(dst, src, ai/16, bk/16, dstRow, sb)
@@ -71,6 +82,14 @@ func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, strea
 //
 //go:noescape
 func transpose8x16w2(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
+
+// transpose8x32w2nt is transpose8x16w2 in blocks of 8 source columns by
+// 32 source lines, which write one whole 64-byte line to each destination
+// row, with non-temporal stores: dst and dstRow must be multiples of 64
+// bytes. Implemented in transpose_narrow_amd64.s.
+//
+//go:noescape
+func transpose8x32w2nt(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
 
 // transpose16x16w1 is transpose8x16w2 for 1-byte elements in blocks of
 // 16 source columns by 16 source lines (16 bytes to each of 16
