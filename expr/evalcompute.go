@@ -259,8 +259,27 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 	kc := opK + len(nt.ks) - 1 // the similarity's constant operand
 	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c.f32 != nil && ps.src == dtF32 && st(opSrc) == 1 &&
 		(r.metric == Dot || r.metric == Cosine) && (st(kc) == 0 || st(kc) == 1)
+	// Short contiguous float32 runs summed into one slot: added element by
+	// element into w.wf, folded (pairwise) when the slot changes.
+	wideFold := fast && ps.src == dtF32 && (r.kind == Sum || r.kind == Mean) && inner < chunk/4
+	slot := -1
+	flush := func() {
+		if slot >= 0 {
+			acc.f[slot] += ufunc.SumF64(w.wf[:inner])
+			clear(w.wf[:inner])
+		}
+	}
+	if wideFold {
+		clear(w.wf[:inner])
+	}
 	for {
-		if fastSim {
+		if wideFold {
+			if offs[opDst] != slot {
+				flush()
+				slot = offs[opDst]
+			}
+			ufunc.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
+		} else if fastSim {
 			acc.foldSim(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[opDst], offs[kc], st(kc))
 		} else if fast {
 			o := offs[opDst]
@@ -310,6 +329,7 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			cnt[k] = 0
 		}
 		if k < 0 {
+			flush()
 			return
 		}
 	}
@@ -358,6 +378,11 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 		}
 		for b := 0; b < outer; b += per {
 			m := min(per, outer-b) * inner
+			if wide && ss == 1 && ps.src == dtF32 && len(ps.prog) == 0 && r.float && r.kind != Norm {
+				so := offs[opSrc] + b*inner
+				ufunc.AccF32(w.wf[:m], cast[float32](src.b)[so:so+m])
+				continue
+			}
 			f, i := w.f[:m], w.i[:m]
 			src.load(f, i, offs[opSrc]+b*inner*ss, ss)
 			o := opK

@@ -156,3 +156,13 @@ func ChainU8F32(dst []float32, src []uint8, steps []Step, stream bool) int {
 func ChainF32(dst, src []float32, steps []Step, stream bool) int {
 	return chain(dst, nil, src[:len(dst)], steps, stream)
 }
+
+// AccF32 adds x to acc element by element in float64: acc[j] +=
+// float64(x[j]) for j < len(x) (acc at least as long).
+func AccF32(acc []float64, x []float32) {
+	acc = acc[:len(x)]
+	n := accF32(acc, x)
+	for j := n; j < len(x); j++ {
+		acc[j] += float64(x[j])
+	}
+}

@@ -90,6 +90,9 @@ type chainStep struct {
 func chainF32x64(dst, src unsafe.Pointer, n int, steps unsafe.Pointer, nsteps int, u8, nt bool)
 
 //go:noescape
+func accF32x16(acc, x unsafe.Pointer, n int)
+
+//go:noescape
 func sumF32x16(s unsafe.Pointer, n int) float64
 
 //go:noescape
@@ -226,5 +229,14 @@ func chain(dst []float32, srcU8 []uint8, srcF32 []float32, steps []Step, stream 
 	}
 	chainF32x64(unsafe.Pointer(&dst[0]), src, n, unsafe.Pointer(&cs[0]), len(steps), srcU8 != nil, nt)
 	runtime.KeepAlive(steps)
+	return n
+}
+
+func accF32(acc []float64, x []float32) int {
+	n := len(x) &^ 15
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	accF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n)
 	return n
 }

@@ -501,3 +501,30 @@ stored:
 done:
 	VZEROUPPER
 	RET
+
+// func accF32x16(acc, x unsafe.Pointer, n int)
+// acc[j] += float64(x[j]) for n elements, a multiple of 16.
+TEXT ·accF32x16(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+acc:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VADDPD (DI), Y4, Y4
+	VADDPD 32(DI), Y5, Y5
+	VADDPD 64(DI), Y6, Y6
+	VADDPD 96(DI), Y7, Y7
+	VMOVUPD Y4, (DI)
+	VMOVUPD Y5, 32(DI)
+	VMOVUPD Y6, 64(DI)
+	VMOVUPD Y7, 96(DI)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  acc
+	VZEROUPPER
+	RET

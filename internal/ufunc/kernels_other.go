@@ -15,8 +15,9 @@ func extremeF32(x []float32, max bool) (float32, bool, int) { return 0, false, 0
 func chain(dst []float32, srcU8 []uint8, srcF32 []float32, steps []Step, stream bool) int {
 	return 0
 }
-func sumF32(s []float32) (float64, int) { return 0, 0 }
-func sumF64(s []float64) (float64, int) { return 0, 0 }
+func accF32(acc []float64, x []float32) int { return 0 }
+func sumF32(s []float32) (float64, int)     { return 0, 0 }
+func sumF64(s []float64) (float64, int)     { return 0, 0 }
 
 // useAVX2 and hasAVX2 are false: there are no assembly kernels.
 var useAVX2, hasAVX2 = false, false

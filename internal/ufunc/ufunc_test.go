@@ -257,3 +257,21 @@ func TestChain(t *testing.T) {
 		}
 	}
 }
+
+func TestAccF32(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths[:14] {
+			x := make([]float32, n)
+			acc := make([]float64, n)
+			for i := range x {
+				x[i], acc[i] = float32(i)*0.5, float64(i)
+			}
+			ufunc.AccF32(acc, x)
+			for i := range acc {
+				if want := float64(i) + float64(float32(i)*0.5); acc[i] != want {
+					t.Fatalf("AccF32 of %d at %d = %v, want %v", n, i, acc[i], want)
+				}
+			}
+		}
+	})
+}
