@@ -37,9 +37,10 @@
 //     non-temporal stores when the batch writes at least 1 MiB. 1- and
 //     2-byte elements go through blocks of 16x16 and 8x16 elements (two
 //     source lines per register, in-lane unpacks); for a batch of at
-//     least 1 MiB, 2-byte blocks of 8x32 elements keep the rows of their
-//     first 16 source lines on the stack so that each destination row
-//     takes one whole line in two adjacent non-temporal stores. Each step of these
+//     least 1 MiB, blocks of 8x32 2-byte or 16x64 1-byte elements keep the
+//     rows of their first source lines on the stack so that each
+//     destination row takes one whole line in two adjacent non-temporal
+//     stores. Each step of these
 //     kernels prefetches what the same step of the next tile of source
 //     lines reads: a tile of a 64-column float32 matrix is one 4 KiB page,
 //     where the hardware prefetchers start over. Otherwise,

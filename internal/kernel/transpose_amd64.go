@@ -38,8 +38,8 @@ func transpose4x8(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int, nt 
 // destination row, and of 8x16 2-byte and 16x16 1-byte elements, each
 // writing 32 or 16 bytes per destination row (the next tiles of source
 // lines write the rest of the line while it is in cache); with stream,
-// 2-byte elements go in blocks of 8x32 that write whole lines with
-// non-temporal stores. It returns the
+// 2-byte and 1-byte elements go in blocks of 8x32 and 16x64 that write
+// whole lines with non-temporal stores. It returns the
 // extent it copied (rows i < ai, columns k < bk), or 0, 0 for other
 // widths, without AVX2, or when the block is smaller than one kernel
 // block. With stream, a destination whose rows
@@ -67,7 +67,16 @@ func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, strea
 		}
 	case w == 1 && a >= 16 && b >= 16:
 		ai, bk = a&^15, b&^15
-		transpose16x16w1(dst, src, ai/16, bk/16, dstRow, sb)
+		wide := 0
+		if nt {
+			wide = b &^ 63
+			if wide > 0 {
+				transpose16x64w1nt(dst, src, ai/16, wide/64, dstRow, sb)
+			}
+		}
+		if wide < bk {
+			transpose16x16w1(unsafe.Add(dst, wide), unsafe.Add(src, wide*sb), ai/16, (bk-wide)/16, dstRow, sb)
+		}
 	case w == 8 && a >= 4 && b >= 8:
 		ai, bk = a&^3, b&^7
 		transpose4x8(dst, src, ai/4, bk/8, dstRow*8, sb*8, nt)
@@ -90,6 +99,14 @@ func transpose8x16w2(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
 //
 //go:noescape
 func transpose8x32w2nt(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
+
+// transpose16x64w1nt is transpose16x16w1 in blocks of 16 source columns
+// by 64 source lines, which write one whole 64-byte line to each
+// destination row, with non-temporal stores: dst and dstRow must be
+// multiples of 64 bytes. Implemented in transpose_narrow_amd64.s.
+//
+//go:noescape
+func transpose16x64w1nt(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
 
 // transpose16x16w1 is transpose8x16w2 for 1-byte elements in blocks of
 // 16 source columns by 16 source lines (16 bytes to each of 16

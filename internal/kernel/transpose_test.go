@@ -27,7 +27,7 @@ func testTransposeBlocks(t *testing.T) {
 			tests = append(tests, tc{r, c, 0, 2, false}, tc{r, c, 3, 1, true})
 		}
 	}
-	tests = append(tests, tc{64, 64, 0, 300, false}, tc{64, 37, 0, 300, false}, tc{96, 45, 0, 130, true}, tc{100, 36, 4, 150, false})
+	tests = append(tests, tc{64, 64, 0, 300, false}, tc{64, 37, 0, 300, false}, tc{64, 37, 0, 500, true}, tc{128, 50, 0, 200, false}, tc{96, 45, 0, 130, true}, tc{100, 36, 4, 150, false})
 	for _, tt := range tests {
 		for _, width := range []int{1, 2, 4, 8} {
 			name := fmt.Sprintf("%dx%d/pad=%d/n=%d/reversed=%v/width=%d", tt.rows, tt.cols, tt.pad, tt.n, tt.reversed, width)
