@@ -33,17 +33,16 @@
 //     8 source columns by 16 source lines (4 by 8 for 8 bytes): tiles of
 //     source lines are read line by line and each block writes 64 bytes
 //     (a whole cache line when the destination is aligned) to each
-//     destination row it covers, with
-//     non-temporal stores when the batch writes at least 1 MiB. 1- and
-//     2-byte elements go through blocks of 16x16 and 8x16 elements (two
-//     source lines per register, in-lane unpacks); for a batch of at
-//     least 1 MiB, blocks of 8x32 2-byte or 16x64 1-byte elements keep the
-//     rows of their first source lines on the stack so that each
-//     destination row takes one whole line in two adjacent non-temporal
-//     stores. Each step of these
-//     kernels prefetches what the same step of the next tile of source
-//     lines reads: a tile of a 64-column float32 matrix is one 4 KiB page,
-//     where the hardware prefetchers start over. Otherwise,
+//     destination row it covers, with non-temporal stores when the batch
+//     writes at least 1 MiB. 1- and 2-byte elements go through blocks of
+//     16x16 and 8x16 elements (two source lines per register, in-lane
+//     unpacks); for a batch of at least 1 MiB, blocks of 8x32 2-byte or
+//     16x64 1-byte elements keep the rows of their first source lines on
+//     the stack so that each destination row takes one whole line in two
+//     adjacent non-temporal stores. Each step of these kernels prefetches
+//     what the same step of the next tile of source lines reads: a tile
+//     of a 64-column float32 matrix is one 4 KiB page, where the hardware
+//     prefetchers start over. Otherwise,
 //     and for the remainders, tiles of half a destination cache line (or
 //     the whole row when it is short) are copied in strips of 4 columns;
 //     aligned 4-byte elements move in pairs as 64-bit words (a 2x2 block is
