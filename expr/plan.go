@@ -256,11 +256,19 @@ func (p *Plan) Relabel() ([]int, bool) {
 }
 
 // String describes the plan for diagnostics: the expression, then one line
-// per stage with its shape, strides, offset and kernel.
+// per stage with its shape, strides, offset and kernel, and for a
+// computing expression one line per pass: its loops (dims and source
+// strides), the element types and instructions, and the reduction.
 func (p *Plan) String() string {
 	b := []byte(p.expr.String())
 	for i, s := range p.stages {
 		b = fmt.Appendf(b, "\nstage %d: shape %s strides %v offset %d kernel %s", i, metadata.FormatShape(s.Shape), s.Strides, s.Offset, p.kernels[i].Kind())
+	}
+	if c := p.comp; c != nil {
+		b = c.first.appendText(b, &c.nest1, "pass 0")
+		if c.second != nil {
+			b = c.second.appendText(b, &c.nest2, "pass 1")
+		}
 	}
 	return string(b)
 }

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/fstensor/fstensor/metadata"
@@ -104,6 +105,7 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 		if p.red != nil && p == &c.first {
 			// A reduction ended the first pass: the next reads its dense result.
 			r := p.red
+			p.out = r.out
 			shape := m.x.meta.Shape()
 			c.second = &pass{shape: shape, strides: stride.RowMajor(nil, shape), src: r.out, val: r.out}
 			p = c.second
@@ -308,4 +310,34 @@ func exactCast(from, to dtype) bool {
 		return from == dtI8 || from == dtU8 || from == dtI16 || from == dtU16 || from == dtF16
 	}
 	return false
+}
+
+var icodeNames = [...]string{iCast: "cast", iAdd: "add", iSub: "sub", iMul: "mul", iDiv: "div", iRSub: "rsub", iRDiv: "rdiv",
+	iMax: "max", iMin: "min", iAbs: "abs", iSqrt: "sqrt"}
+
+// appendText appends a line describing the pass: `pass 0: dims [50176 3]
+// src [3 1] uint8 -> float64 [cast] mean`.
+func (p *pass) appendText(b []byte, nt *nest, name string) []byte {
+	b = fmt.Appendf(b, "\n%s: dims %v src %v %s -> %s [", name, nt.dims, nt.st[opSrc], p.src, p.out)
+	for k, in := range p.prog {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, icodeNames[in.code]...)
+		if in.code == iCast {
+			b = append(append(b, ':'), in.to.String()...)
+		}
+	}
+	b = append(b, ']')
+	if p.f32 {
+		b = append(b, " float32"...)
+	}
+	if r := p.red; r != nil {
+		if r.sim {
+			b = append(append(b, ' '), r.metric.String()...)
+		} else {
+			b = append(append(b, ' '), r.kind.String()...)
+		}
+	}
+	return b
 }
