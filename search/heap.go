@@ -54,7 +54,7 @@ func (h *topHeap) push(it item) {
 	h.down(0)
 }
 
-// full reports whether k items are held, and the worst key held.
+// threshold returns the worst key held and whether k items are held.
 func (h *topHeap) threshold() (float64, bool) {
 	if h.k == 0 || len(h.items) < h.k {
 		return 0, false
