@@ -14,8 +14,10 @@ import (
 // are copied into one new Go-owned buffer.
 //
 // Errors wrap arrow.ErrInvalid: no tensors, differing types or shapes,
-// element data of the wrong length. String, Binary, Boolean and media
-// tensors have no fixedshape element type and are refused with an error that
+// element data of the wrong length, a Boolean byte other than 0 or 1.
+// Boolean tensors become bool columns, their bytes packed into bits
+// (always a copy). String, Binary and media tensors have no fixedshape
+// element type and are refused with an error that
 // also wraps arrow.ErrNotImplemented: read them through Tensor. A shape with
 // a 0 dimension is refused as fixedshape.NewType refuses it.
 func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
@@ -35,7 +37,7 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	if err != nil {
 		return nil, wrap(err, "column: shape %s", metadata.FormatShape(first.Shape))
 	}
-	size := typ.ListSize() * typ.ElemWidth()
+	size := typ.ListSize() * first.Type.Width()
 	for i := range ts {
 		t := &ts[i]
 		if t.Type != first.Type || !equalInts(t.Shape, first.Shape) {
@@ -44,6 +46,9 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 		if len(t.Data) != size {
 			return nil, errorf("column: tensor %d has %d data bytes, its shape needs %d", i, len(t.Data), size)
 		}
+	}
+	if first.Type == Boolean {
+		return boolColumn(typ, ts)
 	}
 	if len(ts) == 1 {
 		return newArray(typ, first.Data)
@@ -92,7 +97,13 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 	if arr.IsNull(i) {
 		return Tensor{}, errorf("tensor %d is null; the format has no null tensors", i)
 	}
-	return Tensor{Type: dt, Shape: typ.Shape(), Data: rawcol.COrder(arr, i)}, nil
+	t := Tensor{Type: dt, Shape: typ.Shape()}
+	if dt == Boolean {
+		t.Data = boolBytes(arr, i)
+	} else {
+		t.Data = rawcol.COrder(arr, i)
+	}
+	return t, nil
 }
 
 // AppendColumn appends every tensor of arr to dst, one serialized tensor

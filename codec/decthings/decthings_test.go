@@ -330,7 +330,7 @@ func TestNewColumnErrors(t *testing.T) {
 	}{
 		{name: "none"},
 		{name: "string", ts: []decthings.Tensor{{Type: decthings.String, Shape: []int{}, Strings: []string{"a"}}}, notImpl: true},
-		{name: "boolean", ts: []decthings.Tensor{{Type: decthings.Boolean, Shape: []int{1}, Data: []byte{1}}}, notImpl: true},
+		{name: "boolean byte 2", ts: []decthings.Tensor{{Type: decthings.Boolean, Shape: []int{2}, Data: []byte{1, 2}}}},
 		{name: "size-0 dim", ts: []decthings.Tensor{u8(300, 0)}, notImpl: true},
 		{name: "shapes differ", ts: []decthings.Tensor{u8(2, 3), u8(3, 2)}},
 		{name: "types differ", ts: []decthings.Tensor{u8(2), {Type: decthings.I8, Shape: []int{2}, Data: make([]byte, 2)}}},

@@ -24,11 +24,12 @@
 // Decthings tensors and fixedshape columns; Rules for DecthingsTensorRules;
 // AppendVarint and Varint for the varint.
 //
-// Only the ten number types map to fixedshape columns. String, binary,
-// boolean and media tensors decode losslessly to Tensor values, and
-// NewColumn refuses them with an error wrapping arrow.ErrNotImplemented:
-// fixedshape has no such element types (boolean is bit-packed in Arrow), and
-// a variable-size column would lose the fixed-shape guarantees. A fixedshape
+// The ten number types and boolean map to fixedshape columns (boolean,
+// one byte 0 or 1 per element, to a bit-packed bool column, always
+// copied). String, binary and media tensors decode losslessly to Tensor
+// values, and NewColumn refuses them with an error wrapping
+// arrow.ErrNotImplemented: fixedshape has no such element types, and a
+// variable-size column would lose the fixed-shape guarantees. A fixedshape
 // float16 column has no Decthings type and is refused the same way.
 //
 // # Streams

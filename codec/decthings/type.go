@@ -71,7 +71,7 @@ func (t Type) Numeric() bool { return t >= F32 && t <= U64 }
 func (t Type) Media() bool { return t >= Image && t <= Video }
 
 // ArrowType returns the Arrow element type of a numeric type (float32 for
-// F32, ...) and false for the others.
+// F32, ...) or of Boolean (bool, bit-packed), and false for the others.
 func (t Type) ArrowType() (arrow.DataType, bool) {
 	switch t {
 	case F32:
@@ -94,12 +94,15 @@ func (t Type) ArrowType() (arrow.DataType, bool) {
 		return arrow.PrimitiveTypes.Uint32, true
 	case U64:
 		return arrow.PrimitiveTypes.Uint64, true
+	case Boolean:
+		return arrow.FixedWidthTypes.Boolean, true
 	}
 	return nil, false
 }
 
-// TypeOf returns the Decthings type of an Arrow element type, and false for
-// types Decthings has no number type for (float16 among them).
+// TypeOf returns the Decthings type of an Arrow element type (Boolean for
+// bool), and false for types Decthings has no type for (float16 among
+// them).
 func TypeOf(dt arrow.DataType) (Type, bool) {
 	switch dt.ID() {
 	case arrow.FLOAT32:
@@ -122,6 +125,8 @@ func TypeOf(dt arrow.DataType) (Type, bool) {
 		return U32, true
 	case arrow.UINT64:
 		return U64, true
+	case arrow.BOOL:
+		return Boolean, true
 	}
 	return 0, false
 }
