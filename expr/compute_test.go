@@ -295,6 +295,8 @@ func TestComputeLarge(t *testing.T) {
 		"x[4:60, ::-1].astype(float32).mean(axis=(0, 1))",
 		"x.sum(axis=2)",
 		"x.max(axis=(0, 1))",
+		"x.sum(axis=(0, 1))",
+		"x.astype(float32).mean(axis=(0, 1))",
 	} {
 		t.Run(text, func(t *testing.T) {
 			p := expr.MustCompile(expr.MustParse(text, expr.Input(typ)))

@@ -136,13 +136,14 @@ type worker struct {
 	steps     []ufunc.Step
 	wf        []float64 // runBlocked's accumulators, one per chunk element
 	wi        []int64
+	wu        []uint32
 	stream    bool // write float32 results with non-temporal stores
 }
 
 func (p *Plan) newWorker() *worker {
 	c := p.comp
 	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk), f32: make([]float32, chunk),
-		wf: make([]float64, chunk), wi: make([]int64, chunk), steps: make([]ufunc.Step, 0, 16)}
+		wf: make([]float64, chunk), wi: make([]int64, chunk), wu: make([]uint32, chunk), steps: make([]ufunc.Step, 0, 16)}
 	nops, nd := len(c.nest1.st), len(c.nest1.dims)
 	if c.second != nil {
 		nops, nd = max(nops, len(c.nest2.st)), max(nd, len(c.nest2.dims))
@@ -371,13 +372,22 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 	per := chunk / inner // runs per chunk
 	r := ps.red
 	wide := r.kind == Sum || r.kind == Mean || r.kind == Norm
+	// Bytes add into 32-bit accumulators (no overflow: a row has fewer
+	// than 2^31 elements, so a slot takes fewer than 2^21 bytes).
+	bytes := wide && r.kind != Norm && ss == 1 && ps.src == dtU8 && len(ps.prog) == 0
 	for {
 		if wide {
 			clear(w.wf)
 			clear(w.wi)
+			clear(w.wu)
 		}
 		for b := 0; b < outer; b += per {
 			m := min(per, outer-b) * inner
+			if bytes {
+				so := offs[opSrc] + b*inner
+				ufunc.AccU8(w.wu[:m], src.b[so:so+m])
+				continue
+			}
 			if wide && ss == 1 && ps.src == dtF32 && len(ps.prog) == 0 && r.float && r.kind != Norm {
 				so := offs[opSrc] + b*inner
 				ufunc.AccF32(w.wf[:m], cast[float32](src.b)[so:so+m])
@@ -399,6 +409,11 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 				acc.addWide(r, ps.val, f, i, w.wf, w.wi)
 			} else {
 				acc.addPeriodic(r, ps.val, f, i, offs[opDst], sd, inner)
+			}
+		}
+		if bytes {
+			for j, v := range w.wu[:min(per, outer)*inner] {
+				w.wi[j] += int64(v)
 			}
 		}
 		if wide {

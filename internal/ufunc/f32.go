@@ -166,3 +166,13 @@ func AccF32(acc []float64, x []float32) {
 		acc[j] += float64(x[j])
 	}
 }
+
+// AccU8 adds x to acc element by element: acc[j] += uint32(x[j]) for
+// j < len(x) (acc at least as long), wrapping around in 32 bits.
+func AccU8(acc []uint32, x []uint8) {
+	acc = acc[:len(x)]
+	n := accU8(acc, x)
+	for j := n; j < len(x); j++ {
+		acc[j] += uint32(x[j])
+	}
+}

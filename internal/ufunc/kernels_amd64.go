@@ -93,6 +93,9 @@ func chainF32x64(dst, src unsafe.Pointer, n int, steps unsafe.Pointer, nsteps in
 func accF32x16(acc, x unsafe.Pointer, n int)
 
 //go:noescape
+func accU8x32(acc, x unsafe.Pointer, n int)
+
+//go:noescape
 func sumF32x16(s unsafe.Pointer, n int) float64
 
 //go:noescape
@@ -238,5 +241,14 @@ func accF32(acc []float64, x []float32) int {
 		return 0
 	}
 	accF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n)
+	return n
+}
+
+func accU8(acc []uint32, x []uint8) int {
+	n := len(x) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	accU8x32(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n)
 	return n
 }

@@ -528,3 +528,30 @@ acc:
 	JNZ  acc
 	VZEROUPPER
 	RET
+
+// func accU8x32(acc, x unsafe.Pointer, n int)
+// acc[j] += uint32(x[j]) for n bytes, a multiple of 32.
+TEXT ·accU8x32(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+accu8:
+	VPMOVZXBD 0(SI), Y4
+	VPMOVZXBD 8(SI), Y5
+	VPMOVZXBD 16(SI), Y6
+	VPMOVZXBD 24(SI), Y7
+	VPADDD (DI), Y4, Y4
+	VPADDD 32(DI), Y5, Y5
+	VPADDD 64(DI), Y6, Y6
+	VPADDD 96(DI), Y7, Y7
+	VMOVDQU Y4, (DI)
+	VMOVDQU Y5, 32(DI)
+	VMOVDQU Y6, 64(DI)
+	VMOVDQU Y7, 96(DI)
+	ADDQ $32, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  accu8
+	VZEROUPPER
+	RET

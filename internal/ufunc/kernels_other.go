@@ -16,6 +16,7 @@ func chain(dst []float32, srcU8 []uint8, srcF32 []float32, steps []Step, stream 
 	return 0
 }
 func accF32(acc []float64, x []float32) int { return 0 }
+func accU8(acc []uint32, x []uint8) int     { return 0 }
 func sumF32(s []float32) (float64, int)     { return 0, 0 }
 func sumF64(s []float64) (float64, int)     { return 0, 0 }
 

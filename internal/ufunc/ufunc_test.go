@@ -275,3 +275,21 @@ func TestAccF32(t *testing.T) {
 		}
 	})
 }
+
+func TestAccU8(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths[:14] {
+			x := make([]uint8, n)
+			acc := make([]uint32, n)
+			for i := range x {
+				x[i], acc[i] = uint8(i*7), uint32(i)
+			}
+			ufunc.AccU8(acc, x)
+			for i := range acc {
+				if want := uint32(i) + uint32(uint8(i*7)); acc[i] != want {
+					t.Fatalf("AccU8 of %d at %d = %v, want %v", n, i, acc[i], want)
+				}
+			}
+		}
+	})
+}
