@@ -2,7 +2,6 @@ package tensorio
 
 import (
 	"bufio"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -15,10 +14,6 @@ import (
 	"github.com/fstensor/fstensor/codec/zio"
 	"github.com/fstensor/fstensor/fixedshape"
 )
-
-// maxMessages bounds the number of TensorProto messages read from one
-// file.
-const maxMessages = 1 << 20
 
 // readColumnFile reads a file of a single-column format as one column,
 // and returns the function that unmaps it (nil unless mapped).
@@ -59,10 +54,7 @@ func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func()
 	var col *fixedshape.Array
 	switch f {
 	case TFProto:
-		var msgs [][]byte
-		if msgs, err = splitDelimited(b); err == nil {
-			col, err = tfproto.ReadColumn(msgs)
-		}
+		col, err = tfproto.ReadDelimited(b)
 	case ZIO:
 		var m *zio.Message
 		if m, err = zio.Decode(b); err == nil {
@@ -104,12 +96,7 @@ func writeColumns(w io.Writer, f Format, names []string, cols []*fixedshape.Arra
 	case TFProto:
 		var msgs [][]byte
 		if msgs, err = tfproto.AppendColumn(nil, cols[0]); err == nil {
-			var b []byte
-			for _, m := range msgs {
-				b = binary.AppendUvarint(b, uint64(len(m)))
-				b = append(b, m...)
-			}
-			_, err = bw.Write(b)
+			_, err = bw.Write(tfproto.AppendDelimited(nil, msgs))
 		}
 	case ZIO:
 		m := &zio.Message{Form: "TENS"}
@@ -131,22 +118,4 @@ func writeColumns(w io.Writer, f Format, names []string, cols []*fixedshape.Arra
 		return err
 	}
 	return bw.Flush()
-}
-
-// splitDelimited splits varint-length-delimited messages (protobuf's
-// writeDelimitedTo framing), sharing b.
-func splitDelimited(b []byte) ([][]byte, error) {
-	var msgs [][]byte
-	for len(b) > 0 {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) {
-			return nil, fmt.Errorf("tfproto: message %d: bad or overlong length prefix: %w", len(msgs), arrow.ErrInvalid)
-		}
-		if len(msgs) == maxMessages {
-			return nil, fmt.Errorf("tfproto: more than %d messages: %w", maxMessages, arrow.ErrInvalid)
-		}
-		msgs = append(msgs, b[k:k+int(n)])
-		b = b[k+int(n):]
-	}
-	return msgs, nil
 }

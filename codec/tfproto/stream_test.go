@@ -2,6 +2,7 @@ package tfproto_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -56,5 +57,16 @@ func TestDelimitedExpectedCount(t *testing.T) {
 				t.Errorf("read %d tensors, want %d", got.Len(), tt.want)
 			}
 		})
+	}
+}
+
+func TestSplitDelimitedLimit(t *testing.T) {
+	// Every zero byte is an empty message.
+	if _, err := tfproto.SplitDelimited(make([]byte, tfproto.MaxMessages)); err != nil {
+		t.Fatalf("MaxMessages messages: %v", err)
+	}
+	_, err := tfproto.SplitDelimited(make([]byte, tfproto.MaxMessages+1))
+	if !errors.Is(err, arrow.ErrInvalid) || !strings.Contains(err.Error(), "more than") {
+		t.Fatalf("MaxMessages+1 messages: got %v, want an ErrInvalid naming the limit", err)
 	}
 }
