@@ -87,7 +87,7 @@ func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, strea
 // transpose8x16w2 copies tiles x steps blocks of 8 source columns by 16
 // source lines of 2-byte elements (32 bytes to each of 8 destination rows
 // per block), tiles of 16 source lines outermost; strides in bytes.
-// Implemented in transpose_narrow_amd64.s.
+// Implemented in transpose_w2_amd64.s.
 //
 //go:noescape
 func transpose8x16w2(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
@@ -95,7 +95,7 @@ func transpose8x16w2(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
 // transpose8x32w2nt is transpose8x16w2 in blocks of 8 source columns by
 // 32 source lines, which write one whole 64-byte line to each destination
 // row, with non-temporal stores: dst and dstRow must be multiples of 64
-// bytes. Implemented in transpose_narrow_amd64.s.
+// bytes. Implemented in transpose_w2_amd64.s.
 //
 //go:noescape
 func transpose8x32w2nt(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
@@ -103,14 +103,14 @@ func transpose8x32w2nt(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int
 // transpose16x64w1nt is transpose16x16w1 in blocks of 16 source columns
 // by 64 source lines, which write one whole 64-byte line to each
 // destination row, with non-temporal stores: dst and dstRow must be
-// multiples of 64 bytes. Implemented in transpose_narrow_amd64.s.
+// multiples of 64 bytes. Implemented in transpose_w1_amd64.s.
 //
 //go:noescape
 func transpose16x64w1nt(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
 
 // transpose16x16w1 is transpose8x16w2 for 1-byte elements in blocks of
 // 16 source columns by 16 source lines (16 bytes to each of 16
-// destination rows per block). Implemented in transpose_narrow_amd64.s.
+// destination rows per block). Implemented in transpose_w1_amd64.s.
 //
 //go:noescape
 func transpose16x16w1(dst, src unsafe.Pointer, steps, tiles, dstRow, srcRow int)
