@@ -62,10 +62,10 @@
 // The assembly is in stream_amd64.s (non-temporal copies, SSE2 or AVX),
 // runs_amd64.s (runs of rows), image_amd64.s (uint8 channels) and
 // transpose_amd64.s, transpose_w2_amd64.s and transpose_w1_amd64.s (AVX2
-// blocks of 4- and 8-, 2- and 1-byte elements); the AVX2 kernels run only when the
-// CPU and the operating system support AVX2 (golang.org/x/sys/cpu). The
-// purego build tag, or another architecture, uses the pure-Go loops
-// throughout.
+// blocks of 4- and 8-, 2- and 1-byte elements); the AVX2 kernels run only
+// when the CPU and the operating system support AVX2
+// (golang.org/x/sys/cpu). The purego build tag, or another architecture,
+// uses the pure-Go loops throughout.
 //
 // Element widths share one generic code path instantiated for uint8,
 // uint16, uint32 and uint64 (and byte arrays, for buffers that are not
