@@ -99,7 +99,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 	}
 	t := Tensor{Type: dt, Shape: typ.Shape()}
 	if dt == Boolean {
-		t.Data = boolBytes(arr, i)
+		t.Data = rawcol.BoolBytes(arr, i)
 	} else {
 		t.Data = rawcol.COrder(arr, i)
 	}

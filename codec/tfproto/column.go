@@ -2,6 +2,7 @@ package tfproto
 
 import (
 	"encoding/binary"
+
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -114,7 +115,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 	}
 	t := Tensor{DType: dt, Shape: typ.Shape(), DimNames: typ.DimNames()}
 	if dt == Bool {
-		t.Content = boolBytes(arr, i)
+		t.Content = rawcol.BoolBytes(arr, i)
 	} else {
 		t.Content = rawcol.COrder(arr, i)
 	}
