@@ -1,10 +1,13 @@
-// Command fstensor inspects, transforms, converts and draws the tensor
-// columns of Arrow IPC, Parquet and NumPy files.
+// Command fstensor inspects, transforms, converts, searches and draws the
+// tensor columns of Arrow IPC, Parquet and NumPy files, and serves them
+// over Arrow Flight.
 //
 //	fstensor inspect FILE [--json]
-//	fstensor eval EXPR FILE -o OUT [--column NAME]... [--relabel]
+//	fstensor eval EXPR FILE -o OUT [--column NAME]... [--relabel] [--fixed]
 //	fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--column NAME]...
 //	fstensor show FILE [--column NAME] [--row I] [--grid N] -o OUT.png
+//	fstensor search FILE (--query Q.npy | --query-row FILE2:ROW) [--metric M] [-k K]
+//	fstensor serve DIR [--addr HOST:PORT]
 //
 // Every command takes --help. Formats are chosen by extension or flag:
 // .arrow/.feather/.ipc (IPC file), .arrows/.stream (IPC stream),
@@ -34,8 +37,8 @@ import (
 	"github.com/fstensor/fstensor/tensorio"
 )
 
-const rootLong = `fstensor inspects, transforms, converts and draws tensor columns in Arrow, Parquet and NumPy files,
-and serves them over Arrow Flight.
+const rootLong = `fstensor inspects, transforms, converts, searches and draws tensor columns in Arrow, Parquet
+and NumPy files, and serves them over Arrow Flight.
 
 Formats by extension (or --from/--to NAME): .arrow .feather .ipc (arrow: IPC file),
 .arrows .stream (arrows: IPC stream), .parquet (parquet), .npz (npz: one member per
@@ -56,7 +59,8 @@ const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor convert testdata/embeddings.arrow embeddings.npy --column embedding
   fstensor convert testdata/permuted.arrow permuted.zio
   fstensor show testdata/images.arrow --column image --row 3 -o image3.png
-  fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png`
+  fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png
+  fstensor search testdata/embeddings.arrow --query-row testdata/embeddings.arrow:3 -k 4`
 
 // errUsage marks errors caused by how the command was called (exit code 2).
 var errUsage = errors.New("usage")
