@@ -270,8 +270,14 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			clear(w.wf[:inner])
 		}
 	}
+	// rows: the runs of the dim around the run that wideFold adds at once
+	// (their slot is the same; their source stride positive).
+	rows := 0
 	if wideFold {
 		clear(w.wf[:inner])
+		if last >= 1 && nt.st[opDst][last-1] == 0 && nt.st[opSrc][last-1] > 0 {
+			rows = nt.dims[last-1]
+		}
 	}
 	for {
 		if wideFold {
@@ -279,7 +285,18 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 				flush()
 				slot = offs[opDst]
 			}
-			ufunc.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
+			if rows > 1 && cnt[last-1] == 0 {
+				// The whole dim around the run goes to the same slot: add
+				// its runs column by column in one kernel call, and move
+				// the odometer to its last run.
+				ufunc.AccRowsF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:], rows, nt.st[opSrc][last-1])
+				for o := range offs {
+					offs[o] += nt.st[o][last-1] * (rows - 1)
+				}
+				cnt[last-1] = rows - 1
+			} else {
+				ufunc.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
+			}
 		} else if fastSim {
 			acc.foldSim(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[opDst], offs[kc], st(kc))
 		} else if fast {
@@ -375,11 +392,24 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 	// Bytes add into 32-bit accumulators (no overflow: a row has fewer
 	// than 2^31 elements, so a slot takes fewer than 2^21 bytes).
 	bytes := wide && r.kind != Norm && ss == 1 && ps.src == dtU8 && len(ps.prog) == 0
+	// Contiguous float32 rows of at least 16 elements add column by column
+	// in registers, all the rows at once.
+	rowsF32 := wide && ss == 1 && ps.src == dtF32 && len(ps.prog) == 0 && r.float && r.kind != Norm && inner >= 16
+	used := min(per, outer) * inner
 	for {
+		if rowsF32 {
+			clear(w.wf[:inner])
+			ufunc.AccRowsF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:], outer, inner)
+			acc.foldWide(r, ps.val, w.wf, w.wi, inner, offs[opDst], sd, inner)
+			if !nextOuter(nt, offs, cnt) {
+				return
+			}
+			continue
+		}
 		if wide {
-			clear(w.wf)
-			clear(w.wi)
-			clear(w.wu)
+			clear(w.wf[:used])
+			clear(w.wi[:used])
+			clear(w.wu[:used])
 		}
 		for b := 0; b < outer; b += per {
 			m := min(per, outer-b) * inner
@@ -417,26 +447,31 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 			}
 		}
 		if wide {
-			acc.foldWide(r, ps.val, w.wf, w.wi, min(per, outer)*inner, offs[opDst], sd, inner)
+			acc.foldWide(r, ps.val, w.wf, w.wi, used, offs[opDst], sd, inner)
 		}
-		k := nd - 3
-		for ; k >= 0; k-- {
-			cnt[k]++
-			for o := range offs {
-				offs[o] += nt.st[o][k]
-			}
-			if cnt[k] < nt.dims[k] {
-				break
-			}
-			for o := range offs {
-				offs[o] -= nt.st[o][k] * nt.dims[k]
-			}
-			cnt[k] = 0
-		}
-		if k < 0 {
+		if !nextOuter(nt, offs, cnt) {
 			return
 		}
 	}
+}
+
+// nextOuter moves runBlocked's odometer (the dims but the last two) one
+// step; it reports false past the end.
+func nextOuter(nt *nest, offs, cnt []int) bool {
+	for k := len(nt.dims) - 3; k >= 0; k-- {
+		cnt[k]++
+		for o := range offs {
+			offs[o] += nt.st[o][k]
+		}
+		if cnt[k] < nt.dims[k] {
+			return true
+		}
+		for o := range offs {
+			offs[o] -= nt.st[o][k] * nt.dims[k]
+		}
+		cnt[k] = 0
+	}
+	return false
 }
 
 // foldRun folds a contiguous run of n float32 or float64 source elements

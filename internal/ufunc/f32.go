@@ -167,6 +167,28 @@ func AccF32(acc []float64, x []float32) {
 	}
 }
 
+// AccRowsF32 adds rows rows of len(acc) float32, stride elements apart
+// in x, to acc column by column in float64: acc[j] += float64(x[r*stride+j])
+// for r < rows, in the order of r. Each column's sum keeps its registers
+// across the rows, so x is read once and acc loaded and stored once.
+func AccRowsF32(acc []float64, x []float32, rows, stride int) {
+	width := len(acc)
+	if rows <= 0 || width == 0 {
+		return
+	}
+	_ = x[(rows-1)*stride+width-1]
+	n := accRowsF32(acc, x, rows, stride)
+	if n == width {
+		return
+	}
+	for r := range rows {
+		row := x[r*stride+n : r*stride+width]
+		for j, v := range row {
+			acc[n+j] += float64(v)
+		}
+	}
+}
+
 // AccU8 adds x to acc element by element: acc[j] += uint32(x[j]) for
 // j < len(x) (acc at least as long), wrapping around in 32 bits.
 func AccU8(acc []uint32, x []uint8) {

@@ -93,6 +93,9 @@ func chainF32x64(dst, src unsafe.Pointer, n int, steps unsafe.Pointer, nsteps in
 func accF32x16(acc, x unsafe.Pointer, n int)
 
 //go:noescape
+func accRowsF32x16(acc, x unsafe.Pointer, width, rows, stride int)
+
+//go:noescape
 func accU8x32(acc, x unsafe.Pointer, n int)
 
 //go:noescape
@@ -250,5 +253,16 @@ func accU8(acc []uint32, x []uint8) int {
 		return 0
 	}
 	accU8x32(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n)
+	return n
+}
+
+// accRowsF32 adds the first len(acc)&^15 columns of the rows; see
+// AccRowsF32. The caller checked that x holds the rows.
+func accRowsF32(acc []float64, x []float32, rows, stride int) int {
+	n := len(acc) &^ 15
+	if !useAVX2 || n == 0 || rows <= 0 {
+		return 0
+	}
+	accRowsF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, rows, stride)
 	return n
 }

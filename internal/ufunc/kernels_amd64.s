@@ -555,3 +555,93 @@ accu8:
 	JNZ  accu8
 	VZEROUPPER
 	RET
+
+// func accRowsF32x16(acc, x unsafe.Pointer, width, rows, stride int)
+// acc[j] += float64(x[r*stride+j]) for j < width (a multiple of 16) and
+// r < rows (rows > 0), r in order: 32 (then 16) columns at a time held in
+// registers across the rows. stride counts float32 elements.
+TEXT ·accRowsF32x16(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ width+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ stride+32(FP), R9
+	SHLQ $2, R9
+
+cols32:
+	CMPQ DX, $32
+	JLT  cols16
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	MOVQ SI, AX
+	MOVQ R8, CX
+
+rows32:
+	VCVTPS2PD 0(AX), Y8
+	VCVTPS2PD 16(AX), Y9
+	VCVTPS2PD 32(AX), Y10
+	VCVTPS2PD 48(AX), Y11
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y10, Y2, Y2
+	VADDPD Y11, Y3, Y3
+	VCVTPS2PD 64(AX), Y12
+	VCVTPS2PD 80(AX), Y13
+	VCVTPS2PD 96(AX), Y14
+	VCVTPS2PD 112(AX), Y15
+	VADDPD Y12, Y4, Y4
+	VADDPD Y13, Y5, Y5
+	VADDPD Y14, Y6, Y6
+	VADDPD Y15, Y7, Y7
+	ADDQ R9, AX
+	DECQ CX
+	JNZ  rows32
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	ADDQ $256, DI
+	ADDQ $128, SI
+	SUBQ $32, DX
+	JMP  cols32
+
+cols16:
+	TESTQ DX, DX
+	JZ    rowsdone
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	MOVQ SI, AX
+	MOVQ R8, CX
+
+rows16:
+	VCVTPS2PD 0(AX), Y8
+	VCVTPS2PD 16(AX), Y9
+	VCVTPS2PD 32(AX), Y10
+	VCVTPS2PD 48(AX), Y11
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y10, Y2, Y2
+	VADDPD Y11, Y3, Y3
+	ADDQ R9, AX
+	DECQ CX
+	JNZ  rows16
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+
+rowsdone:
+	VZEROUPPER
+	RET

@@ -17,8 +17,10 @@ func chain(dst []float32, srcU8 []uint8, srcF32 []float32, steps []Step, stream 
 }
 func accF32(acc []float64, x []float32) int { return 0 }
 func accU8(acc []uint32, x []uint8) int     { return 0 }
-func sumF32(s []float32) (float64, int)     { return 0, 0 }
-func sumF64(s []float64) (float64, int)     { return 0, 0 }
+
+func accRowsF32(acc []float64, x []float32, rows, stride int) int { return 0 }
+func sumF32(s []float32) (float64, int)                           { return 0, 0 }
+func sumF64(s []float64) (float64, int)                           { return 0, 0 }
 
 // useAVX2 and hasAVX2 are false: there are no assembly kernels.
 var useAVX2, hasAVX2 = false, false

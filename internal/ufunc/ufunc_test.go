@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/google/go-cmp/cmp"
 )
 
 // paths runs f with the AVX2 kernels (when the CPU has them) and with the
@@ -288,6 +289,32 @@ func TestAccU8(t *testing.T) {
 			for i := range acc {
 				if want := uint32(i) + uint32(uint8(i*7)); acc[i] != want {
 					t.Fatalf("AccU8 of %d at %d = %v, want %v", n, i, acc[i], want)
+				}
+			}
+		}
+	})
+}
+
+func TestAccRowsF32(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		for _, width := range []int{1, 15, 16, 17, 31, 32, 48, 63, 64, 100} {
+			for _, rows := range []int{1, 2, 7} {
+				stride := width + 5
+				x := make([]float32, (rows-1)*stride+width)
+				for i := range x {
+					x[i] = float32(i%97) * 0.25
+				}
+				acc := make([]float64, width)
+				want := make([]float64, width)
+				for j := range acc {
+					acc[j], want[j] = float64(j), float64(j)
+					for r := range rows {
+						want[j] += float64(x[r*stride+j])
+					}
+				}
+				ufunc.AccRowsF32(acc, x, rows, stride)
+				if diff := cmp.Diff(want, acc); diff != "" {
+					t.Fatalf("AccRowsF32 of %d rows of %d (-want +got):\n%s", rows, width, diff)
 				}
 			}
 		}
