@@ -256,6 +256,9 @@ func accU8(acc []uint32, x []uint8) int {
 	return n
 }
 
+// rowBlock is the number of rows accRowsF32 adds per kernel call.
+var rowBlock = 8
+
 // accRowsF32 adds the first len(acc)&^15 columns of the rows; see
 // AccRowsF32. The caller checked that x holds the rows.
 func accRowsF32(acc []float64, x []float32, rows, stride int) int {
@@ -263,6 +266,10 @@ func accRowsF32(acc []float64, x []float32, rows, stride int) int {
 	if !useAVX2 || n == 0 || rows <= 0 {
 		return 0
 	}
-	accRowsF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, rows, stride)
+	// Blocks of rowBlock rows: the column blocks of a few neighbouring
+	// rows follow each other, so x is read nearly in order.
+	for r := 0; r < rows; r += rowBlock {
+		accRowsF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[r*stride]), n, min(rowBlock, rows-r), stride)
+	}
 	return n
 }

@@ -2,6 +2,11 @@
 
 #include "textflag.h"
 
+// PF is how far ahead (in bytes) the reduction kernels prefetch their
+// input: about 16 loop steps, which keeps more lines in flight than the
+// hardware prefetcher alone on long runs.
+#define PF 2048
+
 // VOP defines NAME(v, k unsafe.Pointer, n int): v[j] = v[j] op k[j] for
 // n elements, a multiple of 8, as INSTR A, B, Y0 with v in Y0 and k in
 // Y1: A, B = Y1, Y0 computes v op k, and Y0, Y1 computes k op v (and,
@@ -93,6 +98,7 @@ TEXT ·sumF32x16(SB), NOSPLIT, $0-24
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 sum32:
+	PREFETCHT0 PF(SI)
 	VCVTPS2PD (SI), Y4
 	VCVTPS2PD 16(SI), Y5
 	VCVTPS2PD 32(SI), Y6
@@ -126,6 +132,7 @@ TEXT ·sumF64x16(SB), NOSPLIT, $0-24
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 sum64:
+	PREFETCHT0 PF(SI)
 	VADDPD (SI), Y0, Y0
 	VADDPD 32(SI), Y1, Y1
 	VADDPD 64(SI), Y2, Y2
@@ -176,6 +183,7 @@ TEXT ·dotF32x16(SB), NOSPLIT, $0-32
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 dot:
+	PREFETCHT0 PF(SI)
 	VCVTPS2PD (SI), Y4
 	VCVTPS2PD 16(SI), Y5
 	VCVTPS2PD 32(SI), Y6
@@ -214,6 +222,7 @@ TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
 sq:
+	PREFETCHT0 PF(SI)
 	VCVTPS2PD (SI), Y4
 	VCVTPS2PD 16(SI), Y5
 	VCVTPS2PD 32(SI), Y6
@@ -248,16 +257,14 @@ TEXT ·maxF32x32(SB), NOSPLIT, $0-21
 	VMOVAPS Y0, Y3
 	VXORPS  Y8, Y8, Y8
 mx:
+	PREFETCHT0 PF(SI)
+	PREFETCHT0 PF+64(SI)
 	VMOVUPS (SI), Y4
 	VMOVUPS 32(SI), Y5
 	VMOVUPS 64(SI), Y6
 	VMOVUPS 96(SI), Y7
-	VCMPPS  $3, Y4, Y4, Y9
-	VCMPPS  $3, Y5, Y5, Y10
-	VORPS   Y9, Y8, Y8
-	VORPS   Y10, Y8, Y8
-	VCMPPS  $3, Y6, Y6, Y9
-	VCMPPS  $3, Y7, Y7, Y10
+	VCMPPS  $3, Y5, Y4, Y9
+	VCMPPS  $3, Y7, Y6, Y10
 	VORPS   Y9, Y8, Y8
 	VORPS   Y10, Y8, Y8
 	VMAXPS  Y4, Y0, Y0
@@ -295,16 +302,14 @@ TEXT ·minF32x32(SB), NOSPLIT, $0-21
 	VMOVAPS Y0, Y3
 	VXORPS  Y8, Y8, Y8
 mn:
+	PREFETCHT0 PF(SI)
+	PREFETCHT0 PF+64(SI)
 	VMOVUPS (SI), Y4
 	VMOVUPS 32(SI), Y5
 	VMOVUPS 64(SI), Y6
 	VMOVUPS 96(SI), Y7
-	VCMPPS  $3, Y4, Y4, Y9
-	VCMPPS  $3, Y5, Y5, Y10
-	VORPS   Y9, Y8, Y8
-	VORPS   Y10, Y8, Y8
-	VCMPPS  $3, Y6, Y6, Y9
-	VCMPPS  $3, Y7, Y7, Y10
+	VCMPPS  $3, Y5, Y4, Y9
+	VCMPPS  $3, Y7, Y6, Y10
 	VORPS   Y9, Y8, Y8
 	VORPS   Y10, Y8, Y8
 	VMINPS  Y4, Y0, Y0
