@@ -186,6 +186,19 @@ func (a *accum) finish(r *reducer, out view) {
 		return
 	}
 	res := a.f
+	if !r.sim && (r.kind == Sum || r.kind == Mean) && out.dt == dtF32 && r.out == dtF32 {
+		// The float32 sums and means of float32 (the common case) in one
+		// plain loop.
+		d := cast[float32](out.b)[:n]
+		c := 1.0
+		if r.kind == Mean {
+			c = float64(r.count)
+		}
+		for k, v := range res[:n] {
+			d[k] = float32(v / c)
+		}
+		return
+	}
 	for k := range n {
 		v := res[k]
 		switch {

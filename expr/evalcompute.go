@@ -398,9 +398,15 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 	used := min(per, outer) * inner
 	for {
 		if rowsF32 {
-			clear(w.wf[:inner])
-			ufunc.AccRowsF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:], outer, inner)
-			acc.foldWide(r, ps.val, w.wf, w.wi, inner, offs[opDst], sd, inner)
+			x := cast[float32](src.b)[offs[opSrc]:]
+			if o := offs[opDst]; sd == 1 {
+				// Straight into the slots.
+				ufunc.AccRowsF32(acc.f[o:o+inner], x, outer, inner)
+			} else {
+				clear(w.wf[:inner])
+				ufunc.AccRowsF32(w.wf[:inner], x, outer, inner)
+				acc.foldWide(r, ps.val, w.wf, w.wi, inner, o, sd, inner)
+			}
 			if !nextOuter(nt, offs, cnt) {
 				return
 			}
