@@ -31,7 +31,12 @@ and writes the result to OUT; the other columns are kept as they are (formats th
 columns only, .npy .npz .pb .zio .dt, keep the transformed ones). It streams batch by batch.
 
 In EXPR, x is one tensor of the column: x[:, ::2, ::2], x[..., 0], x[None], x.T,
-x.transpose(2, 0, 1), x.reshape(-1), and chains of these; axes are logical.
+x.transpose(2, 0, 1), x.reshape(-1), and chains of these; axes are logical. After the
+views it may compute, as NumPy: x.astype(float32), + - * / with numbers or constant lists
+([0.5, 0.25, 0.1], float32([...])), x.clip(0, 1), abs(x), sqrt(x), one reduction (sum,
+mean, min, max, argmax, argmin with axis= and keepdims=, norm(x, axis=...)) and
+dot/cosine/l2/l2sq(x, CONSTANT). A result with no axes left (x.mean()) is a plain column,
+one value per row (a 0-D tensor column in .npy .npz .pb .zio .dt).
 
 With --relabel, a result that only relabels the input's elements (a transpose, a reshape
 of a dense layout) shares the input's buffers under a type whose permutation describes
@@ -50,6 +55,9 @@ shape stops eval with an error naming its column, batch and row.
 OUT is written to a temporary file and renamed over OUT only when everything was written:
 on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be FILE.`,
 		Example: `  fstensor eval 'x[::2, ::2].transpose(2, 0, 1)' testdata/images.arrow -o small_chw.arrow
+  fstensor eval '(x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])' testdata/images.arrow -o normalized.arrow
+  fstensor eval 'x.astype(float32).mean(axis=(0, 1))' testdata/images.arrow -o channel_means.arrow
+  fstensor eval 'x.max()' testdata/images.arrow -o brightest.npy
   fstensor eval 'x.transpose(2, 0, 1)' testdata/images.arrow -o chw.arrow --relabel
   fstensor eval 'x[..., 0]' testdata/images.arrow --column image -o red.npy
   fstensor eval 'x.reshape(24, 32)' vectors.parquet --shape 768 -o grids.arrow
@@ -132,9 +140,15 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 		if err != nil {
 			return fmt.Errorf("column %q: %w", fields[i].Name, err)
 		}
+		if p.Scalar() && outFormat.TensorsOnly() {
+			// One value per row, as a column of 0-D tensors.
+			if rt, err = fixedshape.NewType(rt, metadata.MustNew([]int{}, nil, nil)); err != nil {
+				return fmt.Errorf("column %q: %w", fields[i].Name, err)
+			}
+		}
 		plans[i] = p
 		fields[i].Type = rt
-		fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, typ.ElemType(), metadata.FormatShape(typ.Shape()), metadata.FormatShape(rt.Shape()))
+		fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, typ.ElemType(), metadata.FormatShape(typ.Shape()), typeShape(rt))
 	}
 	if !slices.ContainsFunc(targets, transformed) {
 		return fmt.Errorf("%w: %s has no tensor column to transform (plain lists of numbers become tensors with --shape)", errUsage, inPath)
@@ -212,7 +226,10 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 			var err error
 			switch {
 			case plans[i] != nil:
-				res, err = plans[i].Eval(rec.Column(i).(*fixedshape.Array), opts...)
+				res, err = plans[i].EvalArray(rec.Column(i).(*fixedshape.Array), opts...)
+				if err == nil && plans[i].Scalar() {
+					res, err = asTensors(res, fields[i].Type)
+				}
 			case vplans[i] != nil:
 				res, err = vplans[i].EvalAs(fields[i].Type, rec.Column(i).(*varshape.Array), opts...)
 				if err != nil {
@@ -303,8 +320,8 @@ func formatUniform(u []int, ndim int) string {
 	return "(" + strings.Join(parts, ",") + ")"
 }
 
-// typeShape prints the shape of a fixed-shape type or the uniform shape
-// of a variable-shape one.
+// typeShape prints the shape of a fixed-shape type, the uniform shape
+// of a variable-shape one, or a plain type as "float64 per row".
 func typeShape(dt arrow.DataType) string {
 	if vt, ok := varshape.TypeOf(dt); ok {
 		return formatUniform(vt.UniformShape(), vt.NDim())
@@ -312,14 +329,40 @@ func typeShape(dt arrow.DataType) string {
 	if ft, ok := dt.(*fixedshape.Type); ok {
 		return metadata.FormatShape(ft.Shape())
 	}
-	return dt.String()
+	return dt.String() + " per row"
+}
+
+// asTensors returns res, a plain column of one value per row, as a column
+// of typ when typ is a 0-D tensor type (sharing res's buffers), and res
+// itself otherwise. It releases res when it wraps it.
+func asTensors(res arrow.Array, typ arrow.DataType) (arrow.Array, error) {
+	ft, ok := typ.(*fixedshape.Type)
+	if !ok {
+		return res, nil
+	}
+	defer res.Release()
+	d := res.Data()
+	if d.Offset() != 0 {
+		return nil, fmt.Errorf("a result of one value per row starts at offset %d, not 0", d.Offset())
+	}
+	// The 0-D tensors' validity is the values' validity; the child keeps it
+	// too, as pyarrow writes null tensors.
+	storage := array.NewData(ft.StorageType(), d.Len(), []*memory.Buffer{d.Buffers()[0]}, []arrow.ArrayData{d}, d.NullN(), 0)
+	defer storage.Release()
+	st := array.MakeFromData(storage)
+	defer st.Release()
+	return fixedshape.NewArray(ft, st)
 }
 
 // resultType returns the type of the arrays p returns with opts for input
-// columns of type in: the type of its result on an empty column, which is
-// a permuted relabelling of the input with WithRelabel when the plan
-// allows one, and dense row-major otherwise.
-func resultType(p *expr.Plan, in *fixedshape.Type, opts []expr.Option) (*fixedshape.Type, error) {
+// columns of type in: for a plan with one value per row, that value's
+// type; otherwise the type of its result on an empty column, which is a
+// permuted relabelling of the input with WithRelabel when the plan allows
+// one, and dense row-major otherwise.
+func resultType(p *expr.Plan, in *fixedshape.Type, opts []expr.Option) (arrow.DataType, error) {
+	if p.Scalar() {
+		return p.ResultType()
+	}
 	if _, err := p.Type(); err != nil {
 		return nil, err
 	}
