@@ -303,7 +303,14 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			o := offs[opDst]
 			acc.f[o] = foldRun(r.kind, acc.f[o], src, offs[opSrc], inner)
 		} else {
-			for c0 := 0; c0 < inner; c0 += chunk {
+			c0 := 0
+			if ps.f32 && sd == 1 {
+				// The whole run in one pass of the chain kernel when it
+				// applies; the chunks below do the rest.
+				o := offs[opDst]
+				c0 = ps.chainF32(nt, w, src, cast[float32](dst.b)[o:o+inner], offs, 0)
+			}
+			for ; c0 < inner; c0 += chunk {
 				n := min(chunk, inner-c0)
 				if ps.f32 && sd == 1 {
 					ps.runF32(nt, w, src, dst, offs, c0, n)
