@@ -357,6 +357,28 @@ mn:
 	INSTR Y6, Y14, Y6; \
 	INSTR Y7, Y15, Y7
 
+// APPLY8S and APPLY8SREV are APPLY8 and APPLY8REV with the one scalar
+// register Y8.
+#define APPLY8S(INSTR) \
+	INSTR Y8, Y0, Y0; \
+	INSTR Y8, Y1, Y1; \
+	INSTR Y8, Y2, Y2; \
+	INSTR Y8, Y3, Y3; \
+	INSTR Y8, Y4, Y4; \
+	INSTR Y8, Y5, Y5; \
+	INSTR Y8, Y6, Y6; \
+	INSTR Y8, Y7, Y7
+
+#define APPLY8SREV(INSTR) \
+	INSTR Y0, Y8, Y0; \
+	INSTR Y1, Y8, Y1; \
+	INSTR Y2, Y8, Y2; \
+	INSTR Y3, Y8, Y3; \
+	INSTR Y4, Y8, Y4; \
+	INSTR Y5, Y8, Y5; \
+	INSTR Y6, Y8, Y6; \
+	INSTR Y7, Y8, Y7
+
 // func chainF32x64(dst, src unsafe.Pointer, n int, steps unsafe.Pointer, nsteps int, u8, nt bool)
 // For each block of 64 elements: load them from src (bytes converted to
 // float32 when u8, else float32) into Y0-Y7, run the nsteps steps
@@ -374,6 +396,7 @@ TEXT ·chainF32x64(SB), NOSPLIT, $0-42
 block:
 	TESTQ BX, BX
 	JZ    loadf
+	PREFETCHT0 PF(SI)
 	VPMOVZXBD 0(SI), Y0
 	VPMOVZXBD 8(SI), Y1
 	VPMOVZXBD 16(SI), Y2
@@ -394,6 +417,10 @@ block:
 	JMP  steps
 
 loadf:
+	PREFETCHT0 PF(SI)
+	PREFETCHT0 PF+64(SI)
+	PREFETCHT0 PF+128(SI)
+	PREFETCHT0 PF+192(SI)
 	VMOVUPS 0(SI), Y0
 	VMOVUPS 32(SI), Y1
 	VMOVUPS 64(SI), Y2
@@ -414,14 +441,38 @@ step:
 	TESTQ DX, DX
 	JNZ   vec
 	VBROADCASTSS 16(R8), Y8
-	VMOVAPS Y8, Y9
-	VMOVAPS Y8, Y10
-	VMOVAPS Y8, Y11
-	VMOVAPS Y8, Y12
-	VMOVAPS Y8, Y13
-	VMOVAPS Y8, Y14
-	VMOVAPS Y8, Y15
-	JMP   apply
+	CMPQ AX, $0
+	JEQ  saddl
+	CMPQ AX, $1
+	JEQ  ssubl
+	CMPQ AX, $2
+	JEQ  smull
+	CMPQ AX, $3
+	JEQ  sdivl
+	CMPQ AX, $4
+	JEQ  srsubl
+	APPLY8SREV(VDIVPS)
+	JMP  next
+
+saddl:
+	APPLY8S(VADDPS)
+	JMP next
+
+ssubl:
+	APPLY8S(VSUBPS)
+	JMP next
+
+smull:
+	APPLY8S(VMULPS)
+	JMP next
+
+sdivl:
+	APPLY8S(VDIVPS)
+	JMP next
+
+srsubl:
+	APPLY8SREV(VSUBPS)
+	JMP next
 
 vec:
 	VMOVUPS 0(DX), Y8

@@ -225,9 +225,14 @@ func TestChain(t *testing.T) {
 		for i := range k1 {
 			k1[i], k2[i] = float32(r.Float64()), float32(r.Float64()+0.5)
 		}
-		steps := []ufunc.Step{{Op: ufunc.Div, C: 255}, {Op: ufunc.Sub, K: k1}, {Op: ufunc.Div, K: k2}, {Op: ufunc.Mul, C: 3},
-			{Op: ufunc.Add, K: k1}, {Op: ufunc.RSub, C: 1}, {Op: ufunc.RDiv, K: k2}}
-		for _, fromU8 := range []bool{true, false} {
+		lists := [][]ufunc.Step{
+			{{Op: ufunc.Div, C: 255}, {Op: ufunc.Sub, K: k1}, {Op: ufunc.Div, K: k2}, {Op: ufunc.Mul, C: 3},
+				{Op: ufunc.Add, K: k1}, {Op: ufunc.RSub, C: 1}, {Op: ufunc.RDiv, K: k2}},
+			{{Op: ufunc.Add, C: 0.5}, {Op: ufunc.Sub, C: 7}, {Op: ufunc.RDiv, C: 3}, {Op: ufunc.Mul, K: k2},
+				{Op: ufunc.RSub, K: k1}, {Op: ufunc.Div, C: 0.3}},
+		}
+		for li, fromU8 := range []bool{true, false, true, false} {
+			steps := lists[li/2]
 			want := make([]float32, n)
 			if fromU8 {
 				ufunc.U8ToF32(want, u8)
