@@ -256,8 +256,9 @@ func accU8(acc []uint32, x []uint8) int {
 	return n
 }
 
-// rowBlock is the number of rows accRowsF32 adds per kernel call.
-var rowBlock = 8
+// rowBlock is the number of rows accRowsF32 adds per kernel call (16
+// measured best for rows of 64 float32).
+const rowBlock = 16
 
 // accRowsF32 adds the first len(acc)&^15 columns of the rows; see
 // AccRowsF32. The caller checked that x holds the rows.
