@@ -182,6 +182,9 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 		w := p.newWorker()
 		// Results of 1 MiB or more go past the caches, as copy() does.
 		w.stream = n*rowBytes >= 1<<20
+		if p.runFlat(w, dst, src, in, lo, hi) {
+			return
+		}
 		for t := lo; t < hi; t++ {
 			d := dst[t*rowBytes : (t+1)*rowBytes]
 			if in.IsNull(t) {
@@ -205,6 +208,61 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 		}(lo, min(n, lo+per))
 	}
 	wg.Wait()
+}
+
+// runFlat reduces tensors lo to hi of in to one value each when every
+// tensor is one contiguous float32 or float64 run (uint8 for sums and
+// means) folded by a vector kernel, or a float32 run against a float32
+// constant (Dot, Cosine): the loop over the tensors without the
+// odometer's per-tensor set-up. It reports false, doing nothing, when the
+// plan is not of that form.
+func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi int) bool {
+	c := p.comp
+	ps, nt := &c.first, &c.nest1
+	r := ps.red
+	if r == nil || c.second != nil || len(p.kernels) > 1 || len(nt.dims) != 1 || len(ps.prog) != 0 ||
+		nt.st[opDst][0] != 0 || nt.st[opSrc][0] != 1 || ps.blocked(nt) {
+		return false
+	}
+	n := nt.dims[0]
+	kc := opK + len(nt.ks) - 1
+	var ks int
+	switch {
+	case r.sim:
+		if r.c.f32 == nil || ps.src != dtF32 || r.metric != Dot && r.metric != Cosine {
+			return false
+		}
+		if ks = nt.st[kc][0]; ks != 0 && ks != 1 {
+			return false
+		}
+	case (ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32):
+	case ps.src == dtU8 && r.float && (r.kind == Sum || r.kind == Mean):
+	default:
+		return false
+	}
+	rowBytes := c.meta.Size() * c.elem.width()
+	var x []float32
+	if ps.src == dtF32 {
+		x = cast[float32](src)
+	}
+	sv := view{b: src, dt: ps.src}
+	a := w.acc
+	for t := lo; t < hi; t++ {
+		d := dst[t*rowBytes : (t+1)*rowBytes]
+		if in.IsNull(t) {
+			clear(d)
+			continue
+		}
+		off := t*p.inSize + ps.offset
+		a.reset(r, ps.val)
+		if r.sim {
+			a.foldSim(r, x[off:off+n], 0, 0, ks)
+		} else {
+			a.f[0] = foldRun(r.kind, a.f[0], sv, off, n)
+		}
+		a.finish(r, view{b: d, dt: c.elem})
+	}
+	return true
 }
 
 // computeRow evaluates tensor t of the input values src into d.
