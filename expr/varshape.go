@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/kernel"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 	"github.com/fstensor/fstensor/varshape"
@@ -500,6 +501,10 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 		}
 	}
 	w, offs, vals := rp.raw.Width, rp.raw.Offsets, rp.raw.Values
+	// A result too large to stay in cache is written with non-temporal
+	// stores, as copy() writes one copy of that size, though each call
+	// below writes one row or a few.
+	stream := rp.common != nil && rp.total*rp.common.width >= streamBytes
 	for i := lo; i < hi; {
 		pl := rp.plans[i]
 		if pl == nil {
@@ -514,20 +519,29 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 			j++
 		}
 		k := j - i
-		pl.runN(dst[off:off+k*pl.outBytes], vals[s*w:(s+k*in)*w], k)
+		pl.runN(dst[off:off+k*pl.outBytes], vals[s*w:(s+k*in)*w], k, stream)
 		off += k * pl.outBytes
 		i = j
+	}
+	if stream {
+		// The run copies leave their non-temporal stores unfenced.
+		kernel.Fence()
 	}
 }
 
 // runN writes the dense results of n tensors of the plan's input shape,
-// back to back in src.
-func (p *rowPlan) runN(dst, src []byte, n int) {
+// back to back in src, with non-temporal stores where the kernels allow
+// when stream.
+func (p *rowPlan) runN(dst, src []byte, n int, stream bool) {
 	switch {
+	case p.runs != nil && stream && len(p.runs.shape) <= 1:
+		p.runs.copyRunsStream(dst, src, n, p.inBytes)
 	case p.runs != nil:
 		for k := range n {
 			p.runs.copyRuns(dst[k*p.outBytes:(k+1)*p.outBytes], src[k*p.inBytes:(k+1)*p.inBytes])
 		}
+	case len(p.kernels) == 1 && stream:
+		p.kernels[0].RunStream(dst, src, n, p.inSize)
 	case len(p.kernels) == 1:
 		p.kernels[0].Run(dst, src, n, p.inSize, 1)
 	default:

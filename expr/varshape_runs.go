@@ -1,5 +1,7 @@
 package expr
 
+import "github.com/fstensor/fstensor/internal/kernel"
+
 // runCopy is the fast path of a one-stage plan whose view is made of
 // contiguous runs of at least minRun bytes (a crop of images, a slice of
 // rows), or of at most maxShortRuns runs: one copy() per run. The kernels' per-call set-up and unit loop
@@ -20,6 +22,7 @@ type runCopy struct {
 // 0.58x against 0.38x).
 const (
 	minRun       = 64
+	streamBytes  = 1 << 20 // results of at least this many bytes are streamed
 	maxShortRuns = 8
 	maxRunCopy   = 64 << 10
 )
@@ -92,5 +95,20 @@ func (c *runCopy) copyRuns(dst, src []byte) {
 		if k < 0 {
 			return
 		}
+	}
+}
+
+// copyRunsStream copies the runs of n rows (at most one outer axis),
+// inBytes apart in src, back to back to dst, with the kernel's
+// non-temporal run copy: for a result too large to stay in cache. Each
+// row is one call, so the runs of all rows need not be equally spaced.
+func (c *runCopy) copyRunsStream(dst, src []byte, n, inBytes int) {
+	count, stride := 1, 0
+	if len(c.shape) == 1 {
+		count, stride = c.shape[0], c.strides[0]
+	}
+	out := count * c.run
+	for k := range n {
+		kernel.CopyRuns(dst[k*out:(k+1)*out], src[k*inBytes:(k+1)*inBytes], c.off, c.run, count, stride, true)
 	}
 }

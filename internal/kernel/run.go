@@ -40,6 +40,19 @@ var (
 // It panics if dst is shorter than n*Size() elements or if some tensor's
 // view reaches outside src: callers check bounds first, as with slices.
 func (p *Plan) Run(dst, src []byte, n, srcStride, workers int) {
+	p.runChecked(dst, src, n, srcStride, workers, false)
+}
+
+// RunStream is Run on the calling goroutine for a caller whose whole job
+// (many calls, such as one per row of a column of variable-shape tensors)
+// writes at least 1 MiB: it writes with non-temporal stores and prefetches
+// as Run does for one batch of that size, whatever this call's size. The
+// stores are fenced before it returns.
+func (p *Plan) RunStream(dst, src []byte, n, srcStride int) {
+	p.runChecked(dst, src, n, srcStride, 1, true)
+}
+
+func (p *Plan) runChecked(dst, src []byte, n, srcStride, workers int, stream bool) {
 	if n <= 0 || p.size == 0 {
 		return
 	}
@@ -69,10 +82,10 @@ func (p *Plan) Run(dst, src []byte, n, srcStride, workers int) {
 	if uintptr(unsafe.Pointer(unsafe.SliceData(src)))%uintptr(w) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%uintptr(w) != 0 {
 		// Misaligned buffers (never produced by Arrow or Go slices of
 		// the element type) go through the byte-array element types.
-		p.run(dst, src, n, srcStride, workers, false)
+		p.run(dst, src, n, srcStride, workers, false, stream)
 		return
 	}
-	p.run(dst, src, n, srcStride, workers, true)
+	p.run(dst, src, n, srcStride, workers, true, stream)
 }
 
 // job is one batch copy split into units.
@@ -97,7 +110,7 @@ type job struct {
 	ssrcOff int // element offset of the first tensor's view
 }
 
-func (p *Plan) run(dst, src []byte, n, srcStride, workers int, aligned bool) {
+func (p *Plan) run(dst, src []byte, n, srcStride, workers int, aligned, stream bool) {
 	var j job
 	j.width, j.aligned = p.width, aligned
 	j.dst = unsafe.Pointer(unsafe.SliceData(dst))
@@ -151,7 +164,7 @@ func (p *Plan) run(dst, src []byte, n, srcStride, workers int, aligned bool) {
 			j.addOuter(d.shape[i], d.src[i], d.dst[i])
 		}
 	}
-	j.stream = total*j.width >= streamBytes
+	j.stream = stream || total*j.width >= streamBytes
 	j.units = j.perRow
 	for i := 0; i < j.orank; i++ {
 		j.units *= j.oshape[i]
@@ -262,7 +275,7 @@ func doT[E elem](j *job, lo, hi int) {
 		m := d.shape[r-1] * w
 		for u := lo; u < hi; {
 			cnt := min(hi-u, j.oshape[last]-idx[last])
-			if !copyRunsFast(unsafe.Add(j.dst, do*w), unsafe.Add(j.src, so*w), m, cnt, j.osrc[last]*w, j.stream) {
+			if !copyRunsFast(unsafe.Add(j.dst, do*w), unsafe.Add(j.src, so*w), m, cnt, j.osrc[last]*w, j.stream, false) {
 				for c := range cnt {
 					j.copyRun(unsafe.Add(j.dst, (do+c*j.odst[last])*w), unsafe.Add(j.src, (so+c*j.osrc[last])*w), m)
 				}

@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func copyRuns(dst, src unsafe.Pointer, n, count, srcStride, ahead int, nt bool)
+// func copyRuns(dst, src unsafe.Pointer, n, count, srcStride, ahead int, nt, fence bool)
 //
 // copyRuns copies count runs of n bytes (n >= 32), srcStride bytes apart
 // from src, one after the other to dst, 32 bytes a move; the last move of
 // a run whose length is not a multiple of 32 overlaps the one before it.
 // With nt the stores are non-temporal (dst and n must then be multiples
-// of 32) and fenced before returning. A prefetch cursor walks the runs
+// of 32) and, with fence, fenced before returning. A prefetch cursor walks the runs
 // ahead bytes of run data in front of the copy, one cache line per 64
 // bytes copied, so the start of each run is already on its way when the
 // copy reaches it: the hardware prefetchers do not follow jumps between
@@ -17,7 +17,7 @@
 // Registers: DI dst, SI the current run, DX n, CX runs left, R8
 // srcStride, BX offset in the run, R9 the prefetch cursor's run, R10 its
 // offset, R12 runs left to the cursor.
-TEXT ·copyRuns(SB), NOSPLIT, $0-49
+TEXT ·copyRuns(SB), NOSPLIT, $0-50
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), DX
@@ -113,9 +113,18 @@ ntend:
 	ADDQ R8, SI
 	DECQ CX
 	JNZ  ntrun
+	CMPB fence+49(FP), $0
+	JEQ  nofence
 	SFENCE
+
+nofence:
 	VZEROUPPER
 	RET
 
 done:
+	RET
+
+// func Fence()
+TEXT ·Fence(SB), NOSPLIT, $0-0
+	SFENCE
 	RET

@@ -6,6 +6,11 @@ import "unsafe"
 
 // copyRunsFast copies nothing in the pure-Go build: the caller's loop of
 // copy() calls does.
-func copyRunsFast(dst, src unsafe.Pointer, n, count, srcStride int, stream bool) bool {
+func copyRunsFast(dst, src unsafe.Pointer, n, count, srcStride int, stream, noFence bool) bool {
 	return false
 }
+
+// Fence does nothing in the pure-Go build, which has no non-temporal
+// stores; on amd64 it orders the non-temporal stores of CopyRuns calls
+// with stream before later stores.
+func Fence() {}
