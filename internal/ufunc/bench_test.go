@@ -26,6 +26,17 @@ func BenchmarkKernels(b *testing.B) {
 			}
 		}
 	})
+	y := unsafe.Slice((*float64)(unsafe.Pointer(&x[0])), len(x)/2)
+	b.Run("op=sum64/impl=ufunc", func(b *testing.B) {
+		b.SetBytes(bytes)
+		b.ReportAllocs()
+		var s float64
+		for b.Loop() {
+			for q := 0; q < len(y); q += run {
+				s += ufunc.SumF64(y[q : q+run])
+			}
+		}
+	})
 	b.Run("op=max/impl=ufunc", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()

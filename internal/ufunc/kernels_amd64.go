@@ -102,6 +102,9 @@ func accU8x32(acc, x unsafe.Pointer, n int)
 func sumF32x16(s unsafe.Pointer, n int) float64
 
 //go:noescape
+func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
+
+//go:noescape
 func sumF64x16(s unsafe.Pointer, n int) float64
 
 //go:noescape
@@ -273,4 +276,16 @@ func accRowsF32(acc []float64, x []float32, rows, stride int) int {
 		accRowsF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[r*stride]), n, min(rowBlock, rows-r), stride)
 	}
 	return n
+}
+
+// sumLeavesF64 writes to out[k] the sum of s[leafF64*k:][:leafF64] for
+// k < len(out), as sumF64 sums each; it reports false, doing nothing,
+// without AVX2.
+func sumLeavesF64(s []float64, out []float64) bool {
+	if !useAVX2 || len(out) == 0 {
+		return false
+	}
+	_ = s[len(out)*leafF64-1]
+	sumLeavesF64x256(unsafe.Pointer(&s[0]), len(out), unsafe.Pointer(&out[0]))
+	return true
 }

@@ -701,3 +701,40 @@ rows16:
 rowsdone:
 	VZEROUPPER
 	RET
+
+// func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
+// Writes to out[k] the sum of the 256 float64 s[256k:256k+256] for k < m
+// (m > 0), each summed as sumF64x16 sums them.
+TEXT ·sumLeavesF64x256(SB), NOSPLIT, $0-24
+	MOVQ s+0(FP), SI
+	MOVQ m+8(FP), DX
+	MOVQ out+16(FP), DI
+
+leaf:
+	MOVQ   $16, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+leaf64:
+	PREFETCHT0 PF(SI)
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	VADDPD 64(SI), Y2, Y2
+	VADDPD 96(SI), Y3, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  leaf64
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	MOVSD X0, (DI)
+	ADDQ $8, DI
+	DECQ DX
+	JNZ  leaf
+	VZEROUPPER
+	RET

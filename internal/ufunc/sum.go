@@ -14,17 +14,39 @@ const (
 	leafF32 = 2048
 )
 
-// SumF64 returns the sum of s, pairwise.
+// maxLeaves is the number of leaves SumF64 sums in one kernel call
+// before adding their sums pairwise.
+const maxLeaves = 64
+
+// SumF64 returns the sum of s, pairwise: leaves of leafF64 elements
+// summed by the kernel a run of them at a time, their sums added
+// pairwise.
 func SumF64(s []float64) float64 {
-	if useAVX2 {
-		if len(s) > leafF64 {
-			h := len(s) / 2 &^ 15
-			return SumF64(s[:h]) + SumF64(s[h:])
-		}
-		r, n := sumF64(s)
-		return r + sumF64Go(s[n:])
+	if !useAVX2 {
+		return sumF64Go(s)
 	}
-	return sumF64Go(s)
+	if len(s) > leafF64*maxLeaves {
+		h := len(s) / 2 / leafF64 * leafF64
+		return SumF64(s[:h]) + SumF64(s[h:])
+	}
+	m := len(s) / leafF64
+	var leaves [maxLeaves]float64
+	var r float64
+	if m > 1 && sumLeavesF64(s, leaves[:m]) {
+		r = pairwise(leaves[:m])
+		s = s[m*leafF64:]
+	}
+	t, n := sumF64(s)
+	return r + (t + sumF64Go(s[n:]))
+}
+
+// pairwise returns the sum of a few values, halving.
+func pairwise(v []float64) float64 {
+	if len(v) == 1 {
+		return v[0]
+	}
+	h := len(v) / 2
+	return pairwise(v[:h]) + pairwise(v[h:])
 }
 
 func sumF64Go(s []float64) float64 {
