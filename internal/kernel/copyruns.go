@@ -27,12 +27,16 @@ func CopyRuns(dst, src []byte, off, run, count, stride int, stream bool) {
 	if run < 0 || !ok || len(dst) < need {
 		panic(fmt.Sprintf("kernel: destination of %d bytes for %d runs of %d bytes", len(dst), count, run))
 	}
-	reach, ok := mulOK(count-1, stride)
-	lo, hi := off, off+reach
-	if reach < 0 {
-		lo, hi = hi, lo
+	// The span of the run starts, checked against overflow: both ends
+	// must lie in [0, len(src)-run].
+	reach, ok := mulOK(count-1, abs(stride))
+	lo, hi := off, off
+	if stride < 0 {
+		lo -= reach
+	} else {
+		hi += reach
 	}
-	if !ok || off < 0 || off > len(src) || lo < 0 || hi > len(src)-run || (reach > 0 && hi < off) || (reach < 0 && lo > off) {
+	if !ok || run > len(src) || off < 0 || off > len(src) || reach > len(src) || lo < 0 || hi > len(src)-run {
 		panic(fmt.Sprintf("kernel: source of %d bytes, %d runs of %d bytes from %d at stride %d read past it", len(src), count, run, off, stride))
 	}
 	d := unsafe.Pointer(unsafe.SliceData(dst))

@@ -3,7 +3,9 @@ package kernel_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/fstensor/fstensor/internal/kernel"
 )
@@ -60,6 +62,11 @@ func testRunsOfRows(t *testing.T) {
 						if !bytes.Equal(want, got) {
 							t.Fatalf("shift %d: result differs from the reference", shift)
 						}
+						clear(got)
+						p.RunStream(got, src, tt.n, srcStride)
+						if !bytes.Equal(want, got) {
+							t.Fatalf("shift %d: RunStream's result differs from the reference", shift)
+						}
 						for _, b := range buf[shift+len(want):] {
 							if b != 0 {
 								t.Fatalf("shift %d: wrote past the destination", shift)
@@ -70,4 +77,80 @@ func testRunsOfRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCopyRuns covers the plan-free run copy: runs of every length around
+// its 32-byte moves, strides of both signs, destinations off a 32-byte
+// boundary, with and without non-temporal stores, and its bounds checks.
+func TestCopyRuns(t *testing.T) { bothKernels(t, testCopyRuns) }
+
+func testCopyRuns(t *testing.T) {
+	src := make([]byte, 1<<16)
+	for i := range src {
+		src[i] = byte(i*7 + i>>9)
+	}
+	type tc struct{ off, run, count, stride int }
+	var tests []tc
+	for _, l := range []int{1, 31, 32, 33, 64, 96, 100, 288, 1024, 1500} {
+		tests = append(tests, tc{3, l, 7, l + 40}, tc{6 * (l + 9), l, 7, -(l + 9)}, tc{5, l, 1, 0}, tc{0, l, 20, l})
+	}
+	for _, tt := range tests {
+		for _, stream := range []bool{false, true} {
+			for _, shift := range []int{0, 8, 32} {
+				name := fmt.Sprintf("off=%d/run=%d/count=%d/stride=%d/stream=%v/shift=%d", tt.off, tt.run, tt.count, tt.stride, stream, shift)
+				t.Run(name, func(t *testing.T) {
+					want := make([]byte, 0, tt.run*tt.count)
+					for i := range tt.count {
+						o := tt.off + i*tt.stride
+						want = append(want, src[o:o+tt.run]...)
+					}
+					// shift bytes past a 64-byte boundary.
+					buf := make([]byte, len(want)+128+shift)
+					buf = buf[int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf)))&63):]
+					got := buf[shift : shift+len(want)]
+					kernel.CopyRuns(got, src, tt.off, tt.run, tt.count, tt.stride, stream)
+					kernel.Fence()
+					if !bytes.Equal(want, got) {
+						t.Fatal("result differs from the reference")
+					}
+					for _, b := range buf[shift+len(want):] {
+						if b != 0 {
+							t.Fatal("wrote past the destination")
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestCopyRunsBounds(t *testing.T) {
+	src := make([]byte, 100)
+	tests := []struct {
+		name                     string
+		dst, off, run, n, stride int
+		want                     string
+	}{
+		{"short-destination", 19, 0, 10, 2, 10, "destination"},
+		{"past-the-end", 20, 0, 10, 2, 91, "source"},
+		{"negative-offset", 20, -1, 10, 2, 10, "source"},
+		{"before-the-start", 20, 5, 10, 2, -6, "source"},
+		{"stride-overflow", 30, 0, 10, 3, 1 << 62, "source"},
+		{"offset-past-the-end", 10, 101, 10, 1, 0, "source"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if r == nil || !strings.Contains(fmt.Sprint(r), tt.want) {
+					t.Errorf("panic %v, want one about the %s", r, tt.want)
+				}
+			}()
+			kernel.CopyRuns(make([]byte, tt.dst), src, tt.off, tt.run, tt.n, tt.stride, true)
+		})
+	}
+	// In bounds to the last byte, both directions.
+	kernel.CopyRuns(make([]byte, 20), src, 0, 10, 2, 90, true)
+	kernel.CopyRuns(make([]byte, 20), src, 90, 10, 2, -90, true)
+	kernel.Fence()
 }
