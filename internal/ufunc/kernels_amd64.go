@@ -19,8 +19,8 @@ var useFMA = cpu.X86.HasFMA
 // hasAVX2 is the CPU's support, which tests may not exceed.
 var hasAVX2 = cpu.X86.HasAVX2
 
-// Implemented in kernels_amd64.s: each handles n elements, a multiple of
-// 16 (8 for the apply kernels), n > 0.
+// Implemented in kernels_amd64.s, chain_amd64.s and acc_amd64.s: each
+// handles n elements, a multiple of 16 (8 for the apply kernels), n > 0.
 //
 //go:noescape
 func addF32x8(v, k unsafe.Pointer, n int)

@@ -1,0 +1,188 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// PF is how far ahead (in bytes) sumLeavesF64x256 prefetches its input,
+// as the kernels of kernels_amd64.s do.
+#define PF 2048
+
+// func accF32x16(acc, x unsafe.Pointer, n int)
+// acc[j] += float64(x[j]) for n elements, a multiple of 16.
+TEXT ·accF32x16(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+acc:
+	VCVTPS2PD (SI), Y4
+	VCVTPS2PD 16(SI), Y5
+	VCVTPS2PD 32(SI), Y6
+	VCVTPS2PD 48(SI), Y7
+	VADDPD (DI), Y4, Y4
+	VADDPD 32(DI), Y5, Y5
+	VADDPD 64(DI), Y6, Y6
+	VADDPD 96(DI), Y7, Y7
+	VMOVUPD Y4, (DI)
+	VMOVUPD Y5, 32(DI)
+	VMOVUPD Y6, 64(DI)
+	VMOVUPD Y7, 96(DI)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  acc
+	VZEROUPPER
+	RET
+
+// func accU8x32(acc, x unsafe.Pointer, n int)
+// acc[j] += uint32(x[j]) for n bytes, a multiple of 32.
+TEXT ·accU8x32(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+accu8:
+	VPMOVZXBD 0(SI), Y4
+	VPMOVZXBD 8(SI), Y5
+	VPMOVZXBD 16(SI), Y6
+	VPMOVZXBD 24(SI), Y7
+	VPADDD (DI), Y4, Y4
+	VPADDD 32(DI), Y5, Y5
+	VPADDD 64(DI), Y6, Y6
+	VPADDD 96(DI), Y7, Y7
+	VMOVDQU Y4, (DI)
+	VMOVDQU Y5, 32(DI)
+	VMOVDQU Y6, 64(DI)
+	VMOVDQU Y7, 96(DI)
+	ADDQ $32, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  accu8
+	VZEROUPPER
+	RET
+
+// func accRowsF32x16(acc, x unsafe.Pointer, width, rows, stride int)
+// acc[j] += float64(x[r*stride+j]) for j < width (a multiple of 16) and
+// r < rows (rows > 0), r in order: 32 (then 16) columns at a time held in
+// registers across the rows. stride counts float32 elements.
+TEXT ·accRowsF32x16(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ width+16(FP), DX
+	MOVQ rows+24(FP), R8
+	MOVQ stride+32(FP), R9
+	SHLQ $2, R9
+
+cols32:
+	CMPQ DX, $32
+	JLT  cols16
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	MOVQ SI, AX
+	MOVQ R8, CX
+
+rows32:
+	VCVTPS2PD 0(AX), Y8
+	VCVTPS2PD 16(AX), Y9
+	VCVTPS2PD 32(AX), Y10
+	VCVTPS2PD 48(AX), Y11
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y10, Y2, Y2
+	VADDPD Y11, Y3, Y3
+	VCVTPS2PD 64(AX), Y12
+	VCVTPS2PD 80(AX), Y13
+	VCVTPS2PD 96(AX), Y14
+	VCVTPS2PD 112(AX), Y15
+	VADDPD Y12, Y4, Y4
+	VADDPD Y13, Y5, Y5
+	VADDPD Y14, Y6, Y6
+	VADDPD Y15, Y7, Y7
+	ADDQ R9, AX
+	DECQ CX
+	JNZ  rows32
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	ADDQ $256, DI
+	ADDQ $128, SI
+	SUBQ $32, DX
+	JMP  cols32
+
+cols16:
+	TESTQ DX, DX
+	JZ    rowsdone
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	MOVQ SI, AX
+	MOVQ R8, CX
+
+rows16:
+	VCVTPS2PD 0(AX), Y8
+	VCVTPS2PD 16(AX), Y9
+	VCVTPS2PD 32(AX), Y10
+	VCVTPS2PD 48(AX), Y11
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y10, Y2, Y2
+	VADDPD Y11, Y3, Y3
+	ADDQ R9, AX
+	DECQ CX
+	JNZ  rows16
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+
+rowsdone:
+	VZEROUPPER
+	RET
+
+// func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
+// Writes to out[k] the sum of the 256 float64 s[256k:256k+256] for k < m
+// (m > 0), each summed as sumF64x16 sums them.
+TEXT ·sumLeavesF64x256(SB), NOSPLIT, $0-24
+	MOVQ s+0(FP), SI
+	MOVQ m+8(FP), DX
+	MOVQ out+16(FP), DI
+
+leaf:
+	MOVQ   $16, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+leaf64:
+	PREFETCHT0 PF(SI)
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	VADDPD 64(SI), Y2, Y2
+	VADDPD 96(SI), Y3, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  leaf64
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	MOVSD X0, (DI)
+	ADDQ $8, DI
+	DECQ DX
+	JNZ  leaf
+	VZEROUPPER
+	RET
