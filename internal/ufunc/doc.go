@@ -17,9 +17,9 @@
 // On amd64 the AVX2 kernels of kernels_amd64.s, chain_amd64.s and
 // acc_amd64.s (FMA too for DotF32 and SumSqF32) handle the whole blocks
 // of 8, 16 or 32 elements when the CPU and the operating system support
-// them (golang.org/x/sys/cpu), and Go
-// loops the rest; the purego build tag, or another architecture, uses the
-// Go loops throughout, as internal/kernel does.
+// them (golang.org/x/sys/cpu), and Go loops the rest; the purego build
+// tag, or another architecture, uses the Go loops throughout, as
+// internal/kernel does.
 //
 // # Errors
 //
