@@ -3,7 +3,6 @@ package expr
 import (
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -242,18 +241,5 @@ func (p *Plan) runStaged(dst, src []byte, n, workers int) {
 			}
 		}
 	}
-	if workers == 1 {
-		work(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	per := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += per {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			work(lo, hi)
-		}(lo, min(n, lo+per))
-	}
-	wg.Wait()
+	runRows(workers, n, work)
 }

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"runtime"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -194,20 +193,7 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 			p.computeRow(w, d, src, t)
 		}
 	}
-	if workers == 1 {
-		work(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	per := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += per {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			work(lo, hi)
-		}(lo, min(n, lo+per))
-	}
-	wg.Wait()
+	runRows(workers, n, work)
 }
 
 // runFlat reduces tensors lo to hi of in to one value each when every
