@@ -519,6 +519,18 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 			j++
 		}
 		k := j - i
+		if stream && pl.runs.streams() {
+			// Row by row with the kernel's run copy, prefetching the
+			// runs of the row after these when it copies the same way.
+			var next kernel.Runs
+			if j < hi && rp.plans[j] != nil && rp.plans[j].runs.streams() {
+				next = rp.plans[j].runs.runsAt(int(offs[j]) * w)
+			}
+			pl.runs.copyRunsStream(dst[off:off+k*pl.outBytes], vals, s*w, k, pl.inBytes, next)
+			off += k * pl.outBytes
+			i = j
+			continue
+		}
 		pl.runN(dst[off:off+k*pl.outBytes], vals[s*w:(s+k*in)*w], k, stream)
 		off += k * pl.outBytes
 		i = j
@@ -534,8 +546,6 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 // when stream.
 func (p *rowPlan) runN(dst, src []byte, n int, stream bool) {
 	switch {
-	case p.runs != nil && stream && len(p.runs.shape) <= 1:
-		p.runs.copyRunsStream(dst, src, n, p.inBytes)
 	case p.runs != nil:
 		for k := range n {
 			p.runs.copyRuns(dst[k*p.outBytes:(k+1)*p.outBytes], src[k*p.inBytes:(k+1)*p.inBytes])

@@ -98,17 +98,34 @@ func (c *runCopy) copyRuns(dst, src []byte) {
 	}
 }
 
-// copyRunsStream copies the runs of n rows (at most one outer axis),
-// inBytes apart in src, back to back to dst, with the kernel's
-// non-temporal run copy: for a result too large to stay in cache. Each
-// row is one call, so the runs of all rows need not be equally spaced.
-func (c *runCopy) copyRunsStream(dst, src []byte, n, inBytes int) {
-	count, stride := 1, 0
+// streams reports whether copyRunsStream copies the runs of a row: at
+// most one outer axis.
+func (c *runCopy) streams() bool { return c != nil && len(c.shape) <= 1 }
+
+// runsAt returns the runs of the row whose elements start at byte at of
+// the source; c.streams() must hold.
+func (c *runCopy) runsAt(at int) kernel.Runs {
+	r := kernel.Runs{Off: at + c.off, Run: c.run, Count: 1}
 	if len(c.shape) == 1 {
-		count, stride = c.shape[0], c.strides[0]
+		r.Count, r.Stride = c.shape[0], c.strides[0]
 	}
-	out := count * c.run
+	return r
+}
+
+// copyRunsStream copies the runs of n rows, inBytes apart from byte at of
+// src, back to back to dst with the kernel's non-temporal run copy, for a
+// result too large to stay in cache, prefetching each row's successor and
+// after the last, next; c.streams() must hold.
+func (c *runCopy) copyRunsStream(dst, src []byte, at, n, inBytes int, next kernel.Runs) {
+	r := c.runsAt(at)
+	out := r.Count * r.Run
 	for k := range n {
-		kernel.CopyRuns(dst[k*out:(k+1)*out], src[k*inBytes:(k+1)*inBytes], c.off, c.run, count, stride, true)
+		nr := next
+		if k < n-1 {
+			nr = r
+			nr.Off += inBytes
+		}
+		kernel.CopyRuns(dst[k*out:(k+1)*out], src, r, nr, true)
+		r.Off += inBytes
 	}
 }

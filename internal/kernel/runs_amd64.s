@@ -2,45 +2,38 @@
 
 #include "textflag.h"
 
-// func copyRuns(dst, src unsafe.Pointer, n, count, srcStride, ahead int, nt, fence bool)
+// func copyRuns(dst, src unsafe.Pointer, n, count, srcStride int, pf uintptr, pfOff, pfRun, pfCount, pfStride int, nt, fence bool)
 //
 // copyRuns copies count runs of n bytes (n >= 32), srcStride bytes apart
 // from src, one after the other to dst, 32 bytes a move; the last move of
 // a run whose length is not a multiple of 32 overlaps the one before it.
 // With nt the stores are non-temporal (dst and n must then be multiples
-// of 32) and, with fence, fenced before returning. A prefetch cursor walks the runs
-// ahead bytes of run data in front of the copy, one cache line per 64
-// bytes copied, so the start of each run is already on its way when the
-// copy reaches it: the hardware prefetchers do not follow jumps between
-// runs.
+// of 32) and, with fence, fenced before returning. A prefetch cursor walks
+// pfCount runs of pfRun bytes (pfRun > 0), pfStride bytes apart from pf,
+// starting pfOff bytes into the first, one cache line per 64 bytes
+// copied and the last line of each run: the caller points it ahead of the copy in the same runs, or at
+// the runs it copies next, so that the start of each run is already on
+// its way when the copy reaches it: the hardware prefetchers do not follow
+// jumps between runs.
 //
 // Registers: DI dst, SI the current run, DX n, CX runs left, R8
 // srcStride, BX offset in the run, R9 the prefetch cursor's run, R10 its
-// offset, R12 runs left to the cursor.
-TEXT ·copyRuns(SB), NOSPLIT, $0-50
+// offset, R12 runs left to the cursor, R13 pfRun, AX pfStride.
+TEXT ·copyRuns(SB), NOSPLIT, $0-82
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), DX
 	MOVQ count+24(FP), CX
 	MOVQ srcStride+32(FP), R8
-	MOVQ ahead+40(FP), AX
+	MOVQ pf+40(FP), R9
+	MOVQ pfOff+48(FP), R10
+	MOVQ pfRun+56(FP), R13
+	MOVQ pfCount+64(FP), R12
+	MOVQ pfStride+72(FP), AX
 	TESTQ CX, CX
 	JLE  done
-	// The cursor starts ahead bytes on: run ahead/n, offset ahead%n
-	// rounded down to a line.
-	MOVQ n+16(FP), BX
-	XORQ DX, DX
-	DIVQ BX
-	ANDQ $-64, DX
-	MOVQ DX, R10
-	MOVQ AX, R12
-	IMULQ R8, AX
-	LEAQ (SI)(AX*1), R9
-	MOVQ BX, DX
-	NEGQ R12
-	ADDQ CX, R12 // runs the cursor may still visit
 	LEAQ -32(DX), R11 // offset of the last whole move of a run
-	CMPB nt+48(FP), $0
+	CMPB nt+80(FP), $0
 	JNE  ntrun
 
 run:
@@ -51,10 +44,11 @@ chunk:
 	JLE  nopf
 	PREFETCHT0 (R9)(R10*1)
 	ADDQ $64, R10
-	CMPQ R10, DX
+	CMPQ R10, R13
 	JLT  nopf
+	PREFETCHT0 -1(R9)(R13*1) // the run's last line, when its start is not on a line
 	XORQ R10, R10
-	ADDQ R8, R9
+	ADDQ AX, R9
 	DECQ R12
 
 nopf:
@@ -90,10 +84,11 @@ ntchunk:
 	JLE  ntnopf
 	PREFETCHT0 (R9)(R10*1)
 	ADDQ $64, R10
-	CMPQ R10, DX
+	CMPQ R10, R13
 	JLT  ntnopf
+	PREFETCHT0 -1(R9)(R13*1) // the run's last line, when its start is not on a line
 	XORQ R10, R10
-	ADDQ R8, R9
+	ADDQ AX, R9
 	DECQ R12
 
 ntnopf:
@@ -113,7 +108,7 @@ ntend:
 	ADDQ R8, SI
 	DECQ CX
 	JNZ  ntrun
-	CMPB fence+49(FP), $0
+	CMPB fence+81(FP), $0
 	JEQ  nofence
 	SFENCE
 

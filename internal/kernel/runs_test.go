@@ -108,7 +108,13 @@ func testCopyRuns(t *testing.T) {
 					buf := make([]byte, len(want)+128+shift)
 					buf = buf[int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf)))&63):]
 					got := buf[shift : shift+len(want)]
-					kernel.CopyRuns(got, src, tt.off, tt.run, tt.count, tt.stride, stream)
+					r := kernel.Runs{Off: tt.off, Run: tt.run, Count: tt.count, Stride: tt.stride}
+					// Prefetching the same runs again, or none.
+					next := r
+					if shift == 8 {
+						next = kernel.Runs{}
+					}
+					kernel.CopyRuns(got, src, r, next, stream)
 					kernel.Fence()
 					if !bytes.Equal(want, got) {
 						t.Fatal("result differs from the reference")
@@ -146,11 +152,11 @@ func TestCopyRunsBounds(t *testing.T) {
 					t.Errorf("panic %v, want one about the %s", r, tt.want)
 				}
 			}()
-			kernel.CopyRuns(make([]byte, tt.dst), src, tt.off, tt.run, tt.n, tt.stride, true)
+			kernel.CopyRuns(make([]byte, tt.dst), src, kernel.Runs{Off: tt.off, Run: tt.run, Count: tt.n, Stride: tt.stride}, kernel.Runs{}, true)
 		})
 	}
 	// In bounds to the last byte, both directions.
-	kernel.CopyRuns(make([]byte, 20), src, 0, 10, 2, 90, true)
-	kernel.CopyRuns(make([]byte, 20), src, 90, 10, 2, -90, true)
+	kernel.CopyRuns(make([]byte, 20), src, kernel.Runs{Off: 0, Run: 10, Count: 2, Stride: 90}, kernel.Runs{}, true)
+	kernel.CopyRuns(make([]byte, 20), src, kernel.Runs{Off: 90, Run: 10, Count: 2, Stride: -90}, kernel.Runs{Off: 1 << 20, Run: 64, Count: 3, Stride: -1 << 30}, true)
 	kernel.Fence()
 }
