@@ -42,12 +42,28 @@ type planSlot struct {
 // rowPlan is the compiled plan of one row shape, with its run-copy fast
 // path when it has one.
 type rowPlan struct {
+	// The fields read for every row come first, on two cache lines: the
+	// plans of a large column are read with its data streaming through
+	// the caches.
+	inSize   int         // elements of one input row
+	inBytes  int         // bytes of one input row
+	outBytes int         // bytes of one result
+	outSize  int         // elements of one result
+	sruns    kernel.Runs // runs of a row from its first byte, when streams
+	streams  bool        // runs.streams(): a streamed row is one CopyRuns
+	outND    int         // the result's number of axes, -1 when more than 4
+	outShape [4]int32    // its shape when it has at most 4 axes
+	entry    planSlot    // this plan's entry of VarPlan.slots
 	*Plan
-	runs     *runCopy // nil: use the plan's kernels
-	inBytes  int      // bytes of one input row
-	outBytes int      // bytes of one result
-	outSize  int      // elements of one result
-	entry    planSlot // this plan's entry of VarPlan.slots
+	runs *runCopy // nil: use the plan's kernels
+}
+
+// sameOut reports whether p's and q's results have the same shape.
+func (p *rowPlan) sameOut(q *rowPlan) bool {
+	if p.outND >= 0 && q.outND >= 0 {
+		return p.outND == q.outND && p.outShape == q.outShape
+	}
+	return sameShape(p.out, q.out)
 }
 
 // CompileVar returns the plan of e over columns of typ. e is built on any
@@ -158,6 +174,17 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	pl = &rowPlan{Plan: c, runs: newRunCopy(c), inBytes: c.inSize * c.width, outBytes: c.out.Size() * c.width, outSize: c.out.Size()}
 	copy(pl.entry.shape[:], shape)
 	pl.entry.pl = pl
+	pl.inSize = c.inSize
+	if pl.streams = pl.runs.streams(); pl.streams {
+		pl.sruns = pl.runs.runsAt(0)
+	}
+	pl.outND = -1
+	if nd := c.out.NDim(); nd <= len(pl.outShape) {
+		pl.outND = nd
+		for k := range nd {
+			pl.outShape[k] = int32(c.out.Dim(k))
+		}
+	}
 	p.mu.Lock()
 	p.plans[string(key)] = pl
 	p.mu.Unlock()
@@ -352,9 +379,17 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 			pl = nil
 			if nd <= len(k) {
 				copy(k[:], shape)
-				slot = &p.slots[hashShape(k)%planSlots]
+				// Two ways: a shape whose slot holds another one
+				// goes to the next slot.
+				h := hashShape(k) % planSlots
+				slot = &p.slots[h]
 				if c := slot.Load(); c != nil && c.shape == k {
 					pl = c.pl
+				} else if c != nil {
+					slot = &p.slots[(h+1)%planSlots]
+					if c := slot.Load(); c != nil && c.shape == k {
+						pl = c.pl
+					}
 				}
 			}
 			if pl == nil {
@@ -371,7 +406,7 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 		rp.plans[i] = pl
 		if rp.common == nil {
 			rp.common = pl
-		} else if rp.uniform && rp.common != pl && !sameShape(rp.common.out, pl.out) {
+		} else if rp.uniform && rp.common != pl && !pl.sameOut(rp.common) {
 			rp.uniform = false
 		}
 		if rp.total += pl.outSize; rp.total > math.MaxInt32 {
@@ -519,15 +554,27 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 			j++
 		}
 		k := j - i
-		if stream && pl.runs.streams() {
+		if stream && pl.streams {
 			// Row by row with the kernel's run copy, prefetching the
 			// runs of the row after these when it copies the same way.
 			var next kernel.Runs
-			if j < hi && rp.plans[j] != nil && rp.plans[j].runs.streams() {
-				next = rp.plans[j].runs.runsAt(int(offs[j]) * w)
+			if j < hi && rp.plans[j] != nil && rp.plans[j].streams {
+				next = rp.plans[j].sruns
+				next.Off += int(offs[j]) * w
 			}
-			pl.runs.copyRunsStream(dst[off:off+k*pl.outBytes], vals, s*w, k, pl.inBytes, next)
-			off += k * pl.outBytes
+			r := pl.sruns
+			r.Off += s * w
+			out := pl.outBytes
+			for c := range k {
+				nr := next
+				if c < k-1 {
+					nr = r
+					nr.Off += pl.inBytes
+				}
+				kernel.CopyRuns(dst[off:off+out], vals, r, nr, true)
+				r.Off += pl.inBytes
+				off += out
+			}
 			i = j
 			continue
 		}

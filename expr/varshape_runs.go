@@ -111,21 +111,3 @@ func (c *runCopy) runsAt(at int) kernel.Runs {
 	}
 	return r
 }
-
-// copyRunsStream copies the runs of n rows, inBytes apart from byte at of
-// src, back to back to dst with the kernel's non-temporal run copy, for a
-// result too large to stay in cache, prefetching each row's successor and
-// after the last, next; c.streams() must hold.
-func (c *runCopy) copyRunsStream(dst, src []byte, at, n, inBytes int, next kernel.Runs) {
-	r := c.runsAt(at)
-	out := r.Count * r.Run
-	for k := range n {
-		nr := next
-		if k < n-1 {
-			nr = r
-			nr.Off += inBytes
-		}
-		kernel.CopyRuns(dst[k*out:(k+1)*out], src, r, nr, true)
-		r.Off += inBytes
-	}
-}
