@@ -51,7 +51,7 @@ func messagesAt(t testing.TB, data []byte, at, n int) []ipcMsgAt {
 	t.Helper()
 	var out []ipcMsgAt
 	for range n {
-		if le32(data, at) == 0xFFFFFFFF {
+		if binary.LittleEndian.Uint32(data[at:]) == 0xFFFFFFFF { // continuation marker
 			at += 4
 		}
 		size := le32(data, at)
@@ -303,7 +303,7 @@ func ipcReaders() []ipcReader {
 		}},
 		{"NewIPCMessageReader", false, func(t *testing.T, data []byte, _ string, mem memory.Allocator) error {
 			var msgs []framed
-			for at := 0; at+8 <= len(data) && le32(data, at) == 0xFFFFFFFF && le32(data, at+4) != 0; {
+			for at := 0; at+8 <= len(data) && binary.LittleEndian.Uint32(data[at:]) == 0xFFFFFFFF && le32(data, at+4) != 0; {
 				size := le32(data, at+4)
 				if size > len(data)-at-8 {
 					break

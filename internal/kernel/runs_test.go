@@ -3,6 +3,7 @@ package kernel_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"unsafe"
@@ -141,7 +142,7 @@ func TestCopyRunsBounds(t *testing.T) {
 		{"past-the-end", 20, 0, 10, 2, 91, "source"},
 		{"negative-offset", 20, -1, 10, 2, 10, "source"},
 		{"before-the-start", 20, 5, 10, 2, -6, "source"},
-		{"stride-overflow", 30, 0, 10, 3, 1 << 62, "source"},
+		{"stride-overflow", 30, 0, 10, 3, math.MaxInt/2 + 1, "source"},
 		{"offset-past-the-end", 10, 101, 10, 1, 0, "source"},
 	}
 	for _, tt := range tests {
