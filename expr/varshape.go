@@ -548,36 +548,27 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 			i++
 			continue
 		}
+		if stream && pl.streams {
+			// One row with the kernel's run copy, prefetching the runs
+			// of a row further on when it copies the same way.
+			r := pl.sruns
+			r.Off += int(offs[i]) * w
+			var next kernel.Runs
+			if a := i + streamAhead; a < hi && rp.plans[a] != nil && rp.plans[a].streams {
+				next = rp.plans[a].sruns
+				next.Off += int(offs[a]) * w
+			}
+			kernel.CopyRuns(dst[off:off+pl.outBytes], vals, r, next, true)
+			off += pl.outBytes
+			i++
+			continue
+		}
 		s, in := int(offs[i]), pl.inSize
 		j := i + 1
 		for j < hi && rp.plans[j] == pl && int(offs[j]) == s+(j-i)*in {
 			j++
 		}
 		k := j - i
-		if stream && pl.streams {
-			// Row by row with the kernel's run copy, prefetching the
-			// runs of the row after these when it copies the same way.
-			var next kernel.Runs
-			if j < hi && rp.plans[j] != nil && rp.plans[j].streams {
-				next = rp.plans[j].sruns
-				next.Off += int(offs[j]) * w
-			}
-			r := pl.sruns
-			r.Off += s * w
-			out := pl.outBytes
-			for c := range k {
-				nr := next
-				if c < k-1 {
-					nr = r
-					nr.Off += pl.inBytes
-				}
-				kernel.CopyRuns(dst[off:off+out], vals, r, nr, true)
-				r.Off += pl.inBytes
-				off += out
-			}
-			i = j
-			continue
-		}
 		pl.runN(dst[off:off+k*pl.outBytes], vals[s*w:(s+k*in)*w], k, stream)
 		off += k * pl.outBytes
 		i = j

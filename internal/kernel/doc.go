@@ -25,7 +25,12 @@
 //     run, 32-byte moves, non-temporal stores for a batch of at least
 //     1 MiB, and a software prefetch 4 KiB of run data ahead of the copy,
 //     across the jumps between runs that the hardware prefetchers do not
-//     follow (an index reads 256 bytes every 16 KiB);
+//     follow (an index reads 256 bytes every 16 KiB). A caller whose
+//     job is made of many small calls that write at least 1 MiB in all
+//     (one per row of a column of variable-shape tensors) gets the same
+//     stores from Plan.RunStream, or from CopyRuns, the loop without a
+//     plan, which prefetches the runs of the caller's next call and
+//     leaves its stores for one Fence after the last call;
 //   - transpose: another axis has source stride 1 (a permuted innermost
 //     pair, such as NCHW <-> NHWC or a 2-D transpose), so the pair is
 //     copied in bands of 2 KiB of each source line. With AVX2, aligned
