@@ -122,3 +122,78 @@ func (c *runCopy) runsAt(at int) kernel.Runs {
 // streamAhead is how many rows ahead a streamed row copy prefetches (1
 // to 4 measured alike on 32x32 crops).
 const streamAhead = 1
+
+// run evaluates rows lo..hi-1 into dst, where the results lie back to
+// back from row 0 on, a null row taking nullBytes (zeroed). Consecutive
+// rows of one plan whose elements lie back to back in the column go to
+// the plan in one call.
+func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
+	off := 0
+	for _, pl := range rp.plans[:lo] {
+		if pl != nil {
+			off += pl.outBytes
+		} else {
+			off += nullBytes
+		}
+	}
+	w, offs, vals := rp.raw.Width, rp.raw.Offsets, rp.raw.Values
+	// A result too large to stay in cache is written with non-temporal
+	// stores, as copy() writes one copy of that size, though each call
+	// below writes one row or a few.
+	stream := rp.common != nil && rp.total*rp.common.width >= streamBytes
+	for i := lo; i < hi; {
+		pl := rp.plans[i]
+		if pl == nil {
+			clear(dst[off : off+nullBytes])
+			off += nullBytes
+			i++
+			continue
+		}
+		if stream && pl.streams {
+			// One row with the kernel's run copy, prefetching the runs
+			// of a row further on when it copies the same way.
+			r := pl.sruns
+			r.Off += int(offs[i]) * w
+			var next kernel.Runs
+			if a := i + streamAhead; a < hi && rp.plans[a] != nil && rp.plans[a].streams {
+				next = rp.plans[a].sruns
+				next.Off += int(offs[a]) * w
+			}
+			kernel.CopyRuns(dst[off:off+pl.outBytes], vals, r, next, true)
+			off += pl.outBytes
+			i++
+			continue
+		}
+		s, in := int(offs[i]), pl.inSize
+		j := i + 1
+		for j < hi && rp.plans[j] == pl && int(offs[j]) == s+(j-i)*in {
+			j++
+		}
+		k := j - i
+		pl.runN(dst[off:off+k*pl.outBytes], vals[s*w:(s+k*in)*w], k, stream)
+		off += k * pl.outBytes
+		i = j
+	}
+	if stream {
+		// The run copies leave their non-temporal stores unfenced.
+		kernel.Fence()
+	}
+}
+
+// runN writes the dense results of n tensors of the plan's input shape,
+// back to back in src, with non-temporal stores where the kernels allow
+// when stream.
+func (p *rowPlan) runN(dst, src []byte, n int, stream bool) {
+	switch {
+	case p.runs != nil:
+		for k := range n {
+			p.runs.copyRuns(dst[k*p.outBytes:(k+1)*p.outBytes], src[k*p.inBytes:(k+1)*p.inBytes])
+		}
+	case len(p.kernels) == 1 && stream:
+		p.kernels[0].RunStream(dst, src, n, p.inSize)
+	case len(p.kernels) == 1:
+		p.kernels[0].Run(dst, src, n, p.inSize, 1)
+	default:
+		p.runStaged(dst, src, n, 1)
+	}
+}
