@@ -3,6 +3,7 @@ package expr
 import (
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -242,4 +243,25 @@ func (p *Plan) runStaged(dst, src []byte, n, workers int) {
 		}
 	}
 	runRows(workers, n, work)
+}
+
+// runRows calls f on contiguous ranges of rows 0..n-1, one range per
+// goroutine, across at most workers goroutines (one call on the caller's
+// goroutine for one worker).
+func runRows(workers, n int, f func(lo, hi int)) {
+	workers = max(1, min(workers, runtime.GOMAXPROCS(0), n))
+	if workers == 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += per {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			f(lo, hi)
+		}(lo, min(n, lo+per))
+	}
+	wg.Wait()
 }

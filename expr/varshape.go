@@ -3,7 +3,6 @@ package expr
 import (
 	"encoding/binary"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -520,27 +519,6 @@ func sameNames(a, b metadata.Metadata) bool {
 		}
 	}
 	return true
-}
-
-// runRows calls f on contiguous ranges of rows 0..n-1, one range per
-// goroutine, across at most workers goroutines (one call on the caller's
-// goroutine for one worker).
-func runRows(workers, n int, f func(lo, hi int)) {
-	workers = max(1, min(workers, runtime.GOMAXPROCS(0), n))
-	if workers == 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	per := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += per {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			f(lo, hi)
-		}(lo, min(n, lo+per))
-	}
-	wg.Wait()
 }
 
 // validity returns a copy of in's validity bitmap from offset 0, nil when
