@@ -101,7 +101,8 @@ func Astype(x Expr, t arrow.DataType) Expr {
 }
 
 // Clip returns x with its elements limited to [lo, hi] (NumPy's clip:
-// minimum(maximum(x, lo), hi), so NaN stays NaN and lo > hi gives hi).
+// minimum(maximum(x, lo), hi), so NaN stays NaN, a NaN bound gives NaN
+// and lo > hi gives hi).
 // lo and hi are Python scalars (Int, Float), or nil for no bound; an
 // integer bound beyond an integer tensor's range leaves that side
 // unbounded, as NumPy 2 does. The result type is x's promoted with the

@@ -200,8 +200,31 @@ func computeCases() []computeCase {
 		{"error argmax tuple", f32, []int{4, 3}, "x.argmax(axis=(0, 1))", -1, 1, false},
 		{"error python int", u8, []int{4, 3}, "x + 300", 0, 255, false},
 		{"error python int negative", u8, []int{4, 3}, "x * -1", 0, 255, false},
+		{"3-D norm", f32, []int{3, 4, 5}, "norm(x)", -1, 1, false},
+		{"3-D norm keepdims", u8, []int{3, 4, 5}, "norm(x, keepdims=True)", 0, 255, false},
+		{"3-D norm axis None", f64, []int{3, 4, 5}, "norm(x, axis=None, keepdims=True)", -1, 1, true},
+		{"3-D norm matrix", i16, []int{3, 4, 5}, "norm(x, axis=(2, 0), keepdims=True)", -100, 100, false},
+		{"3-D norm matrix float16", f16, []int{3, 4, 5}, "norm(x, axis=(0, 1))", -1, 1, false},
+		{"error norm 3 axes", f32, []int{3, 4, 5}, "norm(x, axis=(0, 1, 2))", -1, 1, false},
+		{"error norm empty axes", f32, []int{3, 4, 5}, "norm(x, axis=())", -1, 1, false},
+		{"norm 1-tuple", f32, []int{3, 4, 5}, "norm(x, axis=(1,))", -1, 1, false},
+		{"error norm duplicate axes", f32, []int{3, 4, 5}, "norm(x, axis=(1, -2))", -1, 1, false},
+		{"error norm axis out of bounds", f32, []int{3, 4, 5}, "norm(x, axis=(5, 0))", -1, 1, false},
+		{"error norm 2 axes of 1-D", f32, []int{5}, "norm(x, axis=(0, 1))", -1, 1, false},
+		{"error norm 4 axes", f32, []int{2, 3, 4, 5}, "norm(x, axis=(0, 1, 2, 3))", -1, 1, false},
+		{"4-D norm", f32, []int{2, 3, 4, 5}, "norm(x)", -1, 1, true},
+		{"clip nan float32 long", f32, []int{2, 300}, "x.clip(nan, 0.5)", -1, 1, false},
+		{"clip nan uint8 to float32", u8, []int{2, 300}, "x.astype(float32).clip(0, nan)", 0, 255, false},
+		{"clip nan then sum", f32, []int{4, 3}, "x.clip(nan, None).sum(axis=0)", -1, 1, false},
 	}
-	return append(cs, more...)
+	cs = append(cs, more...)
+	// A NaN clip bound gives NaN (float64 for integer tensors).
+	for _, dt := range allTypes {
+		for _, text := range []string{"x.clip(nan, 1)", "x.clip(0, nan)", "x.clip(None, nan)", "x.clip(nan, nan)"} {
+			cs = append(cs, computeCase{name: dt.String() + "/" + text, dtype: dt, shape: []int{4, 3}, text: text, lo: 0, hi: 100})
+		}
+	}
+	return cs
 }
 
 // longList returns the text of a list of n floats.

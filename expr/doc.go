@@ -79,7 +79,13 @@
 // as NumPy; min and max propagate NaN, argmax and argmin return the first
 // NaN (or the first of equal extremes); an empty sum is 0 and an empty
 // mean NaN, and an empty min, max, argmax or argmin fails Check in
-// NumPy's words.
+// NumPy's words. Clip is NumPy's minimum(maximum(x, lo), hi), so a NaN
+// element or a NaN bound gives NaN (float64 for an integer tensor, as
+// a float bound promotes it). Norm is numpy.linalg.norm with its default
+// ord: over all axes (axis=None) the L2 norm of the flattened tensor,
+// over one axis the vector norm, over two the Frobenius norm (the L2
+// norm of those elements); more axes, or none (axis=()), fail Check with
+// NumPy's "Improper number of dimensions to norm.".
 //
 // A computing plan reads each element of its view once, through the
 // view's strides (no intermediate column), in the source's memory order

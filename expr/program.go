@@ -19,8 +19,8 @@ const (
 	iDiv
 	iRSub // k - v
 	iRDiv // k / v
-	iMax  // maximum(v, k), NaN from v kept
-	iMin  // minimum(v, k)
+	iMax  // maximum(v, k), NaN from either kept
+	iMin  // minimum(v, k), NaN from either kept
 	iAbs
 	iSqrt
 )

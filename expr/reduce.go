@@ -42,7 +42,10 @@ func (r Reduction) String() string {
 // axes when axes is nil (NumPy's axis=None), none for an empty non-nil
 // slice (axis=()). With keepdims the reduced axes stay, with size 1.
 // ArgMax and ArgMin take one axis or all (they return the position in
-// row-major order over all axes). A result with no axes left is one value
+// row-major order over all axes); Norm takes one axis, two (the
+// Frobenius norm of those matrices, equal to the L2 norm of their
+// elements) or all (the L2 norm of the flattened tensor), as
+// numpy.linalg.norm with its default ord. A result with no axes left is one value
 // per tensor (see ResultType).
 //
 // Sums accumulate floats in float64 (float16 and float32 too) with
@@ -69,6 +72,15 @@ func Reduce(x Expr, r Reduction, keepdims bool, axes ...int) Expr {
 	}
 	n.reduced = true
 	shape := xn.meta.Shape()
+	if r == Norm && n.axes != nil && (len(n.axes) == 0 || len(n.axes) > 2) {
+		return n.fail(errorf("Improper number of dimensions to norm."))
+	}
+	if nd := len(shape); r == Norm && len(n.axes) == 2 {
+		a, b := n.axes[0], n.axes[1]
+		if a >= -nd && a < nd && b >= -nd && b < nd && (a+nd)%nd == (b+nd)%nd {
+			return n.fail(errorf("Duplicate axes given."))
+		}
+	}
 	red, err := reducedAxes(n.axes, len(shape))
 	if err != nil {
 		return n.fail(err)

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"slices"
 
 	"github.com/fstensor/fstensor/internal/ufunc"
 )
@@ -25,6 +26,11 @@ func (p *pass) prepF32() {
 		}
 		if in.to != dtF32 || in.code == iCast {
 			return
+		}
+	}
+	for _, in := range p.prog {
+		if (in.code == iMax || in.code == iMin) && slices.ContainsFunc(in.k.f, math.IsNaN) {
+			return // the kernels keep v against a NaN bound
 		}
 	}
 	for _, in := range p.prog {

@@ -190,11 +190,11 @@ func (in *instr) exec(f []float64, i []int64, ko, ks int) {
 			case iRDiv:
 				v = c / v
 			case iMax:
-				if v < c {
+				if v < c || c != c {
 					v = c
 				}
 			case iMin:
-				if v > c {
+				if v > c || c != c {
 					v = c
 				}
 			case iAbs:
