@@ -29,10 +29,14 @@ import (
 const computeScript = `
 import base64, json, sys
 import numpy as np
+def promoted(x, c):
+    return np.result_type(x, c if isinstance(c, (int, float)) else np.asarray(c))
 def restype(x, c):
-    t = np.result_type(x, np.asarray(c))
+    t = promoted(x, c)
     return t if t.kind == "f" else np.dtype(np.float64)
 def dot(x, c):
+    if promoted(x, c).kind in "iu":
+        return np.asarray((x * c).sum())
     return np.asarray(np.sum(x.astype(np.float64) * np.asarray(c, np.float64))).astype(restype(x, c))
 def cosine(x, c):
     x64, c64 = x.astype(np.float64), np.broadcast_to(np.asarray(c, np.float64), x.shape)
@@ -222,6 +226,19 @@ func computeCases() []computeCase {
 	for _, dt := range allTypes {
 		for _, text := range []string{"x.clip(nan, 1)", "x.clip(0, nan)", "x.clip(None, nan)", "x.clip(nan, nan)"} {
 			cs = append(cs, computeCase{name: dt.String() + "/" + text, dtype: dt, shape: []int{4, 3}, text: text, lo: 0, hi: 100})
+		}
+	}
+	// Dot of integers is (x * c).sum(), wrapping around.
+	for _, dt := range allTypes {
+		lo, hi := -100.0, 100.0
+		if dt == u8 || dt == u16 || dt == u32 || dt == u64 {
+			lo = 0
+		}
+		for _, text := range []string{"dot(x, 3)", "dot(x, [1, -2, 3])", "dot(x, int16([2, 3, 4]))", "dot(x, uint8([200, 3, 4]))", "dot(x, int8(-2))", "dot(x, 1000)"} {
+			cs = append(cs, computeCase{name: dt.String() + "/" + text, dtype: dt, shape: []int{4, 3}, text: text, lo: lo, hi: hi, nan: dt == f16 || dt == f32 || dt == f64})
+		}
+		if dt != f16 && dt != f32 && dt != f64 {
+			cs = append(cs, computeCase{name: dt.String() + "/dot wrap", dtype: dt, shape: []int{5, 7}, text: "dot(x, [7, 5, 3, 1, -1, -3, -5])", lo: -1e300, hi: 1e300})
 		}
 	}
 	return cs

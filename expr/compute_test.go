@@ -82,7 +82,7 @@ func TestAstypeFloatToInt(t *testing.T) {
 func TestComputeConstructors(t *testing.T) {
 	x := expr.InputOf(u8, metadata.MustNew([]int{4, 3}, []string{"h", "c"}, nil))
 	b := expr.InputOf(arrow.FixedWidthTypes.Boolean, metadata.MustNew([]int{2}, nil, nil))
-	lo, hi := expr.Int(0), expr.Float(0.5)
+	lo, hi, nan := expr.Int(0), expr.Float(0.5), expr.Float(math.NaN())
 	tests := []struct {
 		name  string
 		e     expr.Expr
@@ -109,6 +109,10 @@ func TestComputeConstructors(t *testing.T) {
 		{"argmax", expr.Reduce(x, expr.ArgMax, false, 1), "x.argmax(axis=1)", i64, []int{4}, []string{"h"}},
 		{"norm", expr.Reduce(x, expr.Norm, false, 0, 1), "norm(x, axis=(0, 1))", f64, nil, []string{}},
 		{"empty axes", expr.Reduce(x, expr.Sum, false, []int{}...), "x.sum(axis=())", u64, []int{4, 3}, []string{"h", "c"}},
+		{"norm one axis", expr.Reduce(x, expr.Norm, true, -1), "norm(x, axis=-1, keepdims=True)", f64, []int{4, 1}, []string{"h", "c"}},
+		{"clip nan", expr.Clip(x, &nan, nil), "x.clip(nan, None)", f64, []int{4, 3}, []string{"h", "c"}},
+		{"dot integer", expr.Similarity(x, expr.Dot, expr.Int(3)), "dot(x, 3)", u64, nil, nil},
+		{"dot integer list", expr.Similarity(x, expr.Dot, expr.Ints([]int{3}, 1, -2, 3)), "dot(x, [1, -2, 3])", i64, nil, nil},
 		{"cosine", expr.Similarity(x, expr.Cosine, expr.Floats([]int{3}, 1, 0, 0)), "cosine(x, [1.0, 0.0, 0.0])", f64, nil, nil},
 		{"l2 float32", expr.Similarity(expr.Astype(x, f32), expr.L2, expr.Array([]int{3}, []float32{1, 2, 3})), "l2(x.astype(float32), float32([1.0, 2.0, 3.0]))", f32, nil, nil},
 		{"precedence", expr.Arith(expr.Arith(x, expr.Add, expr.Int(1)), expr.Mul, expr.Int(2)), "(x + 1) * 2", u8, []int{4, 3}, []string{"h", "c"}},
@@ -159,6 +163,10 @@ func TestComputeConstructors(t *testing.T) {
 		{"axis", expr.Reduce(x, expr.Sum, false, 2), "axis 2 is out of bounds for array of dimension 2"},
 		{"duplicate axis", expr.Reduce(x, expr.Sum, false, 1, -1), "duplicate value in 'axis'"},
 		{"argmax tuple", expr.Reduce(x, expr.ArgMax, false, 0, 1), "'tuple' object cannot be interpreted as an integer"},
+		{"norm three axes", expr.Reduce(expr.Reshape(x, 2, 2, 3), expr.Norm, false, 0, 1, 2), "Improper number of dimensions to norm."},
+		{"norm no axes", expr.Reduce(x, expr.Norm, false, []int{}...), "Improper number of dimensions to norm."},
+		{"norm duplicate axes", expr.Reduce(x, expr.Norm, false, 1, -1), "Duplicate axes given."},
+		{"dot python int out of bounds", expr.Similarity(x, expr.Dot, expr.Int(256)), "Python integer 256 out of bounds for uint8"},
 		{"empty max", expr.Reduce(expr.Slice(x, 0, 2, 1, expr.Omit), expr.Max, false, 0), "zero-size array to reduction operation maximum which has no identity"},
 		{"similarity broadcast", expr.Similarity(x, expr.Dot, expr.Floats([]int{4}, 1, 2, 3, 4)), "could not be broadcast"},
 	}
@@ -325,6 +333,47 @@ func TestComputeLarge(t *testing.T) {
 				}
 				want.Release()
 				got.Release()
+			}
+		})
+	}
+}
+
+// TestClipNaNBound checks that a NaN clip bound gives NaN on every path
+// (the float32 kernels, the general one, before a reduction).
+func TestClipNaNBound(t *testing.T) {
+	vals := make([]float32, 70)
+	for i := range vals {
+		vals[i] = float32(i) - 35
+	}
+	for _, text := range []string{"x.clip(nan, 1)", "x.clip(0, nan)", "x.clip(None, nan)", "x.astype(float64).clip(nan, None)", "(x * 2).clip(nan, 1)", "x.clip(nan, 1).sum(axis=0, keepdims=True)"} {
+		t.Run(text, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			typ := fixedshape.MustNewType(f32, metadata.MustNew([]int{len(vals)}, nil, nil))
+			in, err := fixedshape.FromSlice(typ, vals, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Release()
+			out, err := expr.EvalArray(expr.MustParse(text, expr.Input(typ)), in, expr.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Release()
+			child := out.(*fixedshape.Array).Storage().(*array.FixedSizeList).ListValues()
+			for i := range child.Len() {
+				var v float64
+				switch c := child.(type) {
+				case *array.Float32:
+					v = float64(c.Value(i))
+				case *array.Float64:
+					v = c.Value(i)
+				default:
+					t.Fatalf("result of %T", child)
+				}
+				if !math.IsNaN(v) {
+					t.Fatalf("element %d = %v, want NaN", i, v)
+				}
 			}
 		})
 	}

@@ -64,7 +64,9 @@
 // float32([0.5]) to stay in float32); division of integers gives float64;
 // sqrt of 8-bit integers float16, of 16-bit ones float32. Sum gives int64
 // or uint64 for integers, Mean and Norm float64; ArgMax and ArgMin int64;
-// Similarity float64 unless x and the constant promote to a float type.
+// Similarity float64 unless x and the constant promote to a float type,
+// except Dot of integers, which is NumPy's (x * c).sum(): products wrap
+// around in the promoted integer type and the sum is int64 or uint64.
 //
 // Astype converts as NumPy does (integers wrap around, floats round to
 // nearest even), and defines what NumPy leaves to the platform: a float

@@ -170,6 +170,18 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 			if !m.c.scalar() {
 				pt = promote(p.val, m.c.dt)
 			}
+			red := make([]bool, len(p.shape))
+			for a := range red {
+				red[a] = true
+			}
+			count, _ := stride.NumElements(p.shape)
+			if m.metric == Dot && !pt.float() {
+				// (x * c).sum() in integers.
+				p.cast(pt)
+				p.prog = append(p.prog, instr{code: iMul, from: pt, to: pt, k: p.konst(m.c, pt)})
+				p.red = &reducer{kind: Sum, red: red, out: m.dt, argAxis: -1, count: count}
+				break
+			}
 			if !pt.float() {
 				pt = dtF64
 			}
@@ -181,11 +193,6 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 				}
 				k.i = nil
 			}
-			red := make([]bool, len(p.shape))
-			for a := range red {
-				red[a] = true
-			}
-			count, _ := stride.NumElements(p.shape)
 			p.red = &reducer{c32: pt == dtF32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
 		}
 	}

@@ -188,6 +188,10 @@ func (m Metric) String() string {
 // rules (a (768,) query against (768,) embeddings, a (3,) per-channel
 // vector against (h, w, 3) images). The result is float64 unless x and c
 // promote to a float type, which it keeps; the sums accumulate in float64.
+// Dot of an integer x with an integer c is NumPy's (x * c).sum(): the
+// products wrap around in the type x and c promote to (a Python integer
+// c is weak, so it must fit x's type) and the sum, int64 or uint64,
+// wraps around in 64 bits.
 func Similarity(x Expr, m Metric, c Const) Expr {
 	n, xn := deriveCompute(x, opSim)
 	n.metric, n.c = m, c
@@ -213,5 +217,13 @@ func Similarity(x Expr, m Metric, c Const) Expr {
 		}
 	}
 	n.dt = meanType(p)
+	if m == Dot && !p.float() {
+		// NumPy's (x * c).sum(): the products wrap around in the promoted
+		// integer type, the sum in 64 bits.
+		if c.weak == weakInt && !p.fits(c.i[0]) {
+			return n.fail(errorf("Python integer %d out of bounds for %s", c.i[0], p))
+		}
+		n.dt = sumType(p)
+	}
 	return n.computed([]int{}, nil)
 }
