@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/fstensor/fstensor/internal/half"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
 
@@ -47,7 +48,7 @@ func f16Values() []float32 {
 	f16Once.Do(func() {
 		f16Table = make([]float32, 1<<16)
 		for h := range f16Table {
-			f16Table[h] = float32(f16ToF64(uint16(h)))
+			f16Table[h] = float32(half.ToFloat64(uint16(h)))
 		}
 	})
 	return f16Table
@@ -142,7 +143,7 @@ func (v view) store(f []float64, i []int64, off, st int) {
 	case dtF16:
 		s := cast[uint16](v.b)
 		for j, x := range f {
-			s[off+j*st] = f64ToF16(x)
+			s[off+j*st] = half.FromFloat64(x)
 		}
 	case dtF32:
 		s := cast[float32](v.b)

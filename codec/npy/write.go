@@ -6,8 +6,8 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/half"
 	"github.com/fstensor/fstensor/stride"
 )
 
@@ -210,7 +210,7 @@ func fillBytes(dt arrow.DataType, f float64) []byte {
 	case arrow.UINT16:
 		b = binary.LittleEndian.AppendUint16(b, uint16(f))
 	case arrow.FLOAT16:
-		b = binary.LittleEndian.AppendUint16(b, float16.New(float32(f)).Uint16())
+		b = binary.LittleEndian.AppendUint16(b, half.FromFloat64(f))
 	case arrow.INT32:
 		b = binary.LittleEndian.AppendUint32(b, uint32(int32(f)))
 	case arrow.UINT32:
