@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/half"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
@@ -376,5 +377,71 @@ func TestClipNaNBound(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFloat16SumsRounded: float16 sums over any axis are the exact sum
+// rounded once to float16, which NumPy does not promise (it accumulates a
+// reduction over an outer axis in float16 and rounds at every step). The
+// values are multiples of 2^-10 below 64 in magnitude, so their sums are
+// exact in float32, and half.FromFloat64 rounds them once.
+func TestFloat16SumsRounded(t *testing.T) {
+	const rows, cols = 7, 5
+	seed := uint32(12345)
+	next := func() float32 {
+		seed = seed*1664525 + 1013904223
+		return float32(int32(seed>>8)%(1<<14)) / 1024 // |v| < 16, a multiple of 2^-10
+	}
+	for trial := range 50 {
+		vals := make([]float16.Num, rows*cols)
+		exact := make([]float32, rows*cols)
+		for i := range vals {
+			vals[i] = float16.New(next())
+			exact[i] = vals[i].Float32()
+		}
+		typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Float16, metadata.MustNew([]int{rows, cols}, nil, nil))
+		in, err := fixedshape.FromSlice(typ, vals, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			text string
+			want func(k int) float32 // the exact sum of result element k
+		}{
+			{"x.sum(axis=0)", func(k int) float32 {
+				var s float32
+				for r := range rows {
+					s += exact[r*cols+k]
+				}
+				return s
+			}},
+			{"x.sum(axis=1)", func(k int) float32 {
+				var s float32
+				for c := range cols {
+					s += exact[k*cols+c]
+				}
+				return s
+			}},
+			{"x.sum(axis=(0, 1), keepdims=True)", func(int) float32 {
+				var s float32
+				for _, v := range exact {
+					s += v
+				}
+				return s
+			}},
+		} {
+			out, err := expr.EvalArray(expr.MustParse(tt.text, expr.Input(typ)), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := out.(*fixedshape.Array).Storage().(*array.FixedSizeList).ListValues().(*array.Float16).Values()
+			for k, g := range got {
+				if w := float16.FromBits(half.FromFloat64(float64(tt.want(k)))); g != w {
+					t.Errorf("trial %d, %s: element %d = %v, want the rounded exact sum %v", trial, tt.text, k, g, w)
+				}
+			}
+			out.Release()
+		}
+		in.Release()
 	}
 }
