@@ -16,7 +16,7 @@ func sumU8PeriodicRef(acc []uint64, x []uint8) {
 	}
 }
 
-var u8Periods = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 24, 28, 32, 33, 64}
+var u8Periods = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 24, 28, 31, 32, 33, 40, 64}
 
 func TestSumU8Periodic(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
