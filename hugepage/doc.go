@@ -1,0 +1,34 @@
+// Package hugepage provides a memory.Allocator that backs large Arrow
+// buffers with transparent huge pages.
+//
+// # Overview
+//
+// A column of tensors is read from start to end by every computing
+// operation. On Linux, a buffer of 4 KiB pages costs such a scan a TLB
+// miss every 4 KiB and restarts the hardware prefetchers at each page;
+// on 2 MiB pages both go away. NumPy asks the kernel for huge pages for
+// every array of 4 MiB or more (madvise(MADV_HUGEPAGE)); Go's heap does
+// not when the system's transparent huge pages are in "madvise" mode, the
+// default of most distributions. Allocator does what NumPy does for the
+// buffers it hands to arrow-go: buffers of at least MinSize bytes are
+// anonymous mappings aligned to 2 MiB and advised MADV_HUGEPAGE; smaller
+// ones come from another allocator (memory.DefaultAllocator unless told).
+//
+// Use it wherever large columns are allocated: the readers of arrowconv,
+// parquetconv and tensorio, fixedshape.NewBuilder, expr.WithAllocator.
+// The fstensor command uses it.
+//
+// # Memory
+//
+// Buffers of at least MinSize bytes are returned to the system by Free
+// (munmap): as with memory.NewCheckedAllocator or Arrow's C allocator,
+// a buffer must be released exactly once (arrow-go's Release does this)
+// and must not be used after it. A large buffer never released is never
+// returned to the system (the garbage collector does not see it).
+//
+// On systems other than Linux, or where mmap fails, every buffer comes
+// from the small-buffer allocator: the result is correct, only without
+// huge pages. Whether the kernel actually backs a mapping with huge pages
+// depends on /sys/kernel/mm/transparent_hugepage/enabled ("always" or
+// "madvise") and on free contiguous memory; Allocator only asks.
+package hugepage
