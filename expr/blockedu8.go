@@ -5,7 +5,7 @@ import "github.com/fstensor/fstensor/internal/ufunc"
 // maxU8Channels bounds the kept inner elements (the channels of an HWC
 // image) whose byte sums runBlocked takes in one pass over a tensor's
 // run with ufunc.SumU8Periodic.
-const maxU8Channels = 8
+const maxU8Channels = 32
 
 // sumU8Channels sets wi[c] to the exact sum of the bytes of x at
 // positions c, c+len(wi), c+2*len(wi), ... (x starting on channel 0;

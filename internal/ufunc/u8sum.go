@@ -6,11 +6,11 @@ import "encoding/binary"
 // acc[j%len(acc)] += uint64(x[j]) for every j < len(x). With acc one slot
 // per channel and x starting on channel 0 of interleaved pixels (an HWC
 // image's bytes), it leaves the exact per-channel sums. The sums wrap in
-// 64 bits, which takes more than 2^56 bytes. Periods up to 32 whose odd
-// part is 1, 3, 5 or 7 (1 to 8, 10, 12, 14, 16, 20, 24, 28, 32) use an
-// AVX2 kernel when the CPU has one; every other period, and the tail
-// shorter than a kernel block (32 bytes times the odd part), go through
-// a Go loop. It panics if acc is empty and x is not.
+// 64 bits, which takes more than 2^56 bytes. Periods up to 32 use an
+// AVX2 kernel when the CPU has one; longer periods, the pure-Go build and
+// the tail shorter than a kernel block (32 bytes times the odd part of the
+// period) add eight bytes at a time in Go. It panics if acc is empty and
+// x is not.
 func SumU8Periodic(acc []uint64, x []uint8) {
 	if len(x) == 0 {
 		return

@@ -197,3 +197,57 @@ l7block:
 	JNZ   l7group
 	VZEROUPPER
 	RET
+
+// func sumU8Lanes(lanes, out, x unsafe.Pointer, l, n int)
+// The same for any L: the 32*L uint16 lanes live in memory at lanes
+// (zero on entry and on return), the pieces of a block added into them
+// one after another.
+TEXT ·sumU8Lanes(SB), NOSPLIT, $0-40
+	MOVQ lanes+0(FP), DI
+	MOVQ out+8(FP), BX
+	MOVQ x+16(FP), SI
+	MOVQ l+24(FP), R8
+	MOVQ n+32(FP), CX
+	VPXOR Y2, Y2, Y2
+lgroup:
+	MOVQ    $256, DX
+	CMPQ    CX, DX
+	CMOVQLT CX, DX
+	SUBQ    DX, CX
+lblock:
+	MOVQ DI, R9
+	MOVQ R8, R10
+lpiece:
+	VPMOVZXBW (SI), Y0
+	VPADDW    (R9), Y0, Y0
+	VMOVDQU   Y0, (R9)
+	VPMOVZXBW 16(SI), Y1
+	VPADDW    32(R9), Y1, Y1
+	VMOVDQU   Y1, 32(R9)
+	ADDQ      $32, SI
+	ADDQ      $64, R9
+	DECQ      R10
+	JNZ       lpiece
+	DECQ      DX
+	JNZ       lblock
+	// Widen the lanes into out, 16 at a time, and clear them.
+	MOVQ DI, R9
+	MOVQ BX, R11
+	MOVQ R8, R10
+	SHLQ $1, R10
+lflush:
+	VPMOVZXWD (R9), Y0
+	VPADDD    (R11), Y0, Y0
+	VMOVDQU   Y0, (R11)
+	VPMOVZXWD 16(R9), Y1
+	VPADDD    32(R11), Y1, Y1
+	VMOVDQU   Y1, 32(R11)
+	VMOVDQU   Y2, (R9)
+	ADDQ      $32, R9
+	ADDQ      $64, R11
+	DECQ      R10
+	JNZ       lflush
+	TESTQ CX, CX
+	JNZ   lgroup
+	VZEROUPPER
+	RET

@@ -95,7 +95,7 @@ func BenchmarkSumU8Periodic(b *testing.B) {
 	for i := range x {
 		x[i] = uint8(i * 7)
 	}
-	for _, p := range []int{1, 3, 4, 9} {
+	for _, p := range []int{1, 3, 4, 9, 33} {
 		b.Run(fmt.Sprintf("period=%d/impl=ufunc", p), func(b *testing.B) {
 			b.SetBytes(int64(len(x)))
 			b.ReportAllocs()
