@@ -231,6 +231,9 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 	if ps.src == dtF32 {
 		x = cast[float32](src)
 	}
+	if p.flatRows(w, dst, x, in, lo, hi, n, ks) {
+		return true
+	}
 	sv := view{b: src, dt: ps.src}
 	a := w.acc
 	for t := lo; t < hi; t++ {

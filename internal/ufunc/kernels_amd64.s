@@ -1,11 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
-
-// PF is how far ahead (in bytes) the reduction kernels prefetch their
-// input: about 16 loop steps, which keeps more lines in flight than the
-// hardware prefetcher alone on long runs.
-#define PF 2048
+#include "sum_amd64.h"
 
 // VOP defines NAME(v, k unsafe.Pointer, n int): v[j] = v[j] op k[j] for
 // n elements, a multiple of 8, as INSTR A, B, Y0 with v in Y0 and k in
@@ -93,29 +89,8 @@ TEXT ·sumF32x16(SB), NOSPLIT, $0-24
 	MOVQ s+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $4, CX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-sum32:
-	PREFETCHT0 PF(SI)
-	VCVTPS2PD (SI), Y4
-	VCVTPS2PD 16(SI), Y5
-	VCVTPS2PD 32(SI), Y6
-	VCVTPS2PD 48(SI), Y7
-	VADDPD Y4, Y0, Y0
-	VADDPD Y5, Y1, Y1
-	VADDPD Y6, Y2, Y2
-	VADDPD Y7, Y3, Y3
-	ADDQ $64, SI
-	DECQ CX
-	JNZ  sum32
-	VADDPD Y1, Y0, Y0
-	VADDPD Y3, Y2, Y2
-	VADDPD Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD X1, X0, X0
-	VHADDPD X0, X0, X0
+	SUMF32(sum32)
+	HSUMPD
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
@@ -178,34 +153,8 @@ TEXT ·dotF32x16(SB), NOSPLIT, $0-32
 	MOVQ c+8(FP), DI
 	MOVQ n+16(FP), CX
 	SHRQ $4, CX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-dot:
-	PREFETCHT0 PF(SI)
-	VCVTPS2PD (SI), Y4
-	VCVTPS2PD 16(SI), Y5
-	VCVTPS2PD 32(SI), Y6
-	VCVTPS2PD 48(SI), Y7
-	VCVTPS2PD (DI), Y8
-	VCVTPS2PD 16(DI), Y9
-	VCVTPS2PD 32(DI), Y10
-	VCVTPS2PD 48(DI), Y11
-	VFMADD231PD Y4, Y8, Y0
-	VFMADD231PD Y5, Y9, Y1
-	VFMADD231PD Y6, Y10, Y2
-	VFMADD231PD Y7, Y11, Y3
-	ADDQ $64, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  dot
-	VADDPD Y1, Y0, Y0
-	VADDPD Y3, Y2, Y2
-	VADDPD Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD X1, X0, X0
-	VHADDPD X0, X0, X0
+	DOTF32(dot)
+	HSUMPD
 	VZEROUPPER
 	MOVSD X0, ret+24(FP)
 	RET
@@ -217,29 +166,8 @@ TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $4, CX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-sq:
-	PREFETCHT0 PF(SI)
-	VCVTPS2PD (SI), Y4
-	VCVTPS2PD 16(SI), Y5
-	VCVTPS2PD 32(SI), Y6
-	VCVTPS2PD 48(SI), Y7
-	VFMADD231PD Y4, Y4, Y0
-	VFMADD231PD Y5, Y5, Y1
-	VFMADD231PD Y6, Y6, Y2
-	VFMADD231PD Y7, Y7, Y3
-	ADDQ $64, SI
-	DECQ CX
-	JNZ  sq
-	VADDPD Y1, Y0, Y0
-	VADDPD Y3, Y2, Y2
-	VADDPD Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD X1, X0, X0
-	VHADDPD X0, X0, X0
+	SUMSQF32(sq)
+	HSUMPD
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET

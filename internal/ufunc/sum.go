@@ -159,8 +159,14 @@ func DotF32(x, c []float32) float64 {
 		return DotF32(x[:h], c[:h]) + DotF32(x[h:], c[h:])
 	}
 	r, n := dotF32(x, c)
+	return r + dotTail(x[n:], c[n:])
+}
+
+// dotTail is DotF32's loop over the elements its kernel leaves.
+func dotTail(x, c []float32) float64 {
+	c = c[:len(x)]
 	var a [4]float64
-	j := n
+	j := 0
 	for ; j+4 <= len(x); j += 4 {
 		a[0] += float64(x[j]) * float64(c[j])
 		a[1] += float64(x[j+1]) * float64(c[j+1])
@@ -170,7 +176,7 @@ func DotF32(x, c []float32) float64 {
 	for ; j < len(x); j++ {
 		a[0] += float64(x[j]) * float64(c[j])
 	}
-	return r + ((a[0] + a[1]) + (a[2] + a[3]))
+	return (a[0] + a[1]) + (a[2] + a[3])
 }
 
 // SumSqF32 returns the sum of x[j]*x[j] in float64, pairwise over blocks.
@@ -180,18 +186,7 @@ func SumSqF32(x []float32) float64 {
 		return SumSqF32(x[:h]) + SumSqF32(x[h:])
 	}
 	r, n := sumSqF32(x)
-	var a [4]float64
-	j := n
-	for ; j+4 <= len(x); j += 4 {
-		a[0] += float64(x[j]) * float64(x[j])
-		a[1] += float64(x[j+1]) * float64(x[j+1])
-		a[2] += float64(x[j+2]) * float64(x[j+2])
-		a[3] += float64(x[j+3]) * float64(x[j+3])
-	}
-	for ; j < len(x); j++ {
-		a[0] += float64(x[j]) * float64(x[j])
-	}
-	return r + ((a[0] + a[1]) + (a[2] + a[3]))
+	return r + dotTail(x[n:], x[n:])
 }
 
 // MaxF64 is MaxF32 for float64.
