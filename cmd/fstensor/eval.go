@@ -95,7 +95,7 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 		return err
 	}
 	defer in.Close()
-	var opts []expr.Option
+	opts := []expr.Option{expr.WithAllocator(mem)}
 	if relabel {
 		opts = append(opts, expr.WithRelabel())
 	}

@@ -44,7 +44,7 @@ func openInput(path string, f tensorio.Format, single bool, opts ...tensorio.Opt
 	if single && f != tensorio.NPY {
 		return nil, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, f)
 	}
-	opts = append([]tensorio.Option{tensorio.WithFormat(f)}, opts...)
+	opts = append([]tensorio.Option{tensorio.WithFormat(f), tensorio.WithAllocator(mem)}, opts...)
 	if single {
 		opts = append(opts, tensorio.WithSingleTensor())
 	}

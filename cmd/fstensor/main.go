@@ -34,6 +34,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/hugepage"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -61,6 +62,10 @@ const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor show testdata/images.arrow --column image --row 3 -o image3.png
   fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png
   fstensor search testdata/embeddings.arrow --query-row testdata/embeddings.arrow:3 -k 4`
+
+// mem allocates every Arrow buffer the command reads, computes and
+// writes: buffers of 4 MiB or more on huge pages, as NumPy's arrays.
+var mem = hugepage.NewAllocator()
 
 // errUsage marks errors caused by how the command was called (exit code 2).
 var errUsage = errors.New("usage")

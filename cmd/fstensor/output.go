@@ -51,7 +51,7 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 // createOutput starts writing a file of format f for schema at path, or
 // on stdout for "-". Nothing appears at path before Close succeeds.
 func createOutput(path string, f tensorio.Format, schema *arrow.Schema, opts []tensorio.Option, stdout io.Writer) (*tensorio.Writer, error) {
-	opts = append([]tensorio.Option{tensorio.WithFormat(f)}, opts...)
+	opts = append([]tensorio.Option{tensorio.WithFormat(f), tensorio.WithAllocator(mem)}, opts...)
 	var w *tensorio.Writer
 	var err error
 	if path == stdoutName {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -194,7 +193,7 @@ func readAll(path, column string, single bool, opts ...tensorio.Option) (*fixeds
 	if len(parts) == 0 {
 		return nil, errNoRows
 	}
-	all, err := array.Concatenate(parts, memory.DefaultAllocator)
+	all, err := array.Concatenate(parts, mem)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -278,7 +277,7 @@ func readRows(pin parsedInput, path, column string, i, n int) (*fixedshape.Array
 		return nil, fmt.Errorf("%w: --row %d is past the last row of %s", errUsage, i, path)
 	}
 	// Copy the rows out: a mapped file's buffers die with Close.
-	owned, err := array.Concatenate(chunks, memory.DefaultAllocator)
+	owned, err := array.Concatenate(chunks, mem)
 	if err != nil {
 		return nil, err
 	}
