@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/hugepage"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -36,83 +38,102 @@ var computeBenchCases = []struct {
 	{"scale", "x * 2 + 1", f32, 4096, []int{64, 64}, false},
 }
 
-func computeBenchInput(b *testing.B, elem arrow.DataType, batch int, shape []int) (*fixedshape.Type, *fixedshape.Array) {
+// computeBenchInput returns a batch of tensors of typ whose values live in
+// a buffer of mem.
+func computeBenchInput(b *testing.B, mem memory.Allocator, elem arrow.DataType, batch int, shape []int) (*fixedshape.Type, *fixedshape.Array) {
 	typ := fixedshape.MustNewType(elem, metadata.MustNew(shape, nil, nil))
 	n := batch * typ.ListSize()
-	var in *fixedshape.Array
-	var err error
+	buf := memory.NewResizableBuffer(mem)
+	defer buf.Release()
+	buf.Resize(n * elem.(arrow.FixedWidthDataType).BitWidth() / 8)
 	switch elem.ID() {
 	case arrow.UINT8:
-		data := make([]uint8, n)
-		for i := range data {
+		for i, data := 0, buf.Bytes(); i < n; i++ {
 			data[i] = uint8(i * 7)
 		}
-		in, err = fixedshape.FromSlice(typ, data, nil)
 	case arrow.FLOAT32:
-		data := make([]float32, n)
+		data := arrow.Float32Traits.CastFromBytes(buf.Bytes())
 		for i := range data {
 			data[i] = float32(i%1000) / 1000
 		}
-		in, err = fixedshape.FromSlice(typ, data, nil)
 	default:
-		data := make([]float64, n)
+		data := arrow.Float64Traits.CastFromBytes(buf.Bytes())
 		for i := range data {
 			data[i] = float64(i%1000) / 1000
 		}
-		in, err = fixedshape.FromSlice(typ, data, nil)
 	}
+	in, err := fixedshape.NewArrayFromBuffer(typ, batch, buf)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return typ, in
 }
 
+// benchAllocators are the memories benchmarks run on: Go's heap (arrow-go's
+// default allocator) and hugepage.Allocator.
+var benchAllocators = []struct {
+	name string
+	mem  memory.Allocator
+}{
+	{"go", memory.DefaultAllocator},
+	{"hugepage", hugepage.NewAllocator()},
+}
+
 func BenchmarkCompute(b *testing.B) {
 	for _, bc := range computeBenchCases {
-		typ, in := computeBenchInput(b, bc.elem, bc.batch, bc.shape)
-		p := expr.MustCompile(expr.MustParse(bc.text, expr.Input(typ)))
-		rt, err := p.ResultType()
-		if err != nil {
-			b.Fatal(err)
+		for _, ba := range benchAllocators {
+			benchCompute(b, bc.op, bc.text, bc.elem, bc.batch, bc.shape, bc.reduce, ba.name, ba.mem)
 		}
-		elem := rt
-		if ft, ok := rt.(*fixedshape.Type); ok {
-			elem = ft.ElemType()
-		}
-		outBytes := bc.batch * p.Metadata().Size() * elem.(arrow.FixedWidthDataType).BitWidth() / 8
-		src := in.ValueBytes()
-		counted := outBytes
-		if bc.reduce {
-			counted = len(src)
-		}
-		dst := make([]byte, outBytes)
-		buf := make([]byte, counted)
-		touch(dst)
-		touch(buf)
-		name := fmt.Sprintf("op=%s/dtype=%s/shape=%s", bc.op, numpyDType(bc.elem), shapeName(bc.batch, bc.shape))
-		b.Run(name+"/impl=expr", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(counted))
-			for b.Loop() {
-				if err := p.EvalInto(dst, in, expr.WithWorkers(1)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(name+"/impl=copy", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(counted))
-			from := src
-			if !bc.reduce {
-				from = make([]byte, counted) // as many bytes as the output
-				touch(from)
-			}
-			for b.Loop() {
-				copy(buf, from)
-			}
-		})
-		in.Release()
 	}
+}
+
+func benchCompute(b *testing.B, op, text string, elemType arrow.DataType, batch int, shape []int, reduce bool, memName string, mem memory.Allocator) {
+	typ, in := computeBenchInput(b, mem, elemType, batch, shape)
+	defer in.Release()
+	p := expr.MustCompile(expr.MustParse(text, expr.Input(typ)))
+	rt, err := p.ResultType()
+	if err != nil {
+		b.Fatal(err)
+	}
+	elem := rt
+	if ft, ok := rt.(*fixedshape.Type); ok {
+		elem = ft.ElemType()
+	}
+	outBytes := batch * p.Metadata().Size() * elem.(arrow.FixedWidthDataType).BitWidth() / 8
+	src := in.ValueBytes()
+	counted := outBytes
+	if reduce {
+		counted = len(src)
+	}
+	// Every buffer of both sides comes from mem.
+	dst, buf := mem.Allocate(outBytes), mem.Allocate(counted)
+	defer mem.Free(dst)
+	defer mem.Free(buf)
+	touch(dst)
+	touch(buf)
+	name := fmt.Sprintf("op=%s/dtype=%s/shape=%s/mem=%s", op, numpyDType(elemType), shapeName(batch, shape), memName)
+	b.Run(name+"/impl=expr", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(counted))
+		for b.Loop() {
+			if err := p.EvalInto(dst, in, expr.WithWorkers(1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run(name+"/impl=copy", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(counted))
+		from := src
+		if !reduce {
+			from = mem.Allocate(counted) // as many bytes as the output
+			defer mem.Free(from)
+			touch(from)
+		}
+		for b.Loop() {
+			copy(buf, from)
+		}
+	})
 }
 
 // touch writes every page of b, so that neither side of a comparison
