@@ -451,6 +451,17 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 	rowsF32 := wide && ss == 1 && ps.src == dtF32 && len(ps.prog) == 0 && r.float && r.kind != Norm && inner >= 16
 	used := min(per, outer) * inner
 	for {
+		if bytes && inner <= maxU8Channels {
+			// The whole run of outer*inner bytes summed by channel at once,
+			// the totals folded as the chunks' are below.
+			so := offs[opSrc]
+			sumU8Channels(w.wi[:inner], src.b[so:so+outer*inner])
+			acc.foldWide(r, ps.val, w.wf, w.wi, inner, offs[opDst], sd, inner)
+			if !nextOuter(nt, offs, cnt) {
+				return
+			}
+			continue
+		}
 		if rowsF32 {
 			x := cast[float32](src.b)[offs[opSrc]:]
 			if o := offs[opDst]; sd == 1 {
