@@ -9,13 +9,16 @@
 // by independent accumulators (the error grows with the logarithm of the
 // length, as NumPy's pairwise sum's does, with float64 precision for
 // float32 input); DotF32 and SumSqF32 do the same for products and
-// squares. MinF32 ... MaxF64 return the extreme of a run, NaN when the
+// squares. RowsF32 runs one of those three over many equal rows in one
+// kernel call, each row with the bits of the one-row function.
+// SumU8Periodic adds bytes into a few channels (x[j] into acc[j%p]),
+// exactly. MinF32 ... MaxF64 return the extreme of a run, NaN when the
 // run holds a NaN. ApplyF32 and ApplyScalarF32 run one float32 operation
 // over a run in place, U8ToF32 converts bytes, StreamF32 writes a result
 // past the caches.
 //
-// On amd64 the AVX2 kernels of kernels_amd64.s, chain_amd64.s and
-// acc_amd64.s (FMA too for DotF32 and SumSqF32) handle the whole blocks
+// On amd64 the AVX2 kernels of the _amd64.s files (FMA too for DotF32
+// and SumSqF32) handle the whole blocks
 // of 8, 16 or 32 elements when the CPU and the operating system support
 // them (golang.org/x/sys/cpu), and Go loops the rest; the purego build
 // tag, or another architecture, uses the Go loops throughout, as
