@@ -112,19 +112,9 @@ func sumF32Go(s []float32) float64 {
 
 // SumU8 returns the exact sum of s.
 func SumU8(s []uint8) uint64 {
-	var a [4]uint64
-	i := 0
-	for ; i+4 <= len(s); i += 4 {
-		a[0] += uint64(s[i])
-		a[1] += uint64(s[i+1])
-		a[2] += uint64(s[i+2])
-		a[3] += uint64(s[i+3])
-	}
-	r := a[0] + a[1] + a[2] + a[3]
-	for ; i < len(s); i++ {
-		r += uint64(s[i])
-	}
-	return r
+	var acc [1]uint64
+	SumU8Periodic(acc[:], s)
+	return acc[0]
 }
 
 // MaxF32 returns the largest element of s, NaN if s holds a NaN, -Inf

@@ -116,3 +116,23 @@ func BenchmarkSumU8Periodic(b *testing.B) {
 		}
 	})
 }
+
+func TestSumU8(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	paths(t, func(t *testing.T) {
+		for _, n := range append(lengths, 1<<20+5) {
+			x := make([]uint8, n)
+			var want uint64
+			for i := range x {
+				x[i] = uint8(r.Uint32())
+				if i%3 == 0 {
+					x[i] = 255
+				}
+				want += uint64(x[i])
+			}
+			if got := ufunc.SumU8(x); got != want {
+				t.Errorf("SumU8 of %d bytes = %d, want %d", n, got, want)
+			}
+		}
+	})
+}
