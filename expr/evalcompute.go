@@ -178,7 +178,11 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 	}
 	rowBytes := p.comp.meta.Size() * p.comp.elem.width()
 	work := func(lo, hi int) {
-		w := p.newWorker()
+		w, _ := p.comp.workers.Get().(*worker)
+		if w == nil {
+			w = p.newWorker()
+		}
+		defer p.comp.workers.Put(w)
 		// Results of 1 MiB or more go past the caches, as copy() does.
 		w.stream = n*rowBytes >= 1<<20
 		if p.runFlat(w, dst, src, in, lo, hi) {

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
@@ -86,6 +87,11 @@ type compute struct {
 	scalar bool // one value per tensor: a reduction left no axes
 	nest1  nest // the loops of first
 	nest2  nest // the loops of second
+
+	// workers holds the *worker of finished evaluations for the next
+	// ones: a worker's buffers take ~40 KiB. Every path sets or clears
+	// what it reads from them.
+	workers sync.Pool
 }
 
 // compileCompute lowers the computing nodes above the view node v (whose
