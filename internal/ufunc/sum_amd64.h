@@ -11,28 +11,15 @@
 // hardware prefetcher's own.
 #define PF 512
 
-// SUMF32: x[j]
-#define SUMF32(L) \
-	VXORPD Y0, Y0, Y0; \
-	VXORPD Y1, Y1, Y1; \
-	VXORPD Y2, Y2, Y2; \
-	VXORPD Y3, Y3, Y3; \
-L: \
-	PREFETCHT0 PF(SI); \
-	VCVTPS2PD (SI), Y4; \
-	VCVTPS2PD 16(SI), Y5; \
-	VCVTPS2PD 32(SI), Y6; \
-	VCVTPS2PD 48(SI), Y7; \
-	VADDPD Y4, Y0, Y0; \
-	VADDPD Y5, Y1, Y1; \
-	VADDPD Y6, Y2, Y2; \
-	VADDPD Y7, Y3, Y3; \
-	ADDQ $64, SI; \
-	DECQ CX; \
-	JNZ  L
+// SUMF32: x[j]; SUMSQF32: x[j]*x[j] (each product exact in float64).
+// Both are CVTLOOP with the step that folds a converted vector X into
+// an accumulator A.
+#define ADDSTEP(X, A) VADDPD X, A, A
+#define SQSTEP(X, A) VFMADD231PD X, X, A
+#define SUMF32(L) CVTLOOP(L, ADDSTEP)
+#define SUMSQF32(L) CVTLOOP(L, SQSTEP)
 
-// SUMSQF32: x[j]*x[j] (each product exact in float64)
-#define SUMSQF32(L) \
+#define CVTLOOP(L, STEP) \
 	VXORPD Y0, Y0, Y0; \
 	VXORPD Y1, Y1, Y1; \
 	VXORPD Y2, Y2, Y2; \
@@ -43,10 +30,10 @@ L: \
 	VCVTPS2PD 16(SI), Y5; \
 	VCVTPS2PD 32(SI), Y6; \
 	VCVTPS2PD 48(SI), Y7; \
-	VFMADD231PD Y4, Y4, Y0; \
-	VFMADD231PD Y5, Y5, Y1; \
-	VFMADD231PD Y6, Y6, Y2; \
-	VFMADD231PD Y7, Y7, Y3; \
+	STEP(Y4, Y0); \
+	STEP(Y5, Y1); \
+	STEP(Y6, Y2); \
+	STEP(Y7, Y3); \
 	ADDQ $64, SI; \
 	DECQ CX; \
 	JNZ  L
