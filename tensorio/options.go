@@ -42,7 +42,9 @@ func WithFormat(f Format) Option { return func(c *config) { c.format = f } }
 
 // WithAllocator sets the allocator of the batches read and of the copies
 // a writer makes (default memory.DefaultAllocator). The codecs of .pb,
-// .zio and .dt decode into memory of their own.
+// .zio and .dt decode into memory of their own. hugepage.NewAllocator
+// puts large batches on huge pages, which computing over them reads
+// faster.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) {
 		if mem != nil {
