@@ -32,9 +32,13 @@ func WithMinSize(n int) Option {
 }
 
 // WithSmall sets the allocator of buffers below the minimum size
-// (memory.DefaultAllocator by default).
+// (memory.DefaultAllocator by default; nil keeps the default).
 func WithSmall(mem memory.Allocator) Option {
-	return func(a *Allocator) { a.small = mem }
+	return func(a *Allocator) {
+		if mem != nil {
+			a.small = mem
+		}
+	}
 }
 
 // NewAllocator returns an Allocator.
@@ -46,8 +50,10 @@ func NewAllocator(opts ...Option) *Allocator {
 	return a
 }
 
-// Allocate returns a zeroed buffer of size bytes, 64-byte aligned. It
-// panics if size is negative, as memory.GoAllocator does.
+// Allocate returns a buffer of size bytes, 64-byte aligned: a zeroed
+// mapping from the minimum size on, otherwise the small-buffer
+// allocator's buffer (zeroed by the default one). It panics if size is
+// negative, as memory.GoAllocator does.
 func (a *Allocator) Allocate(size int) []byte {
 	if size < a.minSize {
 		return a.small.Allocate(size)
