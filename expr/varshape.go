@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 	"github.com/fstensor/fstensor/varshape"
@@ -48,6 +49,7 @@ type rowPlan struct {
 	inBytes  int         // bytes of one input row
 	outBytes int         // bytes of one result
 	outSize  int         // elements of one result
+	outWidth int         // bytes per result element
 	sruns    kernel.Runs // runs of a row from its first byte, when streams
 	streams  bool        // runs.streams(): a streamed row is one CopyRuns
 	outND    int         // the result's number of axes, -1 when more than 4
@@ -55,6 +57,10 @@ type rowPlan struct {
 	entry    planSlot    // this plan's entry of VarPlan.slots
 	*Plan
 	runs *runCopy // nil: use the plan's kernels
+	// The result's metadata and element type: the view's, or the
+	// computing operations' (Plan.Metadata).
+	res     metadata.Metadata
+	resElem arrow.DataType
 }
 
 // sameOut reports whether p's and q's results have the same shape.
@@ -62,7 +68,7 @@ func (p *rowPlan) sameOut(q *rowPlan) bool {
 	if p.outND >= 0 && q.outND >= 0 {
 		return p.outND == q.outND && p.outShape == q.outShape
 	}
-	return sameShape(p.out, q.out)
+	return sameShape(p.res, q.res)
 }
 
 // CompileVar returns the plan of e over columns of typ. e is built on any
@@ -167,10 +173,14 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, ow, elem := c.out, c.width, c.elem
+	var runs *runCopy
 	if c.comp != nil {
-		return nil, errorf("%s computes: variable-shape columns take view expressions (slices, indexes, transposes, reshapes) only", e)
+		out, ow, elem = c.comp.meta, c.comp.elem.width(), c.comp.elem.arrow()
+	} else {
+		runs = newRunCopy(c)
 	}
-	pl = &rowPlan{Plan: c, runs: newRunCopy(c), inBytes: c.inSize * c.width, outBytes: c.out.Size() * c.width, outSize: c.out.Size()}
+	pl = &rowPlan{Plan: c, runs: runs, inBytes: c.inSize * c.width, outBytes: out.Size() * ow, outSize: out.Size(), outWidth: ow, res: out, resElem: elem}
 	copy(pl.entry.shape[:], shape)
 	pl.entry.pl = pl
 	pl.inSize = c.inSize
@@ -178,10 +188,10 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 		pl.sruns = pl.runs.runsAt(0)
 	}
 	pl.outND = -1
-	if nd := c.out.NDim(); nd <= len(pl.outShape) {
+	if nd := out.NDim(); nd <= len(pl.outShape) {
 		pl.outND = nd
 		for k := range nd {
-			pl.outShape[k] = int32(c.out.Dim(k))
+			pl.outShape[k] = int32(out.Dim(k))
 		}
 	}
 	p.mu.Lock()
@@ -213,30 +223,40 @@ func (p *VarPlan) Plans() int {
 // has a complete one, and is an error otherwise.
 func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	o := config(opts)
-	rp, err := p.planRows(in, false)
+	rp, err := p.planRows(in, true)
+	if err == nil && rp.common == nil {
+		// No valid row: one value per row needs no shape.
+		if rt, err := p.ResultType(); err == nil && !isTensorType(rt) {
+			return p.EvalAs(rt, in, opts...)
+		}
+		rp, err = p.planRows(in, false)
+	}
 	if err != nil {
 		return nil, err
 	}
 	common := rp.common
-	if rp.uniform && common.out.Size() > 0 {
+	if common.Scalar() {
+		return p.evalScalar(in, rp, common.resElem, o)
+	}
+	if rp.uniform && common.res.Size() > 0 {
 		typ, err := common.Type()
 		if err != nil {
 			return nil, err
 		}
 		return p.evalFixed(in, rp, typ, o)
 	}
-	ond := common.out.NDim()
+	ond := common.res.NDim()
 	if ond == 0 { // not reached: 0-D results all have the shape () and one element
 		return nil, errorf("0-D results cannot make a variable-shape column")
 	}
-	names := common.out.DimNames()
+	names := common.res.DimNames()
 	for _, pl := range rp.plans {
-		if pl != nil && pl != common && !sameNames(pl.out, common.out) {
+		if pl != nil && pl != common && !sameNames(pl.res, common.res) {
 			names = nil
 			break
 		}
 	}
-	typ, err := varshape.NewType(common.elem, ond, varshape.Options{DimNames: names})
+	typ, err := varshape.NewType(common.resElem, ond, varshape.Options{DimNames: names})
 	if err != nil {
 		return nil, err
 	}
@@ -275,11 +295,11 @@ func (p *VarPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option)
 			if pl == nil {
 				continue
 			}
-			if !arrow.TypeEqual(pl.elem, t.ElemType()) {
-				return nil, errorf("row %d of %d: the result's elements are %v, not %v", i, n, pl.elem, t.ElemType())
+			if !arrow.TypeEqual(pl.resElem, t.ElemType()) {
+				return nil, errorf("row %d of %d: the result's elements are %v, not %v", i, n, pl.resElem, t.ElemType())
 			}
-			if !sameShapeAs(pl.out, shape) {
-				return nil, errorf("row %d of %d: the result shape %s differs from the fixed shape %s", i, n, metadata.FormatShape(pl.out.Shape()), metadata.FormatShape(shape))
+			if !sameShapeAs(pl.res, shape) {
+				return nil, errorf("row %d of %d: the result shape %s differs from the fixed shape %s", i, n, metadata.FormatShape(pl.res.Shape()), metadata.FormatShape(shape))
 			}
 		}
 		return p.evalFixed(in, rp, t, o)
@@ -291,11 +311,14 @@ func (p *VarPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option)
 			if pl == nil {
 				continue
 			}
-			if !arrow.TypeEqual(pl.elem, t.ElemType()) || pl.out.NDim() != t.NDim() {
-				return nil, errorf("row %d of %d: the result is %d-D %v, not %d-D %v", i, n, pl.out.NDim(), pl.elem, t.NDim(), t.ElemType())
+			if !arrow.TypeEqual(pl.resElem, t.ElemType()) || pl.res.NDim() != t.NDim() {
+				return nil, errorf("row %d of %d: the result is %d-D %v, not %d-D %v", i, n, pl.res.NDim(), pl.resElem, t.NDim(), t.ElemType())
 			}
 		}
 		return p.evalVar(in, rp, t, o)
+	}
+	if rp.common == nil || rp.common.Scalar() {
+		return p.evalScalar(in, rp, typ, o)
 	}
 	return nil, errorf("a result column of %v: want a fixed- or variable-shape tensor type", typ)
 }
@@ -323,9 +346,9 @@ func (p *VarPlan) evalVar(in *varshape.Array, rp rowPlans, typ *varshape.Type, o
 	for i, pl := range plans {
 		size := 0
 		if pl != nil {
-			size = pl.out.Size()
+			size = pl.res.Size()
 			for k := range ond {
-				sh[i*ond+k] = int32(pl.out.Dim(k))
+				sh[i*ond+k] = int32(pl.res.Dim(k))
 			}
 		}
 		offs[i+1] = offs[i] + int32(size)
@@ -394,7 +417,7 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 			if pl == nil {
 				key = shapeKey(key[:0], shape)
 				if pl, err = p.plan(key, shape); err != nil {
-					return rowPlans{}, errorf("row %d of %d: %v", i, n, trim(err))
+					return rowPlans{}, errorf("row %d of %d: %v (the row's shape is %s)", i, n, trim(err), p.rowShape(shape))
 				}
 				if slot != nil {
 					slot.Store(&pl.entry)
@@ -428,6 +451,9 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 			return rowPlans{}, err
 		}
 	}
+	if err := rp.checkComputeInput(); err != nil {
+		return rowPlans{}, err
+	}
 	return rp, nil
 }
 
@@ -442,9 +468,12 @@ func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int,
 	if err != nil {
 		return 0, err
 	}
-	w := rp.common.width
+	w := rp.common.outWidth
 	if len(dst) < rp.total*w {
 		return 0, errorf("destination of %d bytes for %d bytes", len(dst), rp.total*w)
+	}
+	if rp.computes() && !unsafeslice.Aligned(dst, w) {
+		return 0, errorf("destination is not aligned to its %d-byte elements", w)
 	}
 	runRows(o.workers, len(rp.plans), func(lo, hi int) { rp.run(dst, lo, hi, 0) })
 	return rp.total * w, nil

@@ -26,12 +26,22 @@ import (
 // fewer rows for a smaller image), and neither is the -1 of a reshape of
 // an input with a free size. Results of no element (a size-0 fixed axis)
 // make a variable-shape type, as a FixedSizeList of size 0 cannot be a
-// column type. Computing expressions (astype, arithmetic, reductions)
-// are refused.
+// column type.
+//
+// A computing expression has its element type whatever the shapes. A
+// result with no axes left (a full reduction such as x.mean(), a
+// similarity) is one value per row: the plain Arrow type of that
+// element, as [Plan.ResultType] gives for fixed-shape columns. Otherwise
+// element-wise operations keep their operand's axes, a reduction removes
+// its axes (or keeps them with size 1 under keepdims), and a constant
+// broadcast against the tensor keeps the tensor's axes, with the
+// constant's size on the axes where it has one other than 1 and on the
+// axes it adds: x.astype(float32).mean(axis=(0, 1)) of HWC images of any
+// height and width is a fixed-shape (3) column.
 //
 // The expression's structure is taken from one input shape on which it
-// is valid: a template whose free sizes are large, or else any row shape
-// compiled before (by [VarPlan.Plan] or an evaluation). Errors wrap
+// is valid: a template whose free sizes are large, or of size 1 (where a
+// constant broadcasts), or else any row shape compiled before (by [VarPlan.Plan] or an evaluation). Errors wrap
 // arrow.ErrInvalid: a syntax error, or an error the expression has on
 // every input (an index out of bounds of a fixed axis).
 func (p *VarPlan) ResultType() (arrow.DataType, error) {
@@ -42,9 +52,6 @@ func (p *VarPlan) ResultType() (arrow.DataType, error) {
 	res := e.node()
 	var chain []*node
 	for n := res; n.x != nil; n = n.x {
-		if n.op > opReshape {
-			return nil, errorf("%s computes: variable-shape columns take view expressions (slices, indexes, transposes, reshapes) only", e)
-		}
 		chain = append(chain, n)
 	}
 	slices.Reverse(chain)
@@ -55,6 +62,10 @@ func (p *VarPlan) ResultType() (arrow.DataType, error) {
 	stable := true // names do not depend on the free sizes
 	for _, n := range chain {
 		shape, stable = resultAxes(n, shape, stable)
+	}
+	if res.reduced && len(shape) == 0 {
+		// One value per row (Plan.Scalar): a plain column.
+		return res.elem, nil
 	}
 	var names []string
 	if stable && res.meta.HasDimNames() && res.meta.NDim() > 0 {
@@ -124,8 +135,12 @@ func resultAxes(n *node, in []int, stable bool) ([]int, bool) {
 		// Names survive a reshape only by the sizes of the axes.
 		out := slices.Clone(n.ints)
 		return out, false
+	default:
+		if n.op > opReshape {
+			return computeAxes(n, in, stable)
+		}
 	}
-	// Not reached (ResultType refuses other operations).
+	// Not reached.
 	if allFixed {
 		return n.meta.Shape(), stable
 	}
@@ -173,6 +188,19 @@ func (p *VarPlan) template() (Expr, error) {
 	e, terr := p.build(InputOf(p.typ.ElemType(), m))
 	if terr == nil {
 		return e, nil
+	}
+	if free > 0 {
+		// Free sizes of 1, which broadcast against a constant's axes
+		// (x - float32([1, 2, 3]) over a free last axis).
+		phys := make([]int, len(u))
+		for i, d := range u {
+			phys[i] = max(d, 1)
+		}
+		if m, err := p.typ.RowMetadata(phys); err == nil {
+			if e, err := p.build(InputOf(p.typ.ElemType(), m)); err == nil {
+				return e, nil
+			}
+		}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

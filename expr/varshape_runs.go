@@ -128,6 +128,10 @@ const streamAhead = 1
 // rows of one plan whose elements lie back to back in the column go to
 // the plan in one call.
 func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
+	if rp.computes() {
+		rp.runComputed(dst, lo, hi, nullBytes)
+		return
+	}
 	off := 0
 	for _, pl := range rp.plans[:lo] {
 		if pl != nil {
@@ -140,7 +144,7 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 	// A result too large to stay in cache is written with non-temporal
 	// stores, as copy() writes one copy of that size, though each call
 	// below writes one row or a few.
-	stream := rp.common != nil && rp.total*rp.common.width >= streamBytes
+	stream := rp.common != nil && rp.total*rp.common.outWidth >= streamBytes
 	for i := lo; i < hi; {
 		pl := rp.plans[i]
 		if pl == nil {
