@@ -332,7 +332,7 @@ func TestVarComputeErrors(t *testing.T) {
 		typ        *varshape.Type
 		shapes     [][]int
 		as         arrow.DataType // nil: Eval
-		want       []string // parts of the error
+		want       []string       // parts of the error
 	}{
 		{"empty max", "x.max()", vec, [][]int{{2}, nil, {0}}, nil, []string{"row 2 of 3: zero-size array to reduction operation maximum which has no identity", "(the row's shape is (0,))"}},
 		{"empty argmin", "x.argmin()", vec, [][]int{{0}}, nil, []string{"row 0 of 1: attempt to get argmin of an empty sequence"}},
