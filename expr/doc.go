@@ -104,7 +104,14 @@
 // error names the row. A stream whose schema is fixed before its first
 // batch takes VarPlan.ResultType (fixed-shape only when no result axis
 // depends on a size that varies between rows) and VarPlan.EvalAs, which
-// evaluates every batch into that type.
+// evaluates every batch into that type. Computing expressions work there
+// too, each row through the computing plan of its shape: a result with no
+// axes left (x.mean(), dot(x, c)) is a plain column of one value per row;
+// x.astype(float32).mean(axis=(0, 1)) of images of any height and width is
+// a fixed-shape (3) column; an element-wise result keeps the rows' shapes.
+// A row whose shape the expression fails on (the max of an empty row, a
+// constant that does not broadcast against it) fails the call, naming the
+// row and its shape.
 //
 // # Layout
 //

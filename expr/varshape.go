@@ -21,7 +21,9 @@ import (
 
 // VarPlan evaluates one expression over variable-shape columns: the
 // expression is rebuilt for each distinct row shape and compiled once per
-// shape into a [Plan], kept in a cache. It is safe for concurrent use.
+// shape into a [Plan], kept in a cache. Views and computing expressions
+// alike: each row's result is that of the row alone as a fixed-shape
+// column. It is safe for concurrent use.
 type VarPlan struct {
 	build func(x Expr) (Expr, error)
 	typ   *varshape.Type
@@ -213,14 +215,19 @@ func (p *VarPlan) Plans() int {
 // The result is a *fixedshape.Array when every valid row's result has the
 // same shape with at least one element (a center crop of images that are
 // all large enough), and a *varshape.Array of dense row-major rows
-// otherwise. Null rows stay null (zero-filled in a fixed-shape result,
-// empty in a variable-shape one). An error wraps arrow.ErrInvalid and names
-// the row, out of how many, with the expression's error for that row's
-// shape (for an index, NumPy's wording names the axis).
+// otherwise. A computing expression whose result has no axes left (a full
+// reduction, a similarity: [Plan.Scalar]) gives a plain Arrow array of
+// its element type, one value per row. Null rows stay null (zero-filled
+// in a fixed-shape or plain result, empty in a variable-shape one). An
+// error wraps arrow.ErrInvalid and names the row, out of how many, with
+// the expression's error for that row's shape (for an index, NumPy's
+// wording names the axis; an empty reduction without identity, a
+// constant that does not broadcast) and the row's logical shape.
 //
 // A column whose rows are all null has no row to infer the result shape
 // from: the result is then computed for the uniform shape when the type
-// has a complete one, and is an error otherwise.
+// has a complete one, is a column of nulls of [VarPlan.ResultType] when
+// that is one value per row, and is an error otherwise.
 func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	o := config(opts)
 	rp, err := p.planRows(in, true)
@@ -275,6 +282,8 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 //     dimensions, without permutation: rows are stored dense row-major
 //     and must fit its uniform shape. It is a variable-shape column even
 //     when every row's result has one shape.
+//   - the result's element type, for a computing expression whose result
+//     has no axes left: a plain column of one value per row.
 //
 // A column whose rows are all null needs no plan. Errors wrap
 // arrow.ErrInvalid and name the row, as Eval's.
@@ -460,8 +469,9 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 // EvalInto writes the dense row-major result of every valid row of in to
 // dst, back to back in row order (null rows take no bytes), and returns
 // the number of bytes written: the kernels of Eval without the result
-// column, so a caller can reuse one buffer across batches. It fails like
-// Eval, and when dst is too short.
+// column, so a caller can reuse one buffer across batches; the results of
+// a computing expression are of its element type, to which dst must be
+// aligned. It fails like Eval, and when dst is too short.
 func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int, error) {
 	o := config(opts)
 	rp, err := p.planRows(in, false)
