@@ -6,6 +6,12 @@
 // as the kernels of kernels_amd64.s do.
 #define PF 2048
 
+// ROWPF is how far ahead (in bytes) accRowsF32x1p prefetches its rows: 4
+// rows of 64 float32. On 64 MiB of [64,64] tensors it measured 5-10% faster
+// than no prefetching, and than 512 or 2048 bytes; T0, T2 and NTA hints
+// measured the same.
+#define ROWPF 1024
+
 // func accF32x16(acc, x unsafe.Pointer, n int)
 // acc[j] += float64(x[j]) for n elements, a multiple of 16.
 TEXT ·accF32x16(SB), NOSPLIT, $0-24
@@ -186,3 +192,87 @@ leaf64:
 	JNZ  leaf
 	VZEROUPPER
 	RET
+
+// func accRowsF32x1p(acc, x unsafe.Pointer, width, rows, stride int)
+// acc[j] += float64(x[r*stride+j]) as accRowsF32x16 does, for width a
+// multiple of 16 above 32, reading each row once in order: the first 32
+// columns' sums stay in registers across the rows, the others are loaded
+// from acc, added to and stored back row by row (acc stays in L1). Every
+// 64 bytes of a row prefetch the line ROWPF bytes ahead.
+TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ width+16(FP), DX
+	MOVQ rows+24(FP), CX
+	MOVQ stride+32(FP), R9
+	SHLQ $2, R9
+	SUBQ $32, DX
+	SHRQ $4, DX
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+
+row1p:
+	PREFETCHT0 ROWPF(SI)
+	PREFETCHT0 (ROWPF+64)(SI)
+	VCVTPS2PD 0(SI), Y8
+	VCVTPS2PD 16(SI), Y9
+	VCVTPS2PD 32(SI), Y10
+	VCVTPS2PD 48(SI), Y11
+	VADDPD Y8, Y0, Y0
+	VADDPD Y9, Y1, Y1
+	VADDPD Y10, Y2, Y2
+	VADDPD Y11, Y3, Y3
+	VCVTPS2PD 64(SI), Y12
+	VCVTPS2PD 80(SI), Y13
+	VCVTPS2PD 96(SI), Y14
+	VCVTPS2PD 112(SI), Y15
+	VADDPD Y12, Y4, Y4
+	VADDPD Y13, Y5, Y5
+	VADDPD Y14, Y6, Y6
+	VADDPD Y15, Y7, Y7
+	LEAQ 256(DI), BX
+	LEAQ 128(SI), AX
+	MOVQ DX, R8
+
+mem1p:
+	PREFETCHT0 ROWPF(AX)
+	VCVTPS2PD 0(AX), Y12
+	VCVTPS2PD 16(AX), Y13
+	VCVTPS2PD 32(AX), Y14
+	VCVTPS2PD 48(AX), Y15
+	VMOVUPD 0(BX), Y8
+	VMOVUPD 32(BX), Y9
+	VMOVUPD 64(BX), Y10
+	VMOVUPD 96(BX), Y11
+	VADDPD Y12, Y8, Y8
+	VADDPD Y13, Y9, Y9
+	VADDPD Y14, Y10, Y10
+	VADDPD Y15, Y11, Y11
+	VMOVUPD Y8, 0(BX)
+	VMOVUPD Y9, 32(BX)
+	VMOVUPD Y10, 64(BX)
+	VMOVUPD Y11, 96(BX)
+	ADDQ $64, AX
+	ADDQ $128, BX
+	DECQ R8
+	JNZ  mem1p
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  row1p
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
+

@@ -96,6 +96,9 @@ func accF32x16(acc, x unsafe.Pointer, n int)
 func accRowsF32x16(acc, x unsafe.Pointer, width, rows, stride int)
 
 //go:noescape
+func accRowsF32x1p(acc, x unsafe.Pointer, width, rows, stride int)
+
+//go:noescape
 func accU8x32(acc, x unsafe.Pointer, n int)
 
 //go:noescape
@@ -259,9 +262,15 @@ func accU8(acc []uint32, x []uint8) int {
 	return n
 }
 
-// rowBlock is the number of rows accRowsF32 adds per kernel call (16
-// measured best for rows of 64 float32).
+// rowBlock is the number of rows accRowsF32 adds per call of
+// accRowsF32x16 for rows wider than onePassWidth (16 measured best for
+// rows of 64 float32 before accRowsF32x1p).
 const rowBlock = 16
+
+// onePassWidth is the widest row accRowsF32 reads in one pass, each row
+// once in order, with accRowsF32x1p (32 columns in registers, the rest in
+// acc); wider rows go through accRowsF32x16 in blocks of rowBlock rows.
+const onePassWidth = 64
 
 // accRowsF32 adds the first len(acc)&^15 columns of the rows; see
 // AccRowsF32. The caller checked that x holds the rows.
@@ -270,10 +279,19 @@ func accRowsF32(acc []float64, x []float32, rows, stride int) int {
 	if !useAVX2 || n == 0 || rows <= 0 {
 		return 0
 	}
-	// Blocks of rowBlock rows: the column blocks of a few neighbouring
-	// rows follow each other, so x is read nearly in order.
-	for r := 0; r < rows; r += rowBlock {
-		accRowsF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[r*stride]), n, min(rowBlock, rows-r), stride)
+	switch {
+	case n <= 32:
+		// One sweep of the rows with every sum in registers.
+		accRowsF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, rows, stride)
+	case n <= onePassWidth:
+		accRowsF32x1p(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, rows, stride)
+	default:
+		// Blocks of rowBlock rows: the column blocks of a few
+		// neighbouring rows follow each other, so x is read nearly in
+		// order.
+		for r := 0; r < rows; r += rowBlock {
+			accRowsF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[r*stride]), n, min(rowBlock, rows-r), stride)
+		}
 	}
 	return n
 }

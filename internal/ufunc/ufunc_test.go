@@ -1,6 +1,7 @@
 package ufunc_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -302,25 +303,97 @@ func TestAccU8(t *testing.T) {
 
 func TestAccRowsF32(t *testing.T) {
 	paths(t, func(t *testing.T) {
-		for _, width := range []int{1, 15, 16, 17, 31, 32, 48, 63, 64, 100} {
-			for _, rows := range []int{1, 2, 7} {
-				stride := width + 5
-				x := make([]float32, (rows-1)*stride+width)
-				for i := range x {
-					x[i] = float32(i%97) * 0.25
-				}
-				acc := make([]float64, width)
-				want := make([]float64, width)
-				for j := range acc {
-					acc[j], want[j] = float64(j), float64(j)
-					for r := range rows {
-						want[j] += float64(x[r*stride+j])
+		for _, width := range []int{1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 80, 96, 100, 128, 130} {
+			for _, rows := range []int{1, 2, 3, 7, 15, 16, 17, 31, 33, 40} {
+				for _, pad := range []int{0, 5, 16} {
+					stride := width + pad
+					rng := rand.New(rand.NewPCG(uint64(width), uint64(rows*100+pad)))
+					x := make([]float32, (rows-1)*stride+width)
+					for i := range x {
+						// Magnitudes far apart, so that the order of the
+						// additions shows in the low bits.
+						x[i] = float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-20)))
+					}
+					acc := make([]float64, width)
+					want := make([]float64, width)
+					for j := range acc {
+						acc[j], want[j] = float64(j)/3, float64(j)/3
+						for r := range rows {
+							want[j] += float64(x[r*stride+j])
+						}
+					}
+					ufunc.AccRowsF32(acc, x, rows, stride)
+					if diff := cmp.Diff(want, acc); diff != "" {
+						t.Fatalf("AccRowsF32 of %d rows of %d, stride %d (-want +got):\n%s", rows, width, stride, diff)
 					}
 				}
-				ufunc.AccRowsF32(acc, x, rows, stride)
-				if diff := cmp.Diff(want, acc); diff != "" {
-					t.Fatalf("AccRowsF32 of %d rows of %d (-want +got):\n%s", rows, width, diff)
-				}
+			}
+		}
+	})
+}
+
+// TestAccRowsF32NaN checks that a column's sum that meets NaNs keeps the
+// first one's payload, in the order acc, row 0, row 1, ... (the kernels
+// add each row to acc with acc as the first operand).
+func TestAccRowsF32NaN(t *testing.T) {
+	nan32 := func(p uint32) float32 { return math.Float32frombits(0x7fc00000 | p) }
+	nan64 := func(p uint64) float64 { return math.Float64frombits(0x7ff8000000000000 | p) }
+	paths(t, func(t *testing.T) {
+		for _, width := range []int{16, 32, 48, 64, 96, 130} {
+			for _, rows := range []int{1, 2, 17, 40} {
+				t.Run(fmt.Sprintf("width=%d/rows=%d", width, rows), func(t *testing.T) {
+					stride := width + 3
+					x := make([]float32, (rows-1)*stride+width)
+					for i := range x {
+						x[i] = float32(i % 13)
+					}
+					acc := make([]float64, width)
+					for j := range acc {
+						switch j % 4 {
+						case 1: // NaN in acc and in every row
+							acc[j] = nan64(uint64(j) << 32)
+						case 2: // NaNs from the middle row on, two payloads
+							for r := rows / 2; r < rows; r++ {
+								x[r*stride+j] = nan32(uint32(j*8 + r%2))
+							}
+						case 3: // NaN in acc only
+							acc[j] = nan64(uint64(j)<<32 | 1)
+						}
+						if j%4 == 1 {
+							for r := range rows {
+								x[r*stride+j] = nan32(uint32(j))
+							}
+						}
+					}
+					want := make([]uint64, width)
+					for j := range want {
+						sum, nan := acc[j], math.IsNaN(acc[j])
+						for r := range rows {
+							v := float64(x[r*stride+j])
+							if !nan && math.IsNaN(v) {
+								sum, nan = v, true
+							} else if !nan {
+								sum += v
+							}
+						}
+						want[j] = math.Float64bits(sum)
+					}
+					ufunc.AccRowsF32(acc, x, rows, stride)
+					// The kernels' payloads are checked; Go's addition may
+					// take either operand's.
+					avx := ufunc.SetAVX2(true)
+					ufunc.SetAVX2(avx)
+					for j, v := range acc {
+						strict := avx && j < width&^15
+						if w := math.Float64frombits(want[j]); math.IsNaN(w) && !strict {
+							if !math.IsNaN(v) {
+								t.Errorf("column %d = %v, want NaN", j, v)
+							}
+						} else if math.Float64bits(v) != want[j] {
+							t.Errorf("column %d = %#x, want %#x", j, math.Float64bits(v), want[j])
+						}
+					}
+				})
 			}
 		}
 	})
