@@ -43,12 +43,16 @@ of a dense layout) shares the input's buffers under a type whose permutation des
 the layout, instead of being copied to row-major order; other results are copied.
 
 A variable-shape tensor column (arrow.variable_shape_tensor: one shape per row) is
-evaluated row by row, one plan per distinct shape. The output type is decided before the
-first batch is written, from the expression and the column type alone: a fixed-shape
-column when no result axis depends on a size that varies between rows (x[0, 0], x[..., 0]
-of a column whose other sizes are fixed, x.reshape(224, 224, 3)), a variable-shape column
-otherwise, even when the rows happen to agree (x[:224, :224] is smaller for a smaller
-image). With --fixed, such a column is written as a fixed-shape column of the shape of
+evaluated row by row, one plan per distinct shape, views and computations alike. The
+output type is decided before the first batch is written, from the expression and the
+column type alone: a plain column when no axis is left (x.mean(), dot(x, CONSTANT)), a
+fixed-shape column when no result axis depends on a size that varies between rows (x[0, 0],
+x[..., 0] of a column whose other sizes are fixed, x.reshape(224, 224, 3), per-image channel
+means x.astype(float32).mean(axis=(0, 1))), a variable-shape column otherwise, even when
+the rows happen to agree (x[:224, :224] is smaller for a smaller image; x.astype(float32)
+keeps each row's shape). A row the expression fails on (x.max() of an empty row, a
+constant that does not broadcast against it) stops eval with an error naming its row and
+shape. With --fixed, such a column is written as a fixed-shape column of the shape of
 the first valid row's result in the first batch; a later row whose result has another
 shape stops eval with an error naming its column, batch and row.
 
@@ -107,6 +111,7 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 	}
 	plans := make([]*expr.Plan, schema.NumFields())
 	vplans := make([]*expr.VarPlan, schema.NumFields())
+	vscalar := make([]arrow.DataType, schema.NumFields()) // one value per row of vplans[i]: its type
 	transformed := func(i int) bool { return plans[i] != nil || vplans[i] != nil }
 	fields := slices.Clone(schema.Fields())
 	for _, i := range targets {
@@ -175,6 +180,15 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 			}
 			vt, _ := varshape.TypeOf(schema.Field(i).Type)
 			fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, vt.ElemType(), formatUniform(vt.UniformShape(), vt.NDim()), typeShape(rt))
+			if _, ok := rt.(arrow.ExtensionType); !ok {
+				vscalar[i] = rt
+				if outFormat.TensorsOnly() {
+					// One value per row, as a column of 0-D tensors.
+					if rt, err = fixedshape.NewType(rt, metadata.MustNew([]int{}, nil, nil)); err != nil {
+						return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
+					}
+				}
+			}
 			fields[i].Type = rt
 		}
 		outFields := make([]arrow.Field, len(keep))
@@ -231,7 +245,14 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 					res, err = asTensors(res, fields[i].Type)
 				}
 			case vplans[i] != nil:
-				res, err = vplans[i].EvalAs(fields[i].Type, rec.Column(i).(*varshape.Array), opts...)
+				if vscalar[i] != nil {
+					res, err = vplans[i].EvalAs(vscalar[i], rec.Column(i).(*varshape.Array), opts...)
+					if err == nil {
+						res, err = asTensors(res, fields[i].Type)
+					}
+				} else {
+					res, err = vplans[i].EvalAs(fields[i].Type, rec.Column(i).(*varshape.Array), opts...)
+				}
 				if err != nil {
 					err = fmt.Errorf("batch %d (rows %d to %d): %w", batch, first, rows-1, err)
 				}
