@@ -303,7 +303,7 @@ func TestAccU8(t *testing.T) {
 
 func TestAccRowsF32(t *testing.T) {
 	paths(t, func(t *testing.T) {
-		for _, width := range []int{1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 80, 96, 100, 128, 130} {
+		for _, width := range []int{1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 80, 96, 100, 128, 130, 511, 512, 513, 528, 1030} {
 			for _, rows := range []int{1, 2, 3, 7, 15, 16, 17, 31, 33, 40} {
 				for _, pad := range []int{0, 5, 16} {
 					stride := width + pad
@@ -339,7 +339,7 @@ func TestAccRowsF32NaN(t *testing.T) {
 	nan32 := func(p uint32) float32 { return math.Float32frombits(0x7fc00000 | p) }
 	nan64 := func(p uint64) float64 { return math.Float64frombits(0x7ff8000000000000 | p) }
 	paths(t, func(t *testing.T) {
-		for _, width := range []int{16, 32, 48, 64, 96, 130} {
+		for _, width := range []int{16, 32, 48, 64, 96, 130, 512, 530} {
 			for _, rows := range []int{1, 2, 17, 40} {
 				t.Run(fmt.Sprintf("width=%d/rows=%d", width, rows), func(t *testing.T) {
 					stride := width + 3
