@@ -20,7 +20,7 @@ import (
 // numColumn builds a column of typ (uint8, int16 or float32 elements) of
 // the given logical shapes (nil for a null row), with varied values,
 // negatives and a NaN among the floats.
-func numColumn(t *testing.T, mem memory.Allocator, typ *varshape.Type, shapes [][]int) *varshape.Array {
+func numColumn(t testing.TB, mem memory.Allocator, typ *varshape.Type, shapes [][]int) *varshape.Array {
 	t.Helper()
 	sizes := make([]int, len(shapes))
 	for i, s := range shapes {
@@ -406,4 +406,89 @@ func TestVarComputeAllNull(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzVarCompute evaluates expression texts over a variable-shape column
+// of several shapes (a permuted type, a null row, a row of no element):
+// every error wraps arrow.ErrInvalid; a column evaluated without error has
+// each row equal to the row alone as a fixed-shape column, and evaluates
+// into the type ResultType decides before any row.
+func FuzzVarCompute(f *testing.F) {
+	for _, s := range []string{"x.astype(float32).mean(axis=(0, 1))", "x.sum()", "x[:2] * 3 - [1, 2]",
+		"(x / 4 - [0.5, 0.25]) / float32([2, 3])", "x.max(axis=-1, keepdims=True)", "norm(x, axis=(0, 2))",
+		"dot(x, [1, -1])", "x.T.clip(-3, 4).argmin(axis=0)", "abs(x).reshape(-1).sum(axis=0)", "x.min()",
+		"cosine(x[..., :1], int16(5))", "l2(x, x[0])", "x - [[[1], [2]]]"} {
+		f.Add(s)
+	}
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Int16, 3, varshape.Options{Permutation: []int{2, 0, 1}, UniformShape: []int{-1, -1, 2}})
+	shapes := [][]int{{2, 3, 2}, nil, {1, 2, 2}, {3, 0, 2}, {2, 3, 2}, {4, 1, 2}}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	in := numColumn(f, mem, typ, shapes)
+	f.Cleanup(in.Release)
+	f.Fuzz(func(t *testing.T, text string) {
+		p := expr.ParseVar(text, typ)
+		out, err := p.Eval(in, expr.WithAllocator(mem))
+		if err != nil {
+			if !errors.Is(err, arrow.ErrInvalid) && !errors.Is(err, arrow.ErrNotImplemented) {
+				t.Fatalf("Eval(%q): %v does not wrap ErrInvalid", text, err)
+			}
+			return
+		}
+		defer out.Release()
+		if out.Len() != len(shapes) {
+			t.Fatalf("Eval(%q): %d rows", text, out.Len())
+		}
+		elem := elemOf(out.DataType())
+		for i, s := range shapes {
+			if out.IsNull(i) != (s == nil) {
+				t.Fatalf("Eval(%q): row %d null %v", text, i, out.IsNull(i))
+			}
+			if s == nil || size(s) == 0 {
+				continue
+			}
+			want, ok := fuzzRef(in, i, text)
+			if !ok {
+				continue // a result of no element: no fixed-shape column holds it
+			}
+			if got := resultBytes(t, out, i); !sameResult(elem, want, got) {
+				t.Fatalf("Eval(%q): row %d is %v, want %v", text, i, values(elem, got), values(elem, want))
+			}
+		}
+		rt, err := p.ResultType()
+		if err != nil {
+			return
+		}
+		as, err := p.EvalAs(rt, in, expr.WithAllocator(mem))
+		if err != nil {
+			t.Fatalf("EvalAs(%v) of %q: %v", rt, text, err)
+		}
+		as.Release()
+	})
+}
+
+// fuzzRef is computeRef reporting false when the row alone fails.
+func fuzzRef(in *varshape.Array, i int, text string) ([]byte, bool) {
+	row, err := in.Row(i)
+	if err != nil {
+		return nil, false
+	}
+	defer row.Release()
+	e, err := expr.Parse(text, expr.Input(row.TensorType()))
+	if err != nil {
+		return nil, false
+	}
+	out, err := expr.EvalArray(e, row)
+	if err != nil {
+		return nil, false
+	}
+	defer out.Release()
+	var b []byte
+	switch o := out.(type) {
+	case *fixedshape.Array:
+		b = o.ValueBytes()
+	default:
+		w := out.DataType().(arrow.FixedWidthDataType).BitWidth() / 8
+		b = out.Data().Buffers()[1].Bytes()[:w]
+	}
+	return append([]byte(nil), b...), true
 }
