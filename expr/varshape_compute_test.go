@@ -209,6 +209,7 @@ func TestVarCompute(t *testing.T) {
 		{"matrix column means", "x.mean(axis=0)", mat, mats, "fixed_shape_tensor[value_type=float, shape=[3], dim_names=[k]]", "[NaN NaN NaN]"},
 		{"matrix row max keepdims", "x.max(axis=1, keepdims=True)", mat, mats[:4], "uniform_shape=[null,1]", ""},
 		{"broadcast adds an axis", "x - float32([[[1, 2, 3]], [[4, 5, 6]]])", mat, mats, "ndim=3, uniform_shape=[2,null,3]]", ""},
+		{"reduce then compute", "x.sum(axis=0) * 2 + 1", mat, mats, "fixed_shape_tensor[value_type=float, shape=[3], dim_names=[k]]", "[1 1 1]"},
 		{"reshape then reduce", "x.reshape(-1, 3).astype(float64).sum(axis=0)", mat, mats, "fixed_shape_tensor[value_type=double, shape=[3]]", "[0 0 0]"},
 	}
 	for _, tt := range tests {
