@@ -50,11 +50,11 @@ fixed-shape column when no result axis depends on a size that varies between row
 x[..., 0] of a column whose other sizes are fixed, x.reshape(224, 224, 3), per-image channel
 means x.astype(float32).mean(axis=(0, 1))), a variable-shape column otherwise, even when
 the rows happen to agree (x[:224, :224] is smaller for a smaller image; x.astype(float32)
-keeps each row's shape). A row the expression fails on (x.max() of an empty row, a
-constant that does not broadcast against it) stops eval with an error naming its row and
-shape. With --fixed, such a column is written as a fixed-shape column of the shape of
-the first valid row's result in the first batch; a later row whose result has another
-shape stops eval with an error naming its column, batch and row.
+keeps each row's shape). With --fixed, a variable-shape result is written as a
+fixed-shape column of the shape of the first valid row's result in the first batch; a
+later row whose result has another shape stops eval with an error naming its column, batch
+and row. So does a row the expression fails on (x.max() of an empty row, a constant that
+does not broadcast against it), with that row's shape.
 
 OUT is written to a temporary file and renamed over OUT only when everything was written:
 on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be FILE.`,
