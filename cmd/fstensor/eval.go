@@ -65,7 +65,8 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
   fstensor eval 'x.transpose(2, 0, 1)' testdata/images.arrow -o chw.arrow --relabel
   fstensor eval 'x[..., 0]' testdata/images.arrow --column image -o red.npy
   fstensor eval 'x.reshape(24, 32)' vectors.parquet --shape 768 -o grids.arrow
-  fstensor eval 'x[:224, :224]' photos.arrow -o crops.parquet --fixed   # variable-size images`,
+  fstensor eval 'x[:224, :224]' photos.arrow -o crops.parquet --fixed   # variable-size images
+  fstensor eval 'x.astype(float32).mean(axis=(0, 1))' photos.arrow -o channel_means.parquet`,
 		Args: exactArgs(2, "EXPR and FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEval(args[0], args[1], inf, outf, columns, relabel, fixed, stdout, stderr)
