@@ -493,3 +493,37 @@ func fuzzRef(in *varshape.Array, i int, text string) ([]byte, bool) {
 	}
 	return append([]byte(nil), b...), true
 }
+
+// TestVarComputeAllocs checks that EvalInto of a computing plan allocates
+// per call, not per row: 40 and 400 rows of the same 4 shapes (plans
+// cached) allocate the same.
+func TestVarComputeAllocs(t *testing.T) {
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{UniformShape: []int{-1, -1, 3}})
+	for _, text := range []string{"x.astype(float32).mean(axis=(0, 1))", "x.max()", "x[:1].astype(float32) / 255 - float32([0.485, 0.456, 0.406])"} {
+		t.Run(text, func(t *testing.T) {
+			p := expr.ParseVar(text, typ)
+			var got []float64
+			for _, n := range []int{40, 400} {
+				shapes := make([][]int, n)
+				for i := range shapes {
+					shapes[i] = []int{4 + i%4, 5, 3}
+				}
+				in := numColumn(t, memory.DefaultAllocator, typ, shapes)
+				defer in.Release()
+				dst := make([]byte, 1<<20)
+				if _, err := p.EvalInto(dst, in); err != nil { // compiles the plans
+					t.Fatal(err)
+				}
+				got = append(got, testing.AllocsPerRun(10, func() {
+					if _, err := p.EvalInto(dst, in, expr.WithWorkers(1)); err != nil {
+						t.Fatal(err)
+					}
+				}))
+			}
+			t.Logf("allocations per EvalInto of 40 and 400 rows: %v", got)
+			if got[1] > got[0] {
+				t.Errorf("allocations for 40 and 400 rows: %v", got)
+			}
+		})
+	}
+}
