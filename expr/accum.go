@@ -52,11 +52,19 @@ func (a *accum) reset(r *reducer, val dtype) {
 			}
 		}
 	}
-	for k := range a.f {
-		a.f[k] = init
+	if init == 0 {
+		clear(a.f)
+	} else {
+		for k := range a.f {
+			a.f[k] = init
+		}
 	}
-	for k := range a.i {
-		a.i[k] = iinit
+	if iinit == 0 {
+		clear(a.i)
+	} else {
+		for k := range a.i {
+			a.i[k] = iinit
+		}
 	}
 	clear(a.f2)
 	clear(a.f3)
@@ -190,12 +198,12 @@ func (a *accum) finish(r *reducer, out view) {
 		// The float32 sums and means of float32 (the common case) in one
 		// plain loop.
 		d := cast[float32](out.b)[:n]
-		c := 1.0
 		if r.kind == Mean {
-			c = float64(r.count)
+			ufunc.DivToF32(d, res, float64(r.count))
+			return
 		}
 		for k, v := range res[:n] {
-			d[k] = float32(v / c)
+			d[k] = float32(v)
 		}
 		return
 	}
