@@ -2,8 +2,10 @@
 
 Run: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python expr/testdata/numpy_compute_bench.py
 Prints one line per case, named as the Go benchmark with impl=numpy, with
-the best of several runs in MB/s of the same bytes the Go benchmark counts
-(input bytes for reductions, output bytes for element-wise operations).
+the mean time of 10 runs after a first one (the statistic of
+`go test -benchtime 10x`) in MB/s of the same bytes the Go benchmark
+counts (input bytes for reductions, output bytes for element-wise
+operations).
 """
 import os
 import time
@@ -43,10 +45,9 @@ for op, dtype, batch, shape, reduce, f in cases:
     a = data(dtype, batch, shape)
     out = f(a)
     counted = a.nbytes if reduce else out.nbytes
-    best = float("inf")
-    for _ in range(7):
-        t = time.perf_counter()
+    t = time.perf_counter()
+    for _ in range(10):
         f(a)
-        best = min(best, time.perf_counter() - t)
+    mean = (time.perf_counter() - t) / 10
     name = "op=%s/dtype=%s/shape=%s/impl=numpy" % (op, np.dtype(dtype).name, "x".join(str(d) for d in (batch,) + shape))
-    print("%s %.0f ns/op %.2f MB/s" % (name, best * 1e9, counted / best / 1e6))
+    print("%s %.0f ns/op %.2f MB/s" % (name, mean * 1e9, counted / mean / 1e6))
