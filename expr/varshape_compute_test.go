@@ -14,6 +14,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -66,98 +67,9 @@ func fill[T any](shapes [][]int, sizes []int, f func(i, k int) T) [][]T {
 // returns the bytes of its one result.
 func computeRef(t *testing.T, in *varshape.Array, i int, text string) []byte {
 	t.Helper()
-	row, err := in.Row(i)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer row.Release()
-	e, err := expr.Parse(text, expr.Input(row.TensorType()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := expr.EvalArray(e, row)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := rowEval(t, in, i, text)
 	defer out.Release()
-	return append([]byte(nil), resultBytes(t, out, 0)...)
-}
-
-// resultBytes returns the bytes of row i's result in a column of any of
-// the three result kinds.
-func resultBytes(t *testing.T, out arrow.Array, i int) []byte {
-	t.Helper()
-	switch o := out.(type) {
-	case *fixedshape.Array:
-		size := len(o.ValueBytes()) / o.Len()
-		return o.ValueBytes()[i*size : (i+1)*size]
-	case *varshape.Array:
-		return o.RowBytes(i)
-	}
-	w := out.DataType().(arrow.FixedWidthDataType).BitWidth() / 8
-	d := out.Data()
-	return d.Buffers()[1].Bytes()[(d.Offset()+i)*w : (d.Offset()+i+1)*w]
-}
-
-// sameResult compares result bytes of element type dt: exactly, or for
-// floats within a few ulps (the column path and the one-row path may sum
-// in another order) with NaN equal to NaN.
-func sameResult(dt arrow.DataType, want, got []byte) bool {
-	if len(want) != len(got) {
-		return false
-	}
-	switch dt.ID() {
-	case arrow.FLOAT32:
-		w, g := bytesTo[float32](want), bytesTo[float32](got)
-		for k := range w {
-			if !nearly(float64(w[k]), float64(g[k]), 1e-6) {
-				return false
-			}
-		}
-		return true
-	case arrow.FLOAT64:
-		w, g := bytesTo[float64](want), bytesTo[float64](got)
-		for k := range w {
-			if !nearly(w[k], g[k], 1e-12) {
-				return false
-			}
-		}
-		return true
-	}
-	return string(want) == string(got)
-}
-
-func nearly(a, b, tol float64) bool {
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return math.IsNaN(a) && math.IsNaN(b)
-	}
-	return a == b || math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
-}
-
-func bytesTo[T float32 | float64](b []byte) []T {
-	var z T
-	w := int(sizeOf(z))
-	out := make([]T, len(b)/w)
-	for k := range out {
-		var bits uint64
-		for j := w - 1; j >= 0; j-- {
-			bits = bits<<8 | uint64(b[k*w+j])
-		}
-		switch p := any(&out[k]).(type) {
-		case *float32:
-			*p = math.Float32frombits(uint32(bits))
-		case *float64:
-			*p = math.Float64frombits(bits)
-		}
-	}
-	return out
-}
-
-func sizeOf[T float32 | float64](z T) uintptr {
-	if _, ok := any(z).(float32); ok {
-		return 4
-	}
-	return 8
+	return append([]byte(nil), testvec.ResultBytes(out, 0)...)
 }
 
 // TestVarCompute evaluates every family of computing operations over
@@ -259,20 +171,20 @@ func TestVarCompute(t *testing.T) {
 					}
 					var want []byte
 					if size(s) == 0 {
-						got := fmt.Sprint(values(elem, resultBytes(t, as, i)))
+						got := fmt.Sprint(values(elem, testvec.ResultBytes(as, i)))
 						if tt.empty != "" && got != tt.empty {
 							t.Errorf("row %d of no element: %s, want %s", i, got, tt.empty)
 						}
-						want = resultBytes(t, as, i)
+						want = testvec.ResultBytes(as, i)
 					} else {
 						want = computeRef(t, in, i, tt.text)
 					}
 					for k, out := range []arrow.Array{eval, as} {
-						if got := resultBytes(t, out, i); !sameResult(elem, want, got) {
+						if got := testvec.ResultBytes(out, i); !testvec.SameResult(elem, want, got) {
 							t.Errorf("row %d of %d (shape %v): result %d is %v, want %v", i, k, s, k, values(elem, got), values(elem, want))
 						}
 					}
-					if got := into[:len(want)]; !sameResult(elem, want, got) {
+					if got := into[:len(want)]; !testvec.SameResult(elem, want, got) {
 						t.Errorf("row %d (shape %v): EvalInto %v, want %v", i, s, values(elem, got), values(elem, want))
 					}
 					into = into[len(want):]
@@ -308,9 +220,9 @@ func elemOf(dt arrow.DataType) arrow.DataType {
 func values(dt arrow.DataType, b []byte) any {
 	switch dt.ID() {
 	case arrow.FLOAT32:
-		return bytesTo[float32](b)
+		return testvec.Floats(dt, b)
 	case arrow.FLOAT64:
-		return bytesTo[float64](b)
+		return testvec.Floats(dt, b)
 	case arrow.INT64, arrow.UINT64:
 		out := make([]uint64, len(b)/8)
 		for k := range out {
@@ -451,7 +363,7 @@ func FuzzVarCompute(f *testing.F) {
 			if !ok {
 				continue // a result of no element: no fixed-shape column holds it
 			}
-			if got := resultBytes(t, out, i); !sameResult(elem, want, got) {
+			if got := testvec.ResultBytes(out, i); !testvec.SameResult(elem, want, got) {
 				t.Fatalf("Eval(%q): row %d is %v, want %v", text, i, values(elem, got), values(elem, want))
 			}
 		}

@@ -42,8 +42,14 @@ func varColumn(t *testing.T, mem memory.Allocator, typ *varshape.Type, shapes []
 	return arr
 }
 
-// rowRef evaluates text on row i alone through the fixed-shape path.
+// rowRef evaluates the view text on row i alone through the fixed-shape
+// path.
 func rowRef(t *testing.T, in *varshape.Array, i int, text string) *fixedshape.Array {
+	return rowEval(t, in, i, text).(*fixedshape.Array)
+}
+
+// rowEval evaluates text on row i alone as a fixed-shape column.
+func rowEval(t *testing.T, in *varshape.Array, i int, text string) arrow.Array {
 	t.Helper()
 	row, err := in.Row(i)
 	if err != nil {
@@ -54,7 +60,7 @@ func rowRef(t *testing.T, in *varshape.Array, i int, text string) *fixedshape.Ar
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := expr.Eval(e, row)
+	out, err := expr.EvalArray(e, row)
 	if err != nil {
 		t.Fatal(err)
 	}

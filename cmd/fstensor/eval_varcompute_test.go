@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -69,7 +68,7 @@ func TestEvalVarCompute(t *testing.T) {
 						continue
 					}
 					want, elem := rowResult(t, in, i, tt.text)
-					if g := valueBytes(got, i); !closeBytes(elem, want, g) {
+					if g := testvec.ResultBytes(got, i); !testvec.SameResult(elem, want, g) {
 						t.Errorf("row %d: %v, want %v", i, g, want)
 					}
 				}
@@ -151,49 +150,5 @@ func rowResult(t *testing.T, in *varshape.Array, i int, text string) ([]byte, ar
 	if ft, ok := elem.(*fixedshape.Type); ok {
 		elem = ft.ElemType()
 	}
-	return append([]byte(nil), valueBytes(res, 0)...), elem
-}
-
-// valueBytes returns the bytes of row i's result in a plain, fixed- or
-// variable-shape column.
-func valueBytes(a arrow.Array, i int) []byte {
-	switch c := a.(type) {
-	case *fixedshape.Array:
-		size := len(c.ValueBytes()) / c.Len()
-		return c.ValueBytes()[i*size : (i+1)*size]
-	case *varshape.Array:
-		return c.RowBytes(i)
-	}
-	w := a.DataType().(arrow.FixedWidthDataType).BitWidth() / 8
-	d := a.Data()
-	return d.Buffers()[1].Bytes()[(d.Offset()+i)*w : (d.Offset()+i+1)*w]
-}
-
-// closeBytes compares values of element type elem: floats within a few
-// ulps (sums may run in another order over a column), others exactly.
-func closeBytes(elem arrow.DataType, want, got []byte) bool {
-	if len(want) != len(got) {
-		return false
-	}
-	var w, g []float64
-	switch elem.ID() {
-	case arrow.FLOAT32:
-		for k := 0; k < len(want); k += 4 {
-			w = append(w, float64(math.Float32frombits(binary.LittleEndian.Uint32(want[k:]))))
-			g = append(g, float64(math.Float32frombits(binary.LittleEndian.Uint32(got[k:]))))
-		}
-	case arrow.FLOAT64:
-		for k := 0; k < len(want); k += 8 {
-			w = append(w, math.Float64frombits(binary.LittleEndian.Uint64(want[k:])))
-			g = append(g, math.Float64frombits(binary.LittleEndian.Uint64(got[k:])))
-		}
-	default:
-		return string(want) == string(got)
-	}
-	for k := range w {
-		if math.Abs(w[k]-g[k]) > 1e-6*math.Max(math.Abs(w[k]), math.Abs(g[k])) {
-			return false
-		}
-	}
-	return true
+	return append([]byte(nil), testvec.ResultBytes(res, 0)...), elem
 }
