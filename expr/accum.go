@@ -12,6 +12,8 @@ type accum struct {
 	i         []int64   // integer sums, min/max values
 	idx       []int64   // ArgMax, ArgMin: the position of the best value so far
 	nan       []bool    // min/max of floats: a NaN was seen
+	n, shift  []float64 // Var, Std: count and shift per slot (moments.go)
+	m2        []float64 // Var, Std: sum of squared deviations per slot
 }
 
 func newAccum(r *reducer, size int) *accum {
@@ -26,6 +28,9 @@ func newAccum(r *reducer, size int) *accum {
 	}
 	if !r.sim && (r.kind == ArgMax || r.kind == ArgMin) {
 		a.idx = make([]int64, size)
+	}
+	if !r.sim && (r.kind == Var || r.kind == Std) {
+		a.n, a.shift, a.m2 = make([]float64, size), make([]float64, size), make([]float64, size)
 	}
 	return a
 }
@@ -68,6 +73,8 @@ func (a *accum) reset(r *reducer, val dtype) {
 	}
 	clear(a.f2)
 	clear(a.f3)
+	clear(a.n)
+	clear(a.m2)
 	for k := range a.idx {
 		a.idx[k] = math.MaxInt64
 	}
@@ -104,6 +111,8 @@ func (a *accum) add(r *reducer, val dtype, f []float64, i []int64, ao, as, po, p
 		return
 	}
 	switch r.kind {
+	case Var, Std:
+		a.addMoments(f, ao, as)
 	case Sum, Mean, Norm:
 		if r.kind == Norm {
 			for j, v := range f {
@@ -216,6 +225,8 @@ func (a *accum) finish(r *reducer, out view) {
 			v = math.Sqrt(v)
 		case !r.sim && r.kind == Mean:
 			v /= float64(r.count)
+		case !r.sim && (r.kind == Var || r.kind == Std):
+			v = a.momentsResult(r, k)
 		}
 		res[k] = roundTo(v, r.out)
 	}

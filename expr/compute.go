@@ -249,7 +249,7 @@ func recompute(n *node, y Expr) Expr {
 	case opSqrt:
 		return Sqrt(y)
 	case opReduce:
-		return Reduce(y, n.red, n.keep, n.axes...)
+		return ReduceDdof(y, n.red, n.ddof, n.keep, n.axes...)
 	}
 	return Similarity(y, n.metric, n.c)
 }

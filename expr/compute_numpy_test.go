@@ -47,7 +47,7 @@ def l2sq(x, c):
 def l2(x, c):
     return np.sqrt(l2sq(x, c).astype(np.float64)).astype(restype(x, c))
 ns = {"np": np, "abs": np.abs, "sqrt": np.sqrt, "sum": np.sum, "mean": np.mean, "min": np.min,
-      "max": np.max, "argmax": np.argmax, "argmin": np.argmin, "norm": np.linalg.norm,
+      "max": np.max, "argmax": np.argmax, "argmin": np.argmin, "norm": np.linalg.norm, "var": np.var, "std": np.std,
       "inf": np.inf, "nan": np.nan, "None": None, "True": True, "False": False,
       "dot": dot, "cosine": cosine, "l2": l2, "l2sq": l2sq}
 for t in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]:
@@ -137,6 +137,10 @@ func computeCases() []computeCase {
 			"(x - [0.5, 0.25, 0.125]).sum(axis=0)", "x.mean() * 2", "x.sum(axis=0) - [1, 2, 3]", "sqrt(x.max(axis=0) * 1.0)",
 			"dot(x, [1.0, -2.0, 0.5])", "cosine(x, [[1.0, 2.0, 3.0]])", "l2(x, float32([1, 2, 3]))", "l2sq(x, [0.5, 1.5, 2.5])",
 			"x.astype(float32).mean(axis=(0, 1))", "(x + [[1], [2], [3], [4]]).argmax()",
+			"x.var()", "x.std()", "x.var(axis=0)", "x.std(axis=1, ddof=1)", "x.var(axis=(0, 1), keepdims=True)", "var(x, axis=-1, ddof=2)",
+			"std(x, axis=None, keepdims=True)", "x.var(axis=())", "x.std(axis=(1, 0), ddof=2)", "x.var(axis=0, ddof=4)", "x.std(ddof=12)",
+			"x.var(ddof=20)", "x.T.std(axis=0, keepdims=True)", "x[:, 1:].astype(float64).std(axis=0)", "x[::-1, ::2].var(axis=1, ddof=1)",
+			"x.var() * 2", "sqrt(x.var(axis=0))", "x.std(axis=0) - [1, 2, 3]", "(x * 0.5 + 3).var(axis=1)",
 		} {
 			nan := isFloat
 			if isFloat && (text == "x.astype(int64)" || text == "x.astype(int8)" || text == "x.astype(uint16)") {
@@ -157,6 +161,8 @@ func computeCases() []computeCase {
 		if !isFloat {
 			cs = append(cs, computeCase{name: dt.String() + "/wrap", dtype: dt, shape: []int{5, 7}, text: "x * 3 + 1", lo: -1e300, hi: 1e300})
 			cs = append(cs, computeCase{name: dt.String() + "/sum wrap", dtype: dt, shape: []int{5, 7}, text: "x.sum(axis=1)", lo: -1e300, hi: 1e300})
+			cs = append(cs, computeCase{name: dt.String() + "/var full range", dtype: dt, shape: []int{5, 7}, text: "x.var(axis=1)", lo: -1e300, hi: 1e300})
+			cs = append(cs, computeCase{name: dt.String() + "/std full range", dtype: dt, shape: []int{5, 7}, text: "x.std(axis=0, ddof=1)", lo: -1e300, hi: 1e300})
 		}
 	}
 	more := []computeCase{
@@ -220,6 +226,36 @@ func computeCases() []computeCase {
 		{"clip nan float32 long", f32, []int{2, 300}, "x.clip(nan, 0.5)", -1, 1, false},
 		{"clip nan uint8 to float32", u8, []int{2, 300}, "x.astype(float32).clip(0, nan)", 0, 255, false},
 		{"clip nan then sum", f32, []int{4, 3}, "x.clip(nan, None).sum(axis=0)", -1, 1, false},
+		// Var and Std: offsets far from 0 (where E[x^2] - E[x]^2 loses
+		// every digit), long runs merged across chunks, strided slots,
+		// blocked channel reductions, sizes 0 and 1, errors.
+		{"var offset 1e8 whole", f64, []int{3000}, "x.var()", 1e8, 1e8 + 1, false},
+		{"var offset 1e8 rows", f64, []int{3, 1000}, "x.var(axis=1)", 1e8, 1e8 + 1, false},
+		{"std offset 1e8 columns", f64, []int{1000, 3}, "x.std(axis=0, ddof=1)", 1e8, 1e8 + 1, false},
+		{"std offset 1e8 strided", f64, []int{40, 30}, "x.T[::2].std(axis=1, ddof=2)", 1e8, 1e8 + 1, false},
+		{"var offset 1e4 float32", f32, []int{3, 100}, "x.var(axis=1)", 1e4, 1e4 + 1, false},
+		{"var float32 long", f32, []int{3, 3000}, "x.var(axis=-1)", -1, 1, false},
+		{"std float32 long nan", f32, []int{3, 3000}, "x.std(axis=-1, ddof=1)", -1, 1, true},
+		{"std float32 whole", f32, []int{64, 64}, "x.std()", -1, 1, false},
+		{"var float16 long", f16, []int{2000}, "x.var()", 0, 1, false},
+		{"var 3-D axes", f32, []int{3, 4, 5}, "x.var(axis=(0, 2))", -1, 1, true},
+		{"std 3-D keepdims float16", f16, []int{3, 4, 5}, "x.std(axis=(0, 2), keepdims=True)", -1, 1, false},
+		{"var 4-D", f64, []int{2, 3, 4, 5}, "x.var(axis=(1, 3), ddof=1)", -1, 1, true},
+		{"HWC channel var", u8, []int{6, 5, 3}, "x.var(axis=(0, 1))", 0, 255, false},
+		{"HWC float32 channel std", u8, []int{6, 5, 3}, "x.astype(float32).std(axis=(0, 1))", 0, 255, false},
+		{"HWC float32 channel var wide", f32, []int{6, 5, 40}, "x.var(axis=(0, 1), ddof=1)", -1, 1, false},
+		{"0-D var", f32, []int{}, "x.var()", -1, 1, false},
+		{"0-D std ddof 1", f64, []int{}, "x.std(ddof=1)", -1, 1, false},
+		{"size-1 var", f32, []int{1, 5}, "x.var(axis=0)", -1, 1, false},
+		{"size-1 std ddof 1", f64, []int{1, 5}, "x.std(axis=0, ddof=1)", -1, 1, false},
+		{"size-1 var ddof 2", i32, []int{5, 1}, "x.var(axis=1, ddof=2)", -100, 100, false},
+		{"size-0 var", f32, []int{3, 4}, "x[2:1].var(axis=0)", -1, 1, false},
+		{"size-0 std", f64, []int{3, 4}, "x[:, 3:1].std(axis=1)", -1, 1, false},
+		{"size-0 var whole", i16, []int{3, 4}, "x[2:1].var()", -100, 100, false},
+		{"var normalize", u8, []int{6, 5, 3}, "((x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])).var(axis=(0, 1))", 0, 255, false},
+		{"error var ddof None", f32, []int{4, 3}, "x.var(ddof=None)", -1, 1, false},
+		{"error std axis", f32, []int{4, 3}, "x.std(axis=2)", -1, 1, false},
+		{"error var duplicate axis", f32, []int{4, 3}, "var(x, axis=(1, -1))", -1, 1, false},
 	}
 	cs = append(cs, more...)
 	// A NaN clip bound gives NaN (float64 for integer tensors).

@@ -48,7 +48,8 @@
 //	                            broadcast by NumPy's rules
 //	x.clip(0, 1)  abs(x)  sqrt(x)              Clip, Abs, Sqrt
 //	x.sum(axis=(0, 1), keepdims=True)          Reduce: sum, mean, min,
-//	x.mean()  x.argmax(axis=1)  norm(x, axis=-1)  max, argmax, argmin, norm
+//	x.mean()  x.argmax(axis=1)  norm(x, axis=-1)  max, argmax, argmin, norm,
+//	x.var()  x.std(axis=0, ddof=1)                var, std (ReduceDdof)
 //	dot(x, c)  cosine(x, c)  l2(x, c)  l2sq(x, c)  Similarity to a constant
 //
 // Reductions also read as functions (`sum(x, axis=1)`, `np.max(x)`). Axis
@@ -63,7 +64,8 @@
 // (a list of floats is float64, so float32 - [0.5] is float64; write
 // float32([0.5]) to stay in float32); division of integers gives float64;
 // sqrt of 8-bit integers float16, of 16-bit ones float32. Sum gives int64
-// or uint64 for integers, Mean and Norm float64; ArgMax and ArgMin int64;
+// or uint64 for integers, Mean, Norm, Var and Std float64; ArgMax and
+// ArgMin int64;
 // Similarity float64 unless x and the constant promote to a float type,
 // except Dot of integers, which is NumPy's (x * c).sum(): products wrap
 // around in the promoted integer type and the sum is int64 or uint64.
@@ -87,7 +89,16 @@
 // ord: over all axes (axis=None) the L2 norm of the flattened tensor,
 // over one axis the vector norm, over two the Frobenius norm (the L2
 // norm of those elements); more axes, or none (axis=()), fail Check with
-// NumPy's "Improper number of dimensions to norm.".
+// NumPy's "Improper number of dimensions to norm.". Var and Std are
+// numpy.var and numpy.std: sum(|x - mean|^2) / (N - ddof) and its square
+// root, with ddof= (an integer >= 0, default 0) in the text form; they
+// accumulate in float64 the count, mean and squared deviations of the
+// elements shifted by the first one (two passes over each contiguous run,
+// Welford's update element by element, runs merged by Chan's formula),
+// as accurate as NumPy's two passes also far from 0 (1e8 + noise). NaN
+// propagates, an empty reduction is NaN, and N - ddof <= 0 gives NaN (or
+// +Inf when the deviations are not all 0), NumPy's values without its
+// warning.
 //
 // A computing plan reads each element of its view once, through the
 // view's strides (no intermediate column), in the source's memory order

@@ -202,9 +202,9 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 
 // runFlat reduces tensors lo to hi of in to one value each when every
 // tensor is one contiguous float32 or float64 run (uint8 for sums and
-// means) folded by a vector kernel, or a float32 run against a float32
-// constant (Dot, Cosine): the loop over the tensors without the
-// odometer's per-tensor set-up. It reports false, doing nothing, when the
+// means) folded by a vector kernel (foldMoments for Var and Std), or a
+// float32 run against a float32 constant (Dot, Cosine): the loop over the
+// tensors without the odometer's per-tensor set-up. It reports false, doing nothing, when the
 // plan is not of that form.
 func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi int) bool {
 	c := p.comp
@@ -225,7 +225,7 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 		if ks = nt.st[kc][0]; ks != 0 && ks != 1 {
 			return false
 		}
-	case (ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32):
+	case (ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32 || r.kind == Var || r.kind == Std):
 	case ps.src == dtU8 && r.float && (r.kind == Sum || r.kind == Mean):
 	default:
 		return false
@@ -248,9 +248,12 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 		}
 		off := t*p.inSize + ps.offset
 		a.reset(r, ps.val)
-		if r.sim {
+		switch {
+		case r.sim:
 			a.foldSim(r, x[off:off+n], 0, 0, ks)
-		} else {
+		case r.kind == Var || r.kind == Std:
+			a.foldMoments(0, sv, off, n)
+		default:
 			a.f[0] = foldRun(r.kind, a.f[0], sv, off, n)
 		}
 		a.finish(r, view{b: d, dt: c.elem})
@@ -306,7 +309,7 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 		return
 	}
 	fast := acc != nil && len(ps.prog) == 0 && sd == 0 && st(opSrc) == 1 && !r.sim &&
-		((ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32) ||
+		((ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32 || r.kind == Var || r.kind == Std) ||
 			ps.src == dtU8 && r.float && (r.kind == Sum || r.kind == Mean))
 	kc := opK + len(nt.ks) - 1 // the similarity's constant operand
 	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c.f32 != nil && ps.src == dtF32 && st(opSrc) == 1 &&
@@ -350,6 +353,8 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			}
 		} else if fastSim {
 			acc.foldSim(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[opDst], offs[kc], st(kc))
+		} else if fast && (r.kind == Var || r.kind == Std) {
+			acc.foldMoments(offs[opDst], src, offs[opSrc], inner)
 		} else if fast {
 			o := offs[opDst]
 			acc.f[o] = foldRun(r.kind, acc.f[o], src, offs[opSrc], inner)

@@ -18,8 +18,8 @@ import (
 //
 // The interface is sealed: the constructors of this package (Input,
 // InputOf, Subscript, Slice, Index, Transpose, Reshape, Astype, Arith,
-// ArithLeft, Clip, Abs, Sqrt, Reduce, Similarity, Parse, Simplify) make
-// every Expr.
+// ArithLeft, Clip, Abs, Sqrt, Reduce, ReduceDdof, Similarity, Parse,
+// Simplify) make every Expr.
 type Expr interface {
 	// String returns the canonical text form, which Parse reads back
 	// to an equal expression (Equal). The input prints as `x`.
@@ -76,6 +76,7 @@ type node struct {
 	metric       Metric    // opSim
 	axes         []int     // opReduce: the axes as given, nil for all
 	keep         bool      // opReduce: keepdims
+	ddof         int       // opReduce: Var and Std's delta degrees of freedom
 }
 
 func (n *node) node() *node                 { return n }
@@ -394,7 +395,7 @@ func Equal(a, b Expr) bool {
 			return false
 		}
 		if x.op > opReshape && (x.dt != y.dt || x.bop != y.bop || x.left != y.left || !x.c.equal(y.c) || !x.c2.equal(y.c2) ||
-			x.hasLo != y.hasLo || x.hasHi != y.hasHi || x.red != y.red || x.metric != y.metric || x.keep != y.keep ||
+			x.hasLo != y.hasLo || x.hasHi != y.hasHi || x.red != y.red || x.metric != y.metric || x.keep != y.keep || x.ddof != y.ddof ||
 			!slices.Equal(x.axes, y.axes) || (x.axes == nil) != (y.axes == nil)) {
 			return false
 		}

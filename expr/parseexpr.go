@@ -237,7 +237,7 @@ func (p *parser) method(e Expr) (Expr, error) {
 			return p.reduceArgs(e, r, true)
 		}
 		p.pos = at
-		return nil, p.errorf("unknown operation %q (want T, transpose, reshape, astype, clip, sum, mean, min, max, argmax or argmin)", w)
+		return nil, p.errorf("unknown operation %q (want T, transpose, reshape, astype, clip, sum, mean, min, max, argmax, argmin, var or std)", w)
 	}
 }
 
@@ -258,10 +258,11 @@ func reductionNamed(w string) (Reduction, bool) {
 
 // reduceArgs parses the arguments of a reduction after `(` and, for a
 // function, after its tensor and a comma: [axis] then keywords axis= and
-// keepdims=, then `)`.
+// keepdims= (and ddof= for var and std), then `)`.
 func (p *parser) reduceArgs(e Expr, r Reduction, positional bool) (Expr, error) {
 	var axes []int
 	keep := false
+	ddof := 0
 	for n := 0; !p.accept(")"); n++ {
 		if n > 0 {
 			if err := p.expect(","); err != nil {
@@ -290,12 +291,50 @@ func (p *parser) reduceArgs(e Expr, r Reduction, positional bool) (Expr, error) 
 				return nil, err
 			}
 			keep = v
+		case kw == "ddof" && (r == Var || r == Std):
+			v, err := p.ddofArg()
+			if err != nil {
+				return nil, err
+			}
+			ddof = v
+		case r == Var || r == Std:
+			p.pos = at
+			return nil, p.errorf("unexpected argument of %s (want axis=, keepdims= or ddof=)", r)
 		default:
 			p.pos = at
 			return nil, p.errorf("unexpected argument of %s (want axis= or keepdims=)", r)
 		}
 	}
-	return Reduce(e, r, keep, axes...), nil
+	return ReduceDdof(e, r, ddof, keep, axes...), nil
+}
+
+// ddofArg parses ddof's value: an integer, True or False (1 and 0, as
+// NumPy takes them); None fails with NumPy's words.
+func (p *parser) ddofArg() (int, error) {
+	at := p.pos
+	switch p.word() {
+	case "True":
+		return 1, nil
+	case "False":
+		return 0, nil
+	case "None":
+		p.pos = at
+		return 0, p.errorf("'<=' not supported between instances of 'int' and 'NoneType'")
+	}
+	p.pos = at
+	v, err := p.int()
+	if err != nil {
+		return 0, err
+	}
+	if p.peek() == '.' || p.peek() == 'e' || p.peek() == 'E' {
+		p.pos = at
+		return 0, p.errorf("ddof takes an integer")
+	}
+	if v < 0 {
+		p.pos = at
+		return 0, p.errorf("ddof must be a non-negative integer, not %d", v)
+	}
+	return v, nil
 }
 
 // axisArg parses `None`, an integer or a tuple of integers.

@@ -75,7 +75,8 @@ func appendOperand(b []byte, x *node, min int) []byte {
 
 // appendCompute appends the text of a computing node: `x.astype(float32)`,
 // `x / 255 - [0.5]`, `x.clip(0, 1)`, `abs(x)`, `sqrt(x)`,
-// `x.sum(axis=(0, 1), keepdims=True)`, `norm(x, axis=1)`, `dot(x, [1.0])`.
+// `x.sum(axis=(0, 1), keepdims=True)`, `x.var(axis=0, ddof=1)`, `norm(x, axis=1)`,
+// `dot(x, [1.0])`.
 func (n *node) appendCompute(b []byte) []byte {
 	switch n.op {
 	case opAstype:
@@ -127,6 +128,12 @@ func (n *node) appendCompute(b []byte) []byte {
 			args = append(args, ", "...)
 		}
 		args = append(args, "keepdims=True"...)
+	}
+	if n.ddof != 0 {
+		if args != nil {
+			args = append(args, ", "...)
+		}
+		args = strconv.AppendInt(append(args, "ddof="...), int64(n.ddof), 10)
 	}
 	if n.red == Norm {
 		b = n.x.appendText(append(b, "norm("...))

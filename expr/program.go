@@ -71,6 +71,7 @@ type reducer struct {
 	red      []bool // the pass axes reduced
 	outShape []int  // the reduced shape without kept axes
 	count    int    // elements reduced into each output
+	ddof     int    // Var, Std: the delta degrees of freedom
 	argAxis  int    // ArgMax, ArgMin: the axis (-1: all)
 	out      dtype  // the result dtype
 	float    bool   // accumulate as float64 (else int64)
@@ -147,7 +148,7 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 			p.prog = append(p.prog, instr{code: code, from: m.dt, to: m.dt, k: p.konst(m.c, m.dt)})
 		case opReduce:
 			red, _ := reducedAxes(m.axes, len(p.shape))
-			r := &reducer{kind: m.red, red: red, out: m.dt, argAxis: -1, count: 1}
+			r := &reducer{kind: m.red, red: red, out: m.dt, argAxis: -1, count: 1, ddof: m.ddof}
 			if m.axes != nil && len(m.axes) == 1 {
 				r.argAxis = m.axes[0]
 				if r.argAxis < 0 {
@@ -161,7 +162,7 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 					r.outShape = append(r.outShape, p.shape[a])
 				}
 			}
-			r.float = p.val.float() || m.red == Mean || m.red == Norm
+			r.float = p.val.float() || m.red == Mean || m.red == Norm || m.red == Var || m.red == Std
 			if len(p.prog) == 1 && p.prog[0].code == iCast && exactCast(p.src, p.val) && m.red != ArgMax && m.red != ArgMin {
 				// x.astype(float32).mean(): the conversion changes no value,
 				// so the reduction reads the elements as they are.
