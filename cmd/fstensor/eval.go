@@ -34,8 +34,8 @@ In EXPR, x is one tensor of the column: x[:, ::2, ::2], x[..., 0], x[None], x.T,
 x.transpose(2, 0, 1), x.reshape(-1), and chains of these; axes are logical. After the
 views it may compute, as NumPy: x.astype(float32), + - * / with numbers or constant lists
 ([0.5, 0.25, 0.1], float32([...])), x.clip(0, 1), abs(x), sqrt(x), one reduction (sum,
-mean, min, max, argmax, argmin with axis= and keepdims=, norm(x, axis=...)) and
-dot/cosine/l2/l2sq(x, CONSTANT). A result with no axes left (x.mean()) is a plain column,
+mean, min, max, argmax, argmin, var and std (with ddof=) with axis= and keepdims=,
+norm(x, axis=...)) and dot/cosine/l2/l2sq(x, CONSTANT). A result with no axes left (x.mean()) is a plain column,
 one value per row (a 0-D tensor column in .npy .npz .pb .zio .dt).
 
 With --relabel, a result that only relabels the input's elements (a transpose, a reshape
