@@ -186,10 +186,7 @@ func TestComputeConstructors(t *testing.T) {
 
 func TestComputeParseErrors(t *testing.T) {
 	x := expr.InputOf(f32, metadata.MustNew([]int{2, 3}, nil, nil))
-	tests := []struct {
-		name, text, msg string
-		pos             int
-	}{
+	tests := []parseErrorCase{
 		{"axis", "x.sum(axis=2)", "axis 2 is out of bounds for array of dimension 2", 13},
 		{"broadcast at the operator", "x + [1.0, 2.0]", "operands could not be broadcast together with shapes (2,3) (2,) ", 2},
 		{"two tensors", "x * x", "operations between two tensors are not supported", 4},
@@ -210,7 +207,21 @@ func TestComputeParseErrors(t *testing.T) {
 		{"only constant", "2 + 3", "operations between constants", 2},
 		{"big integer", "x + 99999999999999999999", "out of range", 4},
 	}
-	for _, tt := range tests {
+	checkParseErrors(t, x, tests)
+}
+
+// parseErrorCase is a text Parse must refuse with an error containing msg
+// at byte pos.
+type parseErrorCase struct {
+	name, text, msg string
+	pos             int
+}
+
+// checkParseErrors parses each case's text over x and checks its error:
+// an *expr.Error wrapping arrow.ErrInvalid, with msg, at pos.
+func checkParseErrors(t *testing.T, x expr.Expr, cases []parseErrorCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := expr.Parse(tt.text, x)
 			var e *expr.Error

@@ -106,10 +106,7 @@ func TestVarStdParse(t *testing.T) {
 			t.Errorf("Parse(%q).String() = %q, want %q", text, got, want)
 		}
 	}
-	errs := []struct {
-		name, text, msg string
-		pos             int
-	}{
+	errs := []parseErrorCase{
 		{"none", "x.var(ddof=None)", "'<=' not supported between instances of 'int' and 'NoneType'", 11},
 		{"float", "x.std(ddof=1.5)", "ddof takes an integer", 11},
 		{"negative", "x.std(ddof=-1)", "ddof must be a non-negative integer, not -1", 11},
@@ -117,18 +114,7 @@ func TestVarStdParse(t *testing.T) {
 		{"ddof of mean", "x.mean(ddof=1)", "unexpected argument of mean (want axis= or keepdims=)", 7},
 		{"keyword", "var(x, dof=1)", "unexpected argument of var (want axis=, keepdims= or ddof=)", 7},
 	}
-	for _, tt := range errs {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := expr.Parse(tt.text, x)
-			var e *expr.Error
-			if !errors.Is(err, arrow.ErrInvalid) || !errors.As(err, &e) || !strings.Contains(e.Msg, tt.msg) {
-				t.Fatalf("Parse(%q) = %v, want an ErrInvalid containing %q", tt.text, err, tt.msg)
-			}
-			if e.Pos != tt.pos {
-				t.Errorf("Parse(%q) error at %d, want %d", tt.text, e.Pos, tt.pos)
-			}
-		})
-	}
+	checkParseErrors(t, x, errs)
 }
 
 // TestVarStdOffset reduces data 1e8 + 0.25*(k%4) (exact in float64),
