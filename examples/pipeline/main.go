@@ -12,7 +12,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
@@ -49,6 +48,15 @@ func run(in, out string) error {
 	if err != nil {
 		return err
 	}
+	// The same crop's mean, one float64 per image, in NumPy's text form.
+	meanExpr, err := expr.Parse("x[4:-4, 4:-4].mean()", expr.Input(typ))
+	if err != nil {
+		return err
+	}
+	meanPlan, err := expr.Compile(meanExpr)
+	if err != nil {
+		return err
+	}
 	schema := arrow.NewSchema([]arrow.Field{{Name: "chw", Type: chw, Nullable: true}, {Name: "mean", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil)
 	w, err := tensorio.Create(out, schema) // OUT appears only when Close succeeds
 	if err != nil {
@@ -56,11 +64,16 @@ func run(in, out string) error {
 	}
 	defer w.Abort() // does nothing after a successful Close
 	for r.Next() {  // each batch is lent until the next Next
-		res, err := plan.Eval(r.RecordBatch().Column(0).(*fixedshape.Array))
+		images := r.RecordBatch().Column(0).(*fixedshape.Array)
+		res, err := plan.Eval(images)
 		if err != nil {
 			return err
 		}
-		mean := means(res)
+		mean, err := meanPlan.EvalArray(images)
+		if err != nil {
+			res.Release()
+			return err
+		}
 		rec := array.NewRecordBatch(schema, []arrow.Array{res, mean}, int64(res.Len()))
 		res.Release() // rec holds its own references
 		mean.Release()
@@ -74,24 +87,4 @@ func run(in, out string) error {
 		return err
 	}
 	return w.Close()
-}
-
-// means returns the mean of each tensor of a uint8 column; the caller
-// releases it.
-func means(a *fixedshape.Array) arrow.Array {
-	col, _ := fixedshape.ColumnOf[uint8](a) // run checked the element type
-	b := array.NewFloat64Builder(memory.DefaultAllocator)
-	defer b.Release()
-	for i := range col.Len() {
-		if col.IsNull(i) {
-			b.AppendNull()
-			continue
-		}
-		sum := 0.0
-		for v := range col.Tensor(i).All() { // logical order, right for every layout
-			sum += float64(v)
-		}
-		b.Append(sum / float64(col.Tensor(i).Size()))
-	}
-	return b.NewArray()
 }
