@@ -1,6 +1,10 @@
 package expr
 
-import "math"
+import (
+	"math"
+
+	"github.com/fstensor/fstensor/internal/ufunc"
+)
 
 // Var and Std accumulate per slot the count a.n, the mean a.f and the sum
 // of squared deviations a.m2 of the slot's elements shifted by the first
@@ -53,8 +57,11 @@ func (a *accum) foldMoments(o int, src view, off, n int) {
 		if a.n[o] == 0 {
 			a.shift[o] = float64(x[0])
 		}
-		mb := dev(x, a.shift[o]) / nb
-		a.merge(o, nb, mb, sqDev(x, a.shift[o]+mb))
+		// Both passes in the AVX2 kernels. The float64 sum of float32
+		// values is close enough that the shift comes off after it: an
+		// error e in the mean adds only n*e^2 to the deviations.
+		mb := (ufunc.SumF32(x) - nb*a.shift[o]) / nb
+		a.merge(o, nb, mb, ufunc.SumSqDevF32(x, a.shift[o]+mb))
 		return
 	}
 	x := cast[float64](src.b)[off : off+n]

@@ -117,6 +117,9 @@ func dotF32x16(x, c unsafe.Pointer, n int) float64
 func sumSqF32x16(x unsafe.Pointer, n int) float64
 
 //go:noescape
+func sumSqDevF32x16(x unsafe.Pointer, n int, m float64) float64
+
+//go:noescape
 func maxF32x32(x unsafe.Pointer, n int) (float32, bool)
 
 //go:noescape
@@ -190,6 +193,14 @@ func dotF32(x, c []float32) (float64, int) {
 		return 0, 0
 	}
 	return dotF32x16(unsafe.Pointer(&x[0]), unsafe.Pointer(&c[0]), n), n
+}
+
+func sumSqDevF32(x []float32, m float64) (float64, int) {
+	n := len(x) &^ 15
+	if !useAVX2 || !useFMA || n == 0 {
+		return 0, 0
+	}
+	return sumSqDevF32x16(unsafe.Pointer(&x[0]), n, m), n
 }
 
 func sumSqF32(x []float32) (float64, int) {

@@ -173,6 +173,20 @@ TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
 	MOVSD X0, ret+16(FP)
 	RET
 
+// func sumSqDevF32x16(x unsafe.Pointer, n int, m float64) float64
+// Returns the sum of (x[j] - m)^2 over n float32 (a multiple of 16) in
+// float64, as sumSqF32x16 sums squares.
+TEXT ·sumSqDevF32x16(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VBROADCASTSD m+16(FP), Y8
+	CVTLOOP(sqdev, SQDEVSTEP)
+	HSUMPD
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
 // func maxF32x32(x unsafe.Pointer, n int) (m float32, nan bool)
 // Returns the largest of n float32 (a multiple of 32) and whether any is
 // NaN (then m is meaningless).

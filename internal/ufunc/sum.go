@@ -179,6 +179,30 @@ func SumSqF32(x []float32) float64 {
 	return r + dotTail(x[n:], x[n:])
 }
 
+// SumSqDevF32 returns the sum of (float64(x[j]) - m)^2 in float64,
+// pairwise over blocks as SumSqF32: the second pass of a variance.
+func SumSqDevF32(x []float32, m float64) float64 {
+	if len(x) > leafF32 {
+		h := len(x) / 2 &^ 15
+		return SumSqDevF32(x[:h], m) + SumSqDevF32(x[h:], m)
+	}
+	r, n := sumSqDevF32(x, m)
+	var a [4]float64
+	j := n
+	for ; j+4 <= len(x); j += 4 {
+		d0, d1, d2, d3 := float64(x[j])-m, float64(x[j+1])-m, float64(x[j+2])-m, float64(x[j+3])-m
+		a[0] += d0 * d0
+		a[1] += d1 * d1
+		a[2] += d2 * d2
+		a[3] += d3 * d3
+	}
+	for ; j < len(x); j++ {
+		d := float64(x[j]) - m
+		a[0] += d * d
+	}
+	return r + ((a[0] + a[1]) + (a[2] + a[3]))
+}
+
 // MaxF64 is MaxF32 for float64.
 func MaxF64(s []float64) float64 { return extreme(s, true) }
 

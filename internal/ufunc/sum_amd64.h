@@ -12,12 +12,16 @@
 #define PF 512
 
 // SUMF32: x[j]; SUMSQF32: x[j]*x[j] (each product exact in float64).
-// Both are CVTLOOP with the step that folds a converted vector X into
+// These and SQDEVSTEP's loop are CVTLOOP with the step that folds a converted vector X into
 // an accumulator A.
 #define ADDSTEP(X, A) VADDPD X, A, A
 #define SQSTEP(X, A) VFMADD231PD X, X, A
 #define SUMF32(L) CVTLOOP(L, ADDSTEP)
 #define SUMSQF32(L) CVTLOOP(L, SQSTEP)
+
+// SQDEVSTEP folds (X - Y8)^2 into A: the squared deviations from a mean
+// broadcast in Y8, which CVTLOOP leaves alone.
+#define SQDEVSTEP(X, A) VSUBPD Y8, X, X; VFMADD231PD X, X, A
 
 #define CVTLOOP(L, STEP) \
 	VXORPD Y0, Y0, Y0; \

@@ -398,3 +398,30 @@ func TestAccRowsF32NaN(t *testing.T) {
 		}
 	})
 }
+
+func TestSumSqDevF32(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths {
+			for _, off := range []float64{0, 1e4, -3e7} {
+				x := make([]float32, n)
+				var sum float64
+				for i := range x {
+					x[i] = float32(off + r.NormFloat64())
+					sum += float64(x[i])
+				}
+				m := 0.0
+				if n > 0 {
+					m = sum / float64(n)
+				}
+				var want float64
+				for _, v := range x {
+					want += (float64(v) - m) * (float64(v) - m)
+				}
+				if got := ufunc.SumSqDevF32(x, m); math.Abs(got-want) > 1e-12*float64(n+1)*(1+want) {
+					t.Errorf("SumSqDevF32 of %d around %g = %v, want %v", n, off, got, want)
+				}
+			}
+		}
+	})
+}
