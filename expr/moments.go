@@ -40,8 +40,8 @@ func (a *accum) addMoments(f []float64, ao, as int) {
 		a.shift[ao] = f[0]
 	}
 	nb := float64(len(f))
-	mb := dev(f, a.shift[ao]) / nb
-	a.merge(ao, nb, mb, sqDev(f, a.shift[ao]+mb))
+	mb := ufunc.SumDevF64(f, a.shift[ao]) / nb
+	a.merge(ao, nb, mb, ufunc.SumSqDevF64(f, a.shift[ao]+mb))
 }
 
 // foldMoments reduces a contiguous run of n float32 or float64 source
@@ -64,12 +64,7 @@ func (a *accum) foldMoments(o int, src view, off, n int) {
 		a.merge(o, nb, mb, ufunc.SumSqDevF32(x, a.shift[o]+mb))
 		return
 	}
-	x := cast[float64](src.b)[off : off+n]
-	if a.n[o] == 0 {
-		a.shift[o] = x[0]
-	}
-	mb := dev(x, a.shift[o]) / nb
-	a.merge(o, nb, mb, sqDev(x, a.shift[o]+mb))
+	a.addMoments(cast[float64](src.b)[off:off+n], o, 0)
 }
 
 // merge adds to slot o a run of nb elements whose shifted mean is mb and
@@ -85,65 +80,6 @@ func (a *accum) merge(o int, nb, mb, m2b float64) {
 	a.f[o] += d * (nb / n)
 	a.m2[o] += m2b + d*d*(na*nb/n)
 	a.n[o] = n
-}
-
-// momBlock is the length under which dev and sqDev add straight (in
-// eight accumulators); longer runs split in halves.
-const momBlock = 256
-
-// dev returns the sum of float64(v) - k over s, pairwise.
-func dev[F float32 | float64](s []F, k float64) float64 {
-	if len(s) > momBlock {
-		h := len(s) / 2 &^ 7
-		return dev(s[:h], k) + dev(s[h:], k)
-	}
-	var a0, a1, a2, a3, a4, a5, a6, a7 float64
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		v := s[i : i+8 : i+8]
-		a0 += float64(v[0]) - k
-		a1 += float64(v[1]) - k
-		a2 += float64(v[2]) - k
-		a3 += float64(v[3]) - k
-		a4 += float64(v[4]) - k
-		a5 += float64(v[5]) - k
-		a6 += float64(v[6]) - k
-		a7 += float64(v[7]) - k
-	}
-	r := ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-	for ; i < len(s); i++ {
-		r += float64(s[i]) - k
-	}
-	return r
-}
-
-// sqDev returns the sum of (float64(v) - m)^2 over s, pairwise.
-func sqDev[F float32 | float64](s []F, m float64) float64 {
-	if len(s) > momBlock {
-		h := len(s) / 2 &^ 7
-		return sqDev(s[:h], m) + sqDev(s[h:], m)
-	}
-	var a0, a1, a2, a3, a4, a5, a6, a7 float64
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		v := s[i : i+8 : i+8]
-		d0, d1, d2, d3 := float64(v[0])-m, float64(v[1])-m, float64(v[2])-m, float64(v[3])-m
-		d4, d5, d6, d7 := float64(v[4])-m, float64(v[5])-m, float64(v[6])-m, float64(v[7])-m
-		a0 += d0 * d0
-		a1 += d1 * d1
-		a2 += d2 * d2
-		a3 += d3 * d3
-		a4 += d4 * d4
-		a5 += d5 * d5
-		a6 += d6 * d6
-		a7 += d7 * d7
-	}
-	r := ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-	for ; i < len(s); i++ {
-		d := float64(s[i]) - m
-		r += d * d
-	}
-	return r
 }
 
 // momentsResult returns the Var or Std of slot k: m2 / (count - ddof),

@@ -120,6 +120,12 @@ func sumSqF32x16(x unsafe.Pointer, n int) float64
 func sumSqDevF32x16(x unsafe.Pointer, n int, m float64) float64
 
 //go:noescape
+func sumDevF64x16(x unsafe.Pointer, n int, k float64) float64
+
+//go:noescape
+func sumSqDevF64x16(x unsafe.Pointer, n int, m float64) float64
+
+//go:noescape
 func maxF32x32(x unsafe.Pointer, n int) (float32, bool)
 
 //go:noescape
@@ -193,6 +199,19 @@ func dotF32(x, c []float32) (float64, int) {
 		return 0, 0
 	}
 	return dotF32x16(unsafe.Pointer(&x[0]), unsafe.Pointer(&c[0]), n), n
+}
+
+// devF64 runs sumDevF64x16 (sq false) or sumSqDevF64x16 over the leading
+// len(x)&^15 elements and returns their sum and number.
+func devF64(x []float64, k float64, sq bool) (float64, int) {
+	n := len(x) &^ 15
+	if !useAVX2 || sq && !useFMA || n == 0 {
+		return 0, 0
+	}
+	if sq {
+		return sumSqDevF64x16(unsafe.Pointer(&x[0]), n, k), n
+	}
+	return sumDevF64x16(unsafe.Pointer(&x[0]), n, k), n
 }
 
 func sumSqDevF32(x []float32, m float64) (float64, int) {

@@ -187,6 +187,34 @@ TEXT ·sumSqDevF32x16(SB), NOSPLIT, $0-32
 	MOVSD X0, ret+24(FP)
 	RET
 
+// func sumDevF64x16(x unsafe.Pointer, n int, k float64) float64
+// Returns the sum of x[j] - k over n float64 (a multiple of 16), in four
+// accumulators of four lanes combined pairwise.
+TEXT ·sumDevF64x16(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VBROADCASTSD k+16(FP), Y8
+	F64LOOP(dev64, DEVSTEP)
+	HSUMPD
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
+// func sumSqDevF64x16(x unsafe.Pointer, n int, m float64) float64
+// Returns the sum of (x[j] - m)^2 over n float64 (a multiple of 16), as
+// sumDevF64x16 sums.
+TEXT ·sumSqDevF64x16(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VBROADCASTSD m+16(FP), Y8
+	F64LOOP(sqdev64, SQDEVSTEP)
+	HSUMPD
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
 // func maxF32x32(x unsafe.Pointer, n int) (m float32, nan bool)
 // Returns the largest of n float32 (a multiple of 32) and whether any is
 // NaN (then m is meaningless).

@@ -12,6 +12,7 @@ func storeNT(dst, src []float32) bool                       { return false }
 func dotF32(x, c []float32) (float64, int)                  { return 0, 0 }
 func sumSqF32(x []float32) (float64, int)                   { return 0, 0 }
 func sumSqDevF32(x []float32, m float64) (float64, int)     { return 0, 0 }
+func devF64(x []float64, k float64, sq bool) (float64, int) { return 0, 0 }
 func extremeF32(x []float32, max bool) (float32, bool, int) { return 0, false, 0 }
 func chain(dst []float32, srcU8 []uint8, srcF32 []float32, steps []Step, stream bool) int {
 	return 0

@@ -203,6 +203,42 @@ func SumSqDevF32(x []float32, m float64) float64 {
 	return r + ((a[0] + a[1]) + (a[2] + a[3]))
 }
 
+// SumDevF64 returns the sum of x[j] - k, pairwise over leaves of 256
+// elements: the first pass of a variance, k a shift near the data.
+func SumDevF64(x []float64, k float64) float64 { return devSumF64(x, k, false) }
+
+// SumSqDevF64 returns the sum of (x[j] - m)^2, pairwise over leaves of
+// 256 elements: the second pass of a variance.
+func SumSqDevF64(x []float64, m float64) float64 { return devSumF64(x, m, true) }
+
+func devSumF64(x []float64, k float64, sq bool) float64 {
+	if len(x) > leafF64 {
+		h := len(x) / 2 &^ 15
+		return devSumF64(x[:h], k, sq) + devSumF64(x[h:], k, sq)
+	}
+	r, n := devF64(x, k, sq)
+	var a [4]float64
+	j := n
+	for ; j+4 <= len(x); j += 4 {
+		d := [4]float64{x[j] - k, x[j+1] - k, x[j+2] - k, x[j+3] - k}
+		if sq {
+			d[0], d[1], d[2], d[3] = d[0]*d[0], d[1]*d[1], d[2]*d[2], d[3]*d[3]
+		}
+		a[0] += d[0]
+		a[1] += d[1]
+		a[2] += d[2]
+		a[3] += d[3]
+	}
+	for ; j < len(x); j++ {
+		d := x[j] - k
+		if sq {
+			d *= d
+		}
+		a[0] += d
+	}
+	return r + ((a[0] + a[1]) + (a[2] + a[3]))
+}
+
 // MaxF64 is MaxF32 for float64.
 func MaxF64(s []float64) float64 { return extreme(s, true) }
 

@@ -42,6 +42,30 @@ L: \
 	DECQ CX; \
 	JNZ  L
 
+// F64LOOP is CVTLOOP for float64: CX blocks of 16 float64 from SI, every
+// line prefetched PF bytes ahead. DEVSTEP folds X - Y8 into A.
+#define DEVSTEP(X, A) VSUBPD Y8, X, X; VADDPD X, A, A
+
+#define F64LOOP(L, STEP) \
+	VXORPD Y0, Y0, Y0; \
+	VXORPD Y1, Y1, Y1; \
+	VXORPD Y2, Y2, Y2; \
+	VXORPD Y3, Y3, Y3; \
+L: \
+	PREFETCHT0 PF(SI); \
+	PREFETCHT0 PF+64(SI); \
+	VMOVUPD (SI), Y4; \
+	VMOVUPD 32(SI), Y5; \
+	VMOVUPD 64(SI), Y6; \
+	VMOVUPD 96(SI), Y7; \
+	STEP(Y4, Y0); \
+	STEP(Y5, Y1); \
+	STEP(Y6, Y2); \
+	STEP(Y7, Y3); \
+	ADDQ $128, SI; \
+	DECQ CX; \
+	JNZ  L
+
 // DOTF32: x[j]*c[j], x at SI and c at DI
 #define DOTF32(L) \
 	VXORPD Y0, Y0, Y0; \

@@ -425,3 +425,30 @@ func TestSumSqDevF32(t *testing.T) {
 		}
 	})
 }
+
+func TestSumDevF64(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	paths(t, func(t *testing.T) {
+		for _, n := range lengths {
+			for _, off := range []float64{0, 1e8, -3e12} {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = off + r.NormFloat64()
+				}
+				k := off + 0.5
+				var dev, sq float64
+				for _, v := range x {
+					dev += v - k
+					sq += (v - k) * (v - k)
+				}
+				tol := 1e-12 * float64(n+1)
+				if got := ufunc.SumDevF64(x, k); math.Abs(got-dev) > tol*(1+math.Abs(dev)) {
+					t.Errorf("SumDevF64 of %d around %g = %v, want %v", n, off, got, dev)
+				}
+				if got := ufunc.SumSqDevF64(x, k); math.Abs(got-sq) > tol*(1+sq) {
+					t.Errorf("SumSqDevF64 of %d around %g = %v, want %v", n, off, got, sq)
+				}
+			}
+		}
+	})
+}
