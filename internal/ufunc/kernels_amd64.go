@@ -117,13 +117,13 @@ func dotF32x16(x, c unsafe.Pointer, n int) float64
 func sumSqF32x16(x unsafe.Pointer, n int) float64
 
 //go:noescape
-func sumSqDevF32x16(x unsafe.Pointer, n int, m float64) float64
+func sumSqDevF32x16(x unsafe.Pointer, n int, k float64) float64
 
 //go:noescape
 func sumDevF64x16(x unsafe.Pointer, n int, k float64) float64
 
 //go:noescape
-func sumSqDevF64x16(x unsafe.Pointer, n int, m float64) float64
+func sumSqDevF64x16(x unsafe.Pointer, n int, k float64) float64
 
 //go:noescape
 func maxF32x32(x unsafe.Pointer, n int) (float32, bool)

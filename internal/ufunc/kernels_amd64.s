@@ -173,47 +173,27 @@ TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
 	MOVSD X0, ret+16(FP)
 	RET
 
-// func sumSqDevF32x16(x unsafe.Pointer, n int, m float64) float64
-// Returns the sum of (x[j] - m)^2 over n float32 (a multiple of 16) in
-// float64, as sumSqF32x16 sums squares.
-TEXT ·sumSqDevF32x16(SB), NOSPLIT, $0-32
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHRQ $4, CX
-	VBROADCASTSD m+16(FP), Y8
-	CVTLOOP(sqdev, SQDEVSTEP)
-	HSUMPD
-	VZEROUPPER
-	MOVSD X0, ret+24(FP)
+// DEV defines NAME(x unsafe.Pointer, n int, k float64) float64: the sum
+// over n elements (a multiple of 16) of LOOP's STEP with k broadcast in
+// Y8, in four accumulators of four lanes combined pairwise. L is the
+// loop's label.
+#define DEV(NAME, LOOP, L, STEP) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	SHRQ $4, CX; \
+	VBROADCASTSD k+16(FP), Y8; \
+	LOOP(L, STEP); \
+	HSUMPD; \
+	VZEROUPPER; \
+	MOVSD X0, ret+24(FP); \
 	RET
 
-// func sumDevF64x16(x unsafe.Pointer, n int, k float64) float64
-// Returns the sum of x[j] - k over n float64 (a multiple of 16), in four
-// accumulators of four lanes combined pairwise.
-TEXT ·sumDevF64x16(SB), NOSPLIT, $0-32
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHRQ $4, CX
-	VBROADCASTSD k+16(FP), Y8
-	F64LOOP(dev64, DEVSTEP)
-	HSUMPD
-	VZEROUPPER
-	MOVSD X0, ret+24(FP)
-	RET
-
-// func sumSqDevF64x16(x unsafe.Pointer, n int, m float64) float64
-// Returns the sum of (x[j] - m)^2 over n float64 (a multiple of 16), as
-// sumDevF64x16 sums.
-TEXT ·sumSqDevF64x16(SB), NOSPLIT, $0-32
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHRQ $4, CX
-	VBROADCASTSD m+16(FP), Y8
-	F64LOOP(sqdev64, SQDEVSTEP)
-	HSUMPD
-	VZEROUPPER
-	MOVSD X0, ret+24(FP)
-	RET
+// sumSqDevF32x16: (float64(x[j]) - k)^2 over float32; sumDevF64x16:
+// x[j] - k and sumSqDevF64x16: (x[j] - k)^2 over float64.
+DEV(·sumSqDevF32x16, CVTLOOP, sqdev, SQDEVSTEP)
+DEV(·sumDevF64x16, F64LOOP, dev64, DEVSTEP)
+DEV(·sumSqDevF64x16, F64LOOP, sqdev64, SQDEVSTEP)
 
 // func maxF32x32(x unsafe.Pointer, n int) (m float32, nan bool)
 // Returns the largest of n float32 (a multiple of 32) and whether any is
