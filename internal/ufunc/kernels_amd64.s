@@ -195,93 +195,52 @@ DEV(·sumSqDevF32x16, CVTLOOP, sqdev, SQDEVSTEP)
 DEV(·sumDevF64x16, F64LOOP, dev64, DEVSTEP)
 DEV(·sumSqDevF64x16, F64LOOP, sqdev64, SQDEVSTEP)
 
-// func maxF32x32(x unsafe.Pointer, n int) (m float32, nan bool)
-// Returns the largest of n float32 (a multiple of 32) and whether any is
-// NaN (then m is meaningless).
-TEXT ·maxF32x32(SB), NOSPLIT, $0-21
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHRQ $5, CX
-	VMOVUPS (SI), Y0
-	VMOVAPS Y0, Y1
-	VMOVAPS Y0, Y2
-	VMOVAPS Y0, Y3
-	VXORPS  Y8, Y8, Y8
-mx:
-	PREFETCHT0 PF(SI)
-	PREFETCHT0 PF+64(SI)
-	VMOVUPS (SI), Y4
-	VMOVUPS 32(SI), Y5
-	VMOVUPS 64(SI), Y6
-	VMOVUPS 96(SI), Y7
-	VCMPPS  $3, Y5, Y4, Y9
-	VCMPPS  $3, Y7, Y6, Y10
-	VORPS   Y9, Y8, Y8
-	VORPS   Y10, Y8, Y8
-	VMAXPS  Y4, Y0, Y0
-	VMAXPS  Y5, Y1, Y1
-	VMAXPS  Y6, Y2, Y2
-	VMAXPS  Y7, Y3, Y3
-	ADDQ $128, SI
-	DECQ CX
-	JNZ  mx
-	VMAXPS Y1, Y0, Y0
-	VMAXPS Y3, Y2, Y2
-	VMAXPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VMAXPS X1, X0, X0
-	VPERMILPS $0x4e, X0, X1
-	VMAXPS X1, X0, X0
-	VPERMILPS $0xb1, X0, X1
-	VMAXPS X1, X0, X0
-	MOVSS X0, ret+16(FP)
-	VMOVMSKPS Y8, AX
-	TESTL AX, AX
-	SETNE ret1+20(FP)
-	VZEROUPPER
+// EXTREME defines NAME(x unsafe.Pointer, n int) (m float32, nan bool):
+// the extreme by OP (VMAXPS or VMINPS) of n float32 (a multiple of 32)
+// and whether any is NaN (then m is meaningless). L is the loop's label.
+#define EXTREME(NAME, OP, L) \
+TEXT NAME(SB), NOSPLIT, $0-21; \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	SHRQ $5, CX; \
+	VMOVUPS (SI), Y0; \
+	VMOVAPS Y0, Y1; \
+	VMOVAPS Y0, Y2; \
+	VMOVAPS Y0, Y3; \
+	VXORPS  Y8, Y8, Y8; \
+L: \
+	PREFETCHT0 PF(SI); \
+	PREFETCHT0 PF+64(SI); \
+	VMOVUPS (SI), Y4; \
+	VMOVUPS 32(SI), Y5; \
+	VMOVUPS 64(SI), Y6; \
+	VMOVUPS 96(SI), Y7; \
+	VCMPPS  $3, Y5, Y4, Y9; \
+	VCMPPS  $3, Y7, Y6, Y10; \
+	VORPS   Y9, Y8, Y8; \
+	VORPS   Y10, Y8, Y8; \
+	OP      Y4, Y0, Y0; \
+	OP      Y5, Y1, Y1; \
+	OP      Y6, Y2, Y2; \
+	OP      Y7, Y3, Y3; \
+	ADDQ $128, SI; \
+	DECQ CX; \
+	JNZ  L; \
+	OP Y1, Y0, Y0; \
+	OP Y3, Y2, Y2; \
+	OP Y2, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0x4e, X0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0xb1, X0, X1; \
+	OP X1, X0, X0; \
+	MOVSS X0, ret+16(FP); \
+	VMOVMSKPS Y8, AX; \
+	TESTL AX, AX; \
+	SETNE ret1+20(FP); \
+	VZEROUPPER; \
 	RET
 
-// func minF32x32(x unsafe.Pointer, n int) (m float32, nan bool)
-// maxF32x32 for the smallest.
-TEXT ·minF32x32(SB), NOSPLIT, $0-21
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHRQ $5, CX
-	VMOVUPS (SI), Y0
-	VMOVAPS Y0, Y1
-	VMOVAPS Y0, Y2
-	VMOVAPS Y0, Y3
-	VXORPS  Y8, Y8, Y8
-mn:
-	PREFETCHT0 PF(SI)
-	PREFETCHT0 PF+64(SI)
-	VMOVUPS (SI), Y4
-	VMOVUPS 32(SI), Y5
-	VMOVUPS 64(SI), Y6
-	VMOVUPS 96(SI), Y7
-	VCMPPS  $3, Y5, Y4, Y9
-	VCMPPS  $3, Y7, Y6, Y10
-	VORPS   Y9, Y8, Y8
-	VORPS   Y10, Y8, Y8
-	VMINPS  Y4, Y0, Y0
-	VMINPS  Y5, Y1, Y1
-	VMINPS  Y6, Y2, Y2
-	VMINPS  Y7, Y3, Y3
-	ADDQ $128, SI
-	DECQ CX
-	JNZ  mn
-	VMINPS Y1, Y0, Y0
-	VMINPS Y3, Y2, Y2
-	VMINPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VMINPS X1, X0, X0
-	VPERMILPS $0x4e, X0, X1
-	VMINPS X1, X0, X0
-	VPERMILPS $0xb1, X0, X1
-	VMINPS X1, X0, X0
-	MOVSS X0, ret+16(FP)
-	VMOVMSKPS Y8, AX
-	TESTL AX, AX
-	SETNE ret1+20(FP)
-	VZEROUPPER
-	RET
+EXTREME(·maxF32x32, VMAXPS, mx)
+EXTREME(·minF32x32, VMINPS, mn)
