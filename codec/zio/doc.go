@@ -34,16 +34,28 @@
 // ignore it). An axis with "ascend": false is stored in descending index
 // order; ReadColumn flips it with an explicit copy. Elements are
 // little-endian (ZIO writes native order; every ZIO platform is
-// little-endian). dtype "b" (bool) and "c" (complex) have no fixedshape
-// element type and are refused; fixedshape float16 is written as "f" word 2.
+// little-endian).
+//
+// Element types ("dtype" and "word" to Arrow, ElemType and DType):
+//
+//	dtype  word        Arrow element type
+//	"f"    2, 4, 8     float16, float32, float64
+//	"i"    1, 2, 4, 8  int8, int16, int32, int64
+//	"u"    1, 2, 4, 8  uint8, uint16, uint32, uint64
+//	"b"    1           bool: one byte 0 or 1 per element (C++ bool); other bytes are refused
+//	"c"    8, 16       refused (complex has no fixedshape element type)
+//
+// A bool column is bit-packed, so it is always copied: AppendTensor writes a
+// new part of one byte per element in the column's physical order (its
+// "order" as for the other types), ReadColumn packs the bytes into bits.
 //
 // # Memory
 //
 // Decode and FromParts share payload parts with their input. AppendTensor
-// and AppendColumn add the column's own bytes as payload parts, not copies:
-// keep the array alive until the message is sent. ReadColumn wraps a single
-// ascending, aligned tensor without copying and otherwise copies into one
-// Go-owned buffer. Labels are limited to MaxLabel bytes and MaxTensors
+// and AppendColumn add the column's own bytes as payload parts, not copies
+// (bool tensors excepted): keep the array alive until the message is sent.
+// ReadColumn wraps a single ascending, aligned, non-bool tensor without
+// copying and otherwise copies into one Go-owned buffer. Labels are limited to MaxLabel bytes and MaxTensors
 // entries, framed messages to MaxParts parts, checked before allocation.
 //
 // # Errors

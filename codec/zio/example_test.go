@@ -93,12 +93,13 @@ func ExampleParseLabel() {
 
 func ExampleElemType() {
 	dt, _ := zio.ElemType("i", 2)
-	_, err := zio.ElemType("b", 1)
-	fmt.Println(dt)
+	b, _ := zio.ElemType("b", 1)
+	_, err := zio.ElemType("c", 8)
+	fmt.Println(dt, b)
 	fmt.Println(err)
 	// Output:
-	// int16
-	// zio: dtype "b" word 1 has no fixed-shape element type
+	// int16 bool
+	// zio: dtype "c" word 8 has no fixed-shape element type
 }
 
 func ExampleDType() {

@@ -28,6 +28,8 @@ func FuzzDecode(f *testing.F) {
 		{Form: "FLOW", Label: `{"credit": 2, "TENS": {"tensors": [{"shape": [3, 2], "word": 2, "dtype": "i", "order": [0, 1], "ascend": [false, true]}]}}`, Payload: [][]byte{make([]byte, 12)}},
 		{Form: "TENS", Label: `{"TENS":{"tensors":[{"dtype":"f","shape":[],"word":8},{"dtype":"f","shape":[],"word":8}]}}`, Payload: [][]byte{make([]byte, 8), make([]byte, 8)}},
 		{Form: "TENS", Label: `{"TENS":{"tensors":[{"dtype":"f","shape":[2],"word":4,"metadata":{"dim_names":["x"]}}]}}`, Payload: [][]byte{make([]byte, 8)}},
+		{Form: "TENS", Label: `{"TENS":{"tensors":[{"dtype":"b","shape":[3,2],"word":1,"order":[0,1]},{"dtype":"b","shape":[3,2],"word":1,"order":[0,1],"ascend":[false,true]}]}}`, Payload: [][]byte{{1, 0, 0, 1, 1, 1}, {0, 1, 0, 0, 1, 0}}},
+		{Form: "TENS", Label: `{"TENS":{"tensors":[{"dtype":"b","shape":[],"word":1}]}}`, Payload: [][]byte{{2}}},
 	} {
 		b, err := m.AppendEncode(nil)
 		if err != nil {
@@ -85,6 +87,7 @@ func FuzzParseLabel(f *testing.F) {
 		``, `{}`, `{"TENS":{"tensors":[{"dtype":"f","part":1,"shape":[2,3,4],"word":4}]}}`,
 		`{"credit": 2, "direction": "extract", "TENS": {"tensors": [{"shape": [2, 3], "word": 1, "dtype": "u"}], "metadata": {"source": "gen-tens"}}}`,
 		`{"TENS":{"tensors":[{"shape":[3],"word":2,"dtype":"i","order":[0],"ascend":[false],"metadata":{"dim_names":["t"]},"pack":"dense"}],"x":1}}`,
+		`{"TENS":{"tensors":[{"dtype":"b","part":0,"shape":[2,3],"word":1}]}}`,
 	} {
 		f.Add(s)
 	}

@@ -18,11 +18,12 @@ const Form = "TENS"
 const dimNamesKey = "dim_names"
 
 // ElemType returns the Arrow element type of a TENS (dtype, word) pair:
-// f2, f4, f8 float16/32/64; i1..i8 int8..int64; u1..u8 uint8..uint64. The
-// boolean "b" and complex "c" kinds are valid TENS but have no fixedshape
-// element type: they are refused with an error wrapping arrow.ErrInvalid and
-// arrow.ErrNotImplemented. Any other pair is an error wrapping
-// arrow.ErrInvalid.
+// f2, f4, f8 float16/32/64; i1..i8 int8..int64; u1..u8 uint8..uint64; b1
+// bool (one byte 0 or 1 per element on the wire, as ZIO's C++ writes a
+// bool array; bit-packed in the column). The complex "c" kind is valid TENS
+// but has no fixedshape element type: it is refused with an error wrapping
+// arrow.ErrInvalid and arrow.ErrNotImplemented. Any other pair, "b" with a
+// word other than 1 included, is an error wrapping arrow.ErrInvalid.
 func ElemType(dtype string, word int) (arrow.DataType, error) {
 	var dt arrow.DataType
 	switch dtype + string(rune('0'+word)) {
@@ -48,23 +49,28 @@ func ElemType(dtype string, word int) (arrow.DataType, error) {
 		dt = arrow.PrimitiveTypes.Uint32
 	case "u8":
 		dt = arrow.PrimitiveTypes.Uint64
+	case "b1":
+		dt = arrow.FixedWidthTypes.Boolean
 	}
 	if dt != nil && word >= 1 && word <= 8 {
 		return dt, nil
 	}
-	if dtype == "b" || dtype == "c" {
+	if dtype == "c" {
 		return nil, unsupported("dtype %q word %d has no fixed-shape element type", dtype, word)
 	}
 	return nil, errorf("dtype %q word %d is not a TENS element type", dtype, word)
 }
 
-// DType returns the TENS dtype and word of an Arrow element type, and false
-// for a type that is not a tensor element type (nil included).
+// DType returns the TENS dtype and word of an Arrow element type ("b" and
+// 1 for bool), and false for a type that is not a tensor element type (nil
+// included).
 func DType(dt arrow.DataType) (dtype string, word int, ok bool) {
 	if dt == nil {
 		return "", 0, false
 	}
 	switch dt.ID() {
+	case arrow.BOOL:
+		return "b", 1, true
 	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
 		dtype = "f"
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
@@ -156,7 +162,8 @@ func infoOf(typ *fixedshape.Type, part int) (TensorInfo, error) {
 
 // AppendTensor adds tensor i of arr to m as zio::tens::append does: its
 // physical bytes become a new payload part, shared with the column (not
-// copied), and an entry is appended to the label's TENS.tensors with "part"
+// copied; a bool tensor is written as a new part of one byte 0 or 1 per
+// element, in physical order), and an entry is appended to the label's TENS.tensors with "part"
 // the new part's index, the logical "shape", "word" and "dtype", the storage
 // "order" when the column's permutation is not the identity, and the
 // dimension names in the entry's "metadata". The form becomes TENS; the
@@ -202,7 +209,11 @@ func appendTensors(m *Message, arr *fixedshape.Array, from, to int) error {
 			return err
 		}
 		l.TENS.Tensors = append(l.TENS.Tensors, ti)
-		payload = append(payload, rawcol.TensorBytes(arr, i))
+		if fixedshape.BitElem(arr.TensorType().ElemType()) {
+			payload = append(payload, boolBytes(arr, i))
+		} else {
+			payload = append(payload, rawcol.TensorBytes(arr, i))
+		}
 	}
 	label, err := l.AppendJSON(nil)
 	if err != nil {
@@ -217,22 +228,20 @@ func appendTensors(m *Message, arr *fixedshape.Array, from, to int) error {
 // type, shape, dimension names and order). A single tensor stored ascending
 // and aligned is wrapped without copying, sharing its payload part;
 // otherwise the tensors are copied into one Go-owned buffer, and an axis
-// with "ascend": false is flipped by that copy.
+// with "ascend": false is flipped by that copy. Bool tensors (dtype "b",
+// one byte 0 or 1 per element) are always copied, packed into bits.
 //
 // Messages whose label has no "TENS" key (whatever their form) are skipped.
 //
 // Errors wrap arrow.ErrInvalid: no tensors at all, a label ParseLabel
 // refuses, a description TensorType refuses,
 // differing types, a "part" outside the payload, a part whose size is not the
-// tensor's byte size.
+// tensor's byte size, a bool element byte other than 0 or 1 (the error names
+// the message, the tensor entry and the element's index in the part).
 func ReadColumn(msgs ...*Message) (*fixedshape.Array, error) {
-	type src struct {
-		info *TensorInfo
-		data []byte
-	}
 	var (
 		typ  *fixedshape.Type
-		srcs []src
+		srcs []tensorSrc
 	)
 	for k, m := range msgs {
 		l, err := ParseLabel(m.Label)
@@ -261,14 +270,22 @@ func ReadColumn(msgs ...*Message) (*fixedshape.Array, error) {
 				return nil, errorf("message %d TENS.tensors[%d]: part %d, the message has %d payload parts", k, j, part, len(m.Payload))
 			}
 			data := m.Payload[part]
-			if want := t.ListSize() * t.ElemWidth(); len(data) != want {
+			if want := t.ListSize() * wordOf(t); len(data) != want {
 				return nil, errorf("message %d TENS.tensors[%d]: part %d has %d bytes, shape %s of %d-byte words needs %d", k, j, part, len(data), metadata.FormatShape(ti.Shape), ti.Word, want)
 			}
-			srcs = append(srcs, src{info: ti, data: data})
+			if fixedshape.BitElem(t.ElemType()) {
+				if e, v := badBool(data); e >= 0 {
+					return nil, errorf("message %d TENS.tensors[%d]: part %d: bool element %d is %d, not 0 or 1", k, j, part, e, v)
+				}
+			}
+			srcs = append(srcs, tensorSrc{info: ti, data: data})
 		}
 	}
 	if len(srcs) == 0 {
 		return nil, errorf("no TENS tensors in %d messages", len(msgs))
+	}
+	if fixedshape.BitElem(typ.ElemType()) {
+		return boolColumn(typ, srcs)
 	}
 	if len(srcs) == 1 && !descending(srcs[0].info.Ascend) {
 		return newArray(typ, srcs[0].data)
@@ -286,6 +303,22 @@ func ReadColumn(msgs ...*Message) (*fixedshape.Array, error) {
 	return newArray(typ, buf)
 }
 
+// tensorSrc is one tensor ReadColumn found: its description and its
+// payload part.
+type tensorSrc struct {
+	info *TensorInfo
+	data []byte
+}
+
+// wordOf returns the size in bytes of one element of typ on the wire: its
+// element width, 1 for bool.
+func wordOf(typ *fixedshape.Type) int {
+	if fixedshape.BitElem(typ.ElemType()) {
+		return 1
+	}
+	return typ.ElemWidth()
+}
+
 func descending(ascend []bool) bool {
 	for _, a := range ascend {
 		if !a {
@@ -295,13 +328,14 @@ func descending(ascend []bool) bool {
 	return false
 }
 
-// flip copies src to dst, both in the physical layout of typ, reversing the
-// index of every logical axis a with ascend[a] false: dst holds at logical
-// index idx what src holds at idx with those axes reversed.
+// flip copies src to dst, both in the physical layout of typ with wordOf(typ)
+// bytes per element, reversing the index of every logical axis a with
+// ascend[a] false: dst holds at logical index idx what src holds at idx with
+// those axes reversed.
 func flip(dst, src []byte, typ *fixedshape.Type, ascend []bool) {
 	shape := typ.Shape()
 	strides := typ.ElemStrides()
-	w := typ.ElemWidth()
+	w := wordOf(typ)
 	n := len(shape)
 	// src offset of logical index idx: base + sum(idx[a] * sstr[a]), where a
 	// flipped axis starts at its last index and steps backwards.
