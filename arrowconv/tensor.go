@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/tensor"
 	"github.com/fstensor/fstensor/fixedshape"
@@ -45,9 +46,13 @@ func tensorElemOK(dt arrow.DataType) error {
 // releases the tensor; arr may be released independently.
 //
 // It fails, with an error wrapping arrow.ErrInvalid, when arr has null
-// tensors (a tensor has no validity) or fails Array.Validate, and
-// additionally arrow.ErrNotImplemented for float16 elements, which
-// arrow/tensor cannot hold.
+// tensors (a tensor has no validity) or fails Array.Validate (which
+// refuses a null element inside a valid tensor), and additionally
+// arrow.ErrNotImplemented for float16 elements, which arrow/tensor cannot
+// hold. So any null, tensor or element, refuses the whole column; Arrow
+// C++'s FixedShapeTensorArray::ToTensor checks neither and exposes the
+// bytes under the nulls. Use [SlotTensor] to convert the tensors of such a
+// column one by one.
 func ToTensor(arr *fixedshape.Array) (tensor.Interface, error) {
 	typ := arr.TensorType()
 	if err := tensorElemOK(typ.ElemType()); err != nil {
@@ -77,8 +82,19 @@ func ToTensor(arr *fixedshape.Array) (tensor.Interface, error) {
 // names, sharing arr's values buffer (it retains it). A 0-D tensor gives
 // a tensor of shape [] and one element. The caller releases the tensor.
 //
+// Only tensor i is looked at, as Arrow C++ does when it converts one
+// tensor (FixedShapeTensorType::MakeTensor refuses a tensor whose own
+// elements hold a null): the buffers must hold its validity bit, its
+// elements and their validity bits, and none of its elements may be
+// null; nulls among the elements of other tensors do not matter, so the
+// tensors of a column that [ToTensor] refuses convert one by one except
+// those with a null element. The check costs a popcount of the tensor's
+// element validity bits, none when the column has no null element.
+//
 // It fails, with an error wrapping arrow.ErrInvalid, when tensor i is
-// null or arr fails Array.Validate, and additionally
+// null, has a null element (the error names the tensor, the logical index
+// of its first null element in storage order and that element's storage
+// position), or its buffers are too short to hold it; additionally
 // arrow.ErrNotImplemented for float16 elements. It panics if i is out of
 // range.
 func SlotTensor(arr *fixedshape.Array, i int) (tensor.Interface, error) {
@@ -89,11 +105,8 @@ func SlotTensor(arr *fixedshape.Array, i int) (tensor.Interface, error) {
 	if err := tensorElemOK(typ.ElemType()); err != nil {
 		return nil, err
 	}
-	if err := arr.Validate(); err != nil {
+	if err := checkSlot(arr, i); err != nil {
 		return nil, errorf("slot tensor: %w", err)
-	}
-	if arr.IsNull(i) {
-		return nil, errorf("slot tensor: tensor %d is null", i)
 	}
 	shape := make([]int64, typ.NDim())
 	strides := make([]int64, typ.NDim())
@@ -102,6 +115,87 @@ func SlotTensor(arr *fixedshape.Array, i int) (tensor.Interface, error) {
 		shape[k], strides[k] = int64(d), int64(bs[k])
 	}
 	return newTensor(arr, i, 1, shape, strides, logicalNames(typ)), nil
+}
+
+// checkSlot checks what SlotTensor reads of tensor i of arr: the tensor's
+// validity bit, its elements in the child and the values buffer, and,
+// when the child has nulls, its elements' validity bits, of which none
+// may be clear. It reads nothing before checking that it is there.
+func checkSlot(arr *fixedshape.Array, i int) error {
+	typ := arr.TensorType()
+	size := typ.ListSize()
+	st := arr.Storage().Data()
+	row := st.Offset() + i
+	if err := checkBit(st, row, "tensor"); err != nil {
+		return err
+	}
+	if arr.IsNull(i) {
+		return errorf("tensor %d is null", i)
+	}
+	children := st.Children()
+	if len(children) != 1 {
+		return errorf("storage has %d children, want 1", len(children))
+	}
+	child := children[0]
+	end, ok := stride.MulCheck(row+1, size)
+	if !ok || child.Len() < end {
+		return errorf("storage child has %d elements, tensor %d needs %d", child.Len(), i, end)
+	}
+	first := child.Offset() + row*size
+	bufs := child.Buffers()
+	if len(bufs) < 2 || bufs[1] == nil {
+		return errorf("storage child has no values buffer")
+	}
+	if nbytes, ok := stride.MulCheck(first+size, typ.ElemWidth()); !ok || first+size < first || bufs[1].Len() < nbytes {
+		return errorf("values buffer has %d bytes, too few for tensor %d of %d %d-byte elements at element offset %d", bufs[1].Len(), i, size, typ.ElemWidth(), first)
+	}
+	if child.NullN() == 0 {
+		return nil
+	}
+	if err := checkBit(child, first+size-1-child.Offset(), "element"); err != nil {
+		return err
+	}
+	if bufs[0] == nil || bufs[0].Len() == 0 {
+		return nil // checkBit found no bitmap and no null: all valid
+	}
+	bits := bufs[0].Bytes()
+	if bitutil.CountSetBits(bits, first, size) == size {
+		return nil
+	}
+	k := 0
+	for bitutil.BitIsSet(bits, first+k) {
+		k++
+	}
+	return errorf("tensor %d has a null element at index %v (element %d in storage order); a tensor cannot represent nulls", i, logicalIndex(typ, k), k)
+}
+
+// checkBit checks that the validity bitmap of d holds the bit of its
+// value k (0 is d's first value, offset excluded from k): absent, it must
+// come with no nulls.
+func checkBit(d arrow.ArrayData, k int, what string) error {
+	bufs := d.Buffers()
+	if len(bufs) == 0 || bufs[0] == nil || bufs[0].Len() == 0 {
+		if d.NullN() > 0 {
+			return errorf("%s validity bitmap missing for %d nulls", what, d.NullN())
+		}
+		return nil
+	}
+	if need := bitutil.BytesForBits(int64(d.Offset()) + int64(k) + 1); int64(bufs[0].Len()) < need {
+		return errorf("%s validity bitmap of %d bytes has no bit for value %d at offset %d", what, bufs[0].Len(), k, d.Offset())
+	}
+	return nil
+}
+
+// logicalIndex returns the logical index of the element at storage
+// position k of a tensor of typ: with the element strides of a dense
+// layout in some axis order, index a is k / stride[a] mod shape[a].
+func logicalIndex(typ *fixedshape.Type, k int) []int {
+	shape, strides := typ.Shape(), typ.ElemStrides()
+	idx := make([]int, len(shape))
+	for a := range idx {
+		idx[a] = k / strides[a] % shape[a]
+	}
+	return idx
 }
 
 // logicalNames returns the logical dimension names of typ, or NDim empty
