@@ -24,13 +24,17 @@ func values(arr *fixedshape.Array) (*memory.Buffer, int) {
 	return child.Buffers()[1], first
 }
 
-// tensorElemOK reports whether arrow/tensor can hold elements of dt.
-// arrow-go's tensor package has no float16 tensor.
+// tensorElemOK reports whether arrow/tensor can hold elements of dt:
+// tensor.New takes the integer types, float32, float64, date32 and date64
+// and panics on any other (float16, bool, decimals, timestamps...).
 func tensorElemOK(dt arrow.DataType) error {
-	if dt.ID() == arrow.FLOAT16 {
-		return errorf("element type %v: arrow-go's arrow/tensor has no float16 tensor: %w", dt, arrow.ErrNotImplemented)
+	switch dt.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+		arrow.FLOAT32, arrow.FLOAT64, arrow.DATE32, arrow.DATE64:
+		return nil
 	}
-	return nil
+	return errorf("element type %v: arrow-go's arrow/tensor has no %v tensor: %w", dt, dt, arrow.ErrNotImplemented)
 }
 
 // ToTensor returns the whole column arr as one (N+1)-D arrow/tensor: the
@@ -48,8 +52,9 @@ func tensorElemOK(dt arrow.DataType) error {
 // It fails, with an error wrapping arrow.ErrInvalid, when arr has null
 // tensors (a tensor has no validity) or fails Array.Validate (which
 // refuses a null element inside a valid tensor), and additionally
-// arrow.ErrNotImplemented for float16 elements, which arrow/tensor cannot
-// hold. So any null, tensor or element, refuses the whole column; Arrow
+// arrow.ErrNotImplemented for elements arrow/tensor cannot hold: it has
+// integer, float32, float64, date32 and date64 tensors only (no float16,
+// bool, decimal, time or fixed-size binary). So any null, tensor or element, refuses the whole column; Arrow
 // C++'s FixedShapeTensorArray::ToTensor checks neither and exposes the
 // bytes under the nulls. Use [SlotTensor] to convert the tensors of such a
 // column one by one.
@@ -95,8 +100,8 @@ func ToTensor(arr *fixedshape.Array) (tensor.Interface, error) {
 // null, has a null element (the error names the tensor, the logical index
 // of its first null element in storage order and that element's storage
 // position), or its buffers are too short to hold it; additionally
-// arrow.ErrNotImplemented for float16 elements. It panics if i is out of
-// range.
+// arrow.ErrNotImplemented for elements arrow/tensor cannot hold (see
+// [ToTensor]). It panics if i is out of range.
 func SlotTensor(arr *fixedshape.Array, i int) (tensor.Interface, error) {
 	if i < 0 || i >= arr.Len() {
 		panic(errorf("slot tensor: index %d out of range [0,%d)", i, arr.Len()))
