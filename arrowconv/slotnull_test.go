@@ -1,6 +1,8 @@
 package arrowconv_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -8,11 +10,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -250,4 +254,95 @@ func ExampleSlotTensor_nullElement() {
 	// arrowconv: slot tensor: tensor 1 has a null element at index [1 0] (element 2 in storage order); a tensor cannot represent nulls
 	// 2 [2 2]
 	// true
+}
+
+// slotPyScript writes, as an IPC stream, tensor columns whose valid
+// tensors hold null elements, and in the schema metadata key "outcomes"
+// what pyarrow's FixedShapeTensorScalar.to_numpy (Arrow C++'s
+// FixedShapeTensorType::MakeTensor) gives for each tensor of each column
+// and of its slice [1:]: the elements in logical C order, or null when it
+// refuses the tensor.
+const slotPyScript = `
+import json, sys
+import pyarrow as pa
+
+def outcomes(arr):
+    out = []
+    for i in range(len(arr)):
+        try:
+            out.append([float(v) for v in arr[i].to_numpy().ravel()])
+        except pa.ArrowInvalid:
+            out.append(None)
+    return out
+
+cols = {
+    "m": pa.ExtensionArray.from_storage(pa.fixed_shape_tensor(pa.int32(), [2, 2]),
+        pa.array([[0, 1, 2, 3], [4, None, 6, 7], [8, 9, 10, 11], None, [16, 17, 18, None]], pa.list_(pa.int32(), 4))),
+    "s": pa.ExtensionArray.from_storage(pa.fixed_shape_tensor(pa.float64(), []),
+        pa.array([[1.0], [None], [3.0], [None], [5.0]], pa.list_(pa.float64(), 1))),
+    "v": pa.ExtensionArray.from_storage(pa.fixed_shape_tensor(pa.int16(), [3]),
+        pa.array([[None, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, None], [12, 13, 14]], pa.list_(pa.int16(), 3))),
+}
+res = {name: outcomes(a) for name, a in cols.items()}
+res.update({name + "[1:]": outcomes(a[1:]) for name, a in cols.items()})
+schema = pa.schema([(n, a.type) for n, a in cols.items()], metadata={"outcomes": json.dumps(res)})
+w = pa.ipc.new_stream(sys.stdout.buffer, schema)
+w.write_batch(pa.record_batch(list(cols.values()), schema=schema))
+w.close()
+`
+
+// TestSlotTensorMatchesPyarrow converts, tensor by tensor, columns pyarrow
+// wrote with null elements inside valid tensors (read with arrow-go's own
+// IPC reader, which does not refuse them) and checks that SlotTensor
+// converts exactly the tensors pyarrow converts, to the same values, in
+// the columns and in their slices [1:].
+func TestSlotTensorMatchesPyarrow(t *testing.T) {
+	out := pyrun.Run(t, slotPyScript, nil, []string{"pyarrow"})
+	mem := checkedMem(t)
+	r, err := ipc.NewReader(bytes.NewReader(out), ipc.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	raw, _ := r.Schema().Metadata().GetValue("outcomes")
+	var want map[string][][]float64
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Next() {
+		t.Fatalf("no batch: %v", r.Err())
+	}
+	rec := r.RecordBatch()
+	for c, f := range rec.Schema().Fields() {
+		col, ok := rec.Column(c).(*fixedshape.Array)
+		if !ok {
+			t.Fatalf("column %s is %T", f.Name, rec.Column(c))
+		}
+		slice := array.NewSlice(col, 1, int64(col.Len())).(*fixedshape.Array)
+		defer slice.Release()
+		for name, arr := range map[string]*fixedshape.Array{f.Name: col, f.Name + "[1:]": slice} {
+			t.Run(name, func(t *testing.T) {
+				var got [][]float64
+				for i := range arr.Len() {
+					st, err := arrowconv.SlotTensor(arr, i)
+					if err != nil {
+						if !errors.Is(err, arrow.ErrInvalid) {
+							t.Errorf("tensor %d: err = %v, want arrow.ErrInvalid", i, err)
+						}
+						got = append(got, nil)
+						continue
+					}
+					vals := []float64{}
+					for _, idx := range indices(ints64(st.Shape())) {
+						vals = append(vals, tensorAt(st, idx))
+					}
+					got = append(got, vals)
+					st.Release()
+				}
+				if diff := cmp.Diff(want[name], got); diff != "" {
+					t.Errorf("tensors (nil: refused) (-pyarrow +SlotTensor):\n%s", diff)
+				}
+			})
+		}
+	}
 }
