@@ -25,7 +25,7 @@ import (
 // positions of the child (tensor-major, the child's offset excluded) are
 // null, as an IPC reader or a foreign producer can hand it over:
 // fixedshape.NewArray would refuse it. The caller releases it.
-func withNullElems(t *testing.T, mem memory.Allocator, arr *fixedshape.Array, elems []int) *fixedshape.Array {
+func withNullElems(t testing.TB, mem memory.Allocator, arr *fixedshape.Array, elems []int) *fixedshape.Array {
 	t.Helper()
 	st := arr.Storage().Data()
 	child := st.Children()[0]
@@ -344,5 +344,40 @@ func TestSlotTensorMatchesPyarrow(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkSlotTensor converts one tensor of columns 100x apart in size
+// whose child has nulls (the elements of every tenth tensor, itself
+// null): the check reads the validity bits of that tensor only, so the
+// cost does not grow with the column.
+func BenchmarkSlotTensor(b *testing.B) {
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{16, 16}, nil, nil))
+	for _, n := range []int{100, 10000} {
+		mem := memory.NewGoAllocator()
+		valid := make([]bool, n)
+		var nulls []int
+		for i := range valid {
+			valid[i] = i%10 != 0
+			if !valid[i] {
+				for k := range typ.ListSize() {
+					nulls = append(nulls, i*typ.ListSize()+k)
+				}
+			}
+		}
+		plain := seqColumn(b, mem, typ, n, valid)
+		arr := withNullElems(b, mem, plain, nulls)
+		b.Run(fmt.Sprintf("op=slot_tensor/dtype=float32/shape=%dx16x16", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				t, err := arrowconv.SlotTensor(arr, n/2+1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t.Release()
+			}
+		})
+		arr.Release()
+		plain.Release()
 	}
 }
