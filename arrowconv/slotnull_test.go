@@ -43,6 +43,19 @@ func withNullElems(t testing.TB, mem memory.Allocator, arr *fixedshape.Array, el
 	return array.MakeFromData(d).(*fixedshape.Array)
 }
 
+// shiftChild returns arr without its first co tensors, dropped by an
+// offset of co tensors on the storage child (the storage keeps offset 0
+// and has no validity bitmap). The caller releases it.
+func shiftChild(arr *fixedshape.Array, co int) *fixedshape.Array {
+	st := arr.Storage().Data()
+	size := arr.TensorType().ListSize()
+	child := array.NewSliceData(st.Children()[0], int64(co*size), int64(st.Children()[0].Len()))
+	defer child.Release()
+	d := array.NewData(arr.DataType(), st.Len()-co, []*memory.Buffer{nil}, []arrow.ArrayData{child}, 0, 0)
+	defer d.Release()
+	return array.MakeFromData(d).(*fixedshape.Array)
+}
+
 // TestSlotTensorNullElements converts, tensor by tensor, columns whose
 // valid tensors hold null elements: the tensors without a null element
 // convert, sharing the values, and only those with one (or null ones)
@@ -55,6 +68,7 @@ func TestSlotTensorNullElements(t *testing.T) {
 		n         int
 		valid     []bool
 		nullElems []int    // physical positions in the child
+		childOff  int      // tensors dropped by an offset of the child (no nulls allowed)
 		slice     [2]int64 // when not zero, the column converted is this slice
 		wantBad   []int    // tensors SlotTensor refuses (of the slice)
 	}{
@@ -66,6 +80,9 @@ func TestSlotTensorNullElements(t *testing.T) {
 		{name: "sliced", shape: []int{2, 2}, n: 6, nullElems: []int{3*4 + 1}, slice: [2]int64{2, 5}, wantBad: []int{1}},
 		{name: "sliced off a byte boundary", shape: []int{3}, n: 9, nullElems: []int{5*3 + 2, 8 * 3}, slice: [2]int64{3, 9}, wantBad: []int{2, 5}},
 		{name: "null elements only outside the slice", shape: []int{2}, n: 4, nullElems: []int{0, 7}, slice: [2]int64{1, 3}},
+		{name: "sliced, null tensors", shape: []int{2}, n: 8, valid: []bool{true, true, true, true, true, false, true, true}, nullElems: []int{10, 11, 15}, slice: [2]int64{4, 8}, wantBad: []int{1, 3}},
+		{name: "child offset", shape: []int{2, 2}, n: 4, nullElems: []int{2*4 + 3}, childOff: 1, wantBad: []int{1}},
+		{name: "child offset, sliced", shape: []int{2, 2}, n: 5, nullElems: []int{3*4 + 0}, childOff: 1, slice: [2]int64{1, 4}, wantBad: []int{1}},
 		{name: "null tensor with null elements", shape: []int{2}, n: 3, valid: []bool{true, false, true}, nullElems: []int{2, 3}, wantBad: []int{1}},
 		{name: "null tensor, null element in another", shape: []int{2}, n: 3, valid: []bool{false, true, true}, nullElems: []int{5}, wantBad: []int{0, 2}},
 	}
@@ -79,10 +96,15 @@ func TestSlotTensorNullElements(t *testing.T) {
 			arr := withNullElems(t, mem, plain, tc.nullElems)
 			defer arr.Release()
 			first := 0
+			if tc.childOff > 0 {
+				s := shiftChild(arr, tc.childOff)
+				defer s.Release()
+				arr, first = s, tc.childOff
+			}
 			if tc.slice != [2]int64{} {
 				s := array.NewSlice(arr, tc.slice[0], tc.slice[1]).(*fixedshape.Array)
 				defer s.Release()
-				arr, first = s, int(tc.slice[0])
+				arr, first = s, first+int(tc.slice[0])
 			}
 			var bad []int
 			for i := range arr.Len() {

@@ -54,9 +54,10 @@ func tensorElemOK(dt arrow.DataType) error {
 // refuses a null element inside a valid tensor), and additionally
 // arrow.ErrNotImplemented for elements arrow/tensor cannot hold: it has
 // integer, float32, float64, date32 and date64 tensors only (no float16,
-// bool, decimal, time or fixed-size binary). So any null, tensor or element, refuses the whole column; Arrow
-// C++'s FixedShapeTensorArray::ToTensor checks neither and exposes the
-// bytes under the nulls. Use [SlotTensor] to convert the tensors of such a
+// bool, decimal, time or fixed-size binary). So any null, tensor or
+// element, refuses the whole column; Arrow C++'s
+// FixedShapeTensorArray::ToTensor checks neither and exposes the bytes
+// under the nulls. Use [SlotTensor] to convert the tensors of such a
 // column one by one.
 func ToTensor(arr *fixedshape.Array) (tensor.Interface, error) {
 	typ := arr.TensorType()
@@ -131,7 +132,7 @@ func checkSlot(arr *fixedshape.Array, i int) error {
 	size := typ.ListSize()
 	st := arr.Storage().Data()
 	row := st.Offset() + i
-	if err := checkBit(st, row, "tensor"); err != nil {
+	if err := checkBit(st, i, "tensor"); err != nil {
 		return err
 	}
 	if arr.IsNull(i) {
@@ -151,13 +152,14 @@ func checkSlot(arr *fixedshape.Array, i int) error {
 	if len(bufs) < 2 || bufs[1] == nil {
 		return errorf("storage child has no values buffer")
 	}
-	if nbytes, ok := stride.MulCheck(first+size, typ.ElemWidth()); !ok || first+size < first || bufs[1].Len() < nbytes {
+	last := first + size
+	if nbytes, ok := stride.MulCheck(last, typ.ElemWidth()); last < first || !ok || bufs[1].Len() < nbytes {
 		return errorf("values buffer has %d bytes, too few for tensor %d of %d %d-byte elements at element offset %d", bufs[1].Len(), i, size, typ.ElemWidth(), first)
 	}
 	if child.NullN() == 0 {
 		return nil
 	}
-	if err := checkBit(child, first+size-1-child.Offset(), "element"); err != nil {
+	if err := checkBit(child, end-1, "element"); err != nil {
 		return err
 	}
 	if bufs[0] == nil || bufs[0].Len() == 0 {
