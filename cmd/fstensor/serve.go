@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -18,6 +19,7 @@ import (
 type serveFlags struct {
 	addr, tokenFile, cert, key string
 	maxMessageMiB, batchKiB    int
+	logFormat, logLevel        string
 }
 
 // newServe returns the serve command.
@@ -51,6 +53,10 @@ are refused. --token-file makes every call carry "authorization: Bearer TOKEN";
 	fs.StringVar(&sf.key, "tls-key", "", "the PEM private key of --tls-cert")
 	fs.IntVar(&sf.maxMessageMiB, "max-message-mib", flightserve.DefaultMaxMessageBytes>>20, "the largest gRPC message received or sent, in MiB")
 	fs.IntVar(&sf.batchKiB, "batch-kib", flightserve.DefaultBatchBytes>>10, "the size DoGet cuts batches to, in KiB")
+	fs.StringVar(&sf.logFormat, "log-format", "text", "the format of the log on standard error: text (key=value) or json")
+	fs.StringVar(&sf.logLevel, "log-level", "info", "the least level logged: debug (one line per call), info, warn (refused calls) or error")
+	mustComplete(cmd, "log-format", completeWords("text", "json"))
+	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))
 	return cmd
 }
 
@@ -64,13 +70,15 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 	if sf.batchKiB < 1 || sf.batchKiB > sf.maxMessageMiB<<9 {
 		return fmt.Errorf("%w: --batch-kib %d is outside [1,%d] (half of --max-message-mib)", errUsage, sf.batchKiB, sf.maxMessageMiB<<9)
 	}
+	logger, err := newLogger(sf.logFormat, sf.logLevel, stderr)
+	if err != nil {
+		return err
+	}
 	cfg := flightserve.Config{
 		Dir:             dir,
 		MaxMessageBytes: sf.maxMessageMiB << 20,
 		BatchBytes:      sf.batchKiB << 10,
-		Logf: func(format string, args ...any) {
-			fmt.Fprintf(stderr, "fstensor serve: "+format+"\n", args...)
-		},
+		Logger:          logger,
 	}
 	if sf.tokenFile != "" {
 		b, err := os.ReadFile(sf.tokenFile)
@@ -103,11 +111,28 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 		scheme = "grpc+tls"
 	}
 	if ap, ok := lis.Addr().(*net.TCPAddr); ok && !ap.IP.IsLoopback() && (cfg.TLS == nil || cfg.Token == "") {
-		fmt.Fprintf(stderr, "fstensor serve: warning: %s is not a loopback address and calls are not protected by both --tls-cert and --token-file\n", lis.Addr())
+		logger.Warn("not a loopback address, and calls are not protected by both --tls-cert and --token-file", "addr", lis.Addr().String())
 	}
 	fmt.Fprintf(stdout, "serving %s on %s://%s\n", s.Dir(), scheme, lis.Addr())
 	if err := s.Serve(lis); err != nil && !errors.Is(err, net.ErrClosed) {
 		return err
 	}
 	return nil
+}
+
+// newLogger returns the logger of --log-format and --log-level, writing
+// to w.
+func newLogger(format, level string, w io.Writer) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("%w: --log-level %q is not debug, info, warn or error", errUsage, level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("%w: --log-format %q is not text or json", errUsage, format)
 }

@@ -39,6 +39,8 @@ func TestServeUsage(t *testing.T) {
 		{"cert without key", []string{"serve", dir, "--tls-cert", "c.pem"}, 2},
 		{"message size 0", []string{"serve", dir, "--max-message-mib", "0"}, 2},
 		{"batch over half the message", []string{"serve", dir, "--max-message-mib", "1", "--batch-kib", "1024"}, 2},
+		{"log format", []string{"serve", dir, "--log-format", "xml"}, 2},
+		{"log level", []string{"serve", dir, "--log-level", "loud"}, 2},
 		{"missing dir", []string{"serve", filepath.Join(dir, "missing"), "--addr", "127.0.0.1:0"}, 1},
 		{"file as dir", []string{"serve", empty, "--addr", "127.0.0.1:0"}, 1},
 		{"empty token", []string{"serve", dir, "--addr", "127.0.0.1:0", "--token-file", empty}, 1},
@@ -155,7 +157,7 @@ func TestServe(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
 		t.Errorf("after SIGTERM: %v, want exit 143", err)
 	}
-	if !strings.Contains(stderr.String(), "bearer token") {
+	if !strings.Contains(stderr.String(), `msg="rejected calls" method=ListFlights code=Unauthenticated count=1`) {
 		t.Errorf("the refused call is not logged: stderr %q", stderr.String())
 	}
 }
