@@ -32,6 +32,7 @@ type call struct {
 // begin starts a call of fullMethod.
 func (s *Server) begin(fullMethod string) *call {
 	s.running.Add(1)
+	s.metrics.started()
 	m, ok := strings.CutPrefix(fullMethod, flightPrefix)
 	if !ok {
 		m = strings.TrimPrefix(fullMethod, "/")
@@ -47,7 +48,9 @@ func (c *call) end(ctx context.Context, p any, err error) error {
 		c.s.logs.panicked(c.method, p, debug.Stack())
 	}
 	c.s.running.Add(-1)
-	c.s.logs.ended(ctx, c, status.Code(err), err, p != nil)
+	code := status.Code(err)
+	c.s.metrics.ended(c.method, code, p != nil)
+	c.s.logs.ended(ctx, c, code, err, p != nil)
 	return err
 }
 
@@ -62,7 +65,7 @@ func (s *Server) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo,
 		}
 		err = c.end(ctx, p, err)
 	}()
-	if err := s.authorized(ctx); err != nil {
+	if err := s.authorized(ctx, info.FullMethod); err != nil {
 		return nil, err
 	}
 	return h(ctx, req)
@@ -73,7 +76,7 @@ func (s *Server) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo,
 func (s *Server) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) (err error) {
 	c := s.begin(info.FullMethod)
 	defer func() { err = c.end(ss.Context(), recover(), err) }()
-	if err := s.authorized(ss.Context()); err != nil {
+	if err := s.authorized(ss.Context(), info.FullMethod); err != nil {
 		return err
 	}
 	return h(srv, &countingStream{ServerStream: ss, c: c})
@@ -89,7 +92,9 @@ type countingStream struct {
 func (cs *countingStream) SendMsg(m any) error {
 	err := cs.ServerStream.SendMsg(m)
 	if fd, ok := m.(*flight.FlightData); ok && err == nil {
-		cs.c.sent += int64(len(fd.DataHeader) + len(fd.DataBody))
+		n := len(fd.DataHeader) + len(fd.DataBody)
+		cs.c.sent += int64(n)
+		cs.c.s.metrics.addSent(n)
 	}
 	return err
 }
@@ -97,7 +102,9 @@ func (cs *countingStream) SendMsg(m any) error {
 func (cs *countingStream) RecvMsg(m any) error {
 	err := cs.ServerStream.RecvMsg(m)
 	if fd, ok := m.(*flight.FlightData); ok && err == nil {
-		cs.c.received += int64(len(fd.DataHeader) + len(fd.DataBody))
+		n := len(fd.DataHeader) + len(fd.DataBody)
+		cs.c.received += int64(n)
+		cs.c.s.metrics.addReceived(n)
 	}
 	return err
 }

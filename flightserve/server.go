@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -70,6 +71,9 @@ type Config struct {
 	// one line a second of each kind; caught panics with their stack; at
 	// slog.LevelDebug, one record per call. Nil logs nothing.
 	Logger *slog.Logger
+	// Metrics, when not nil, counts the server's calls, bytes and errors
+	// (see Metrics); servers may share one.
+	Metrics *Metrics
 }
 
 // Server serves the Arrow IPC and Parquet files of a directory over Arrow
@@ -83,6 +87,8 @@ type Server struct {
 	batch    int
 	mem      memory.Allocator
 	logs     *callLog
+	metrics  *Metrics
+	health   *healthService
 	running  atomic.Int64 // calls in their handlers
 	grpc     *grpc.Server
 	putMu    sync.Mutex
@@ -120,7 +126,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("flightserve: %s is not a directory: %w", cfg.Dir, arrow.ErrInvalid)
 	}
 	s := &Server{root: root, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
-		mem: cfg.Allocator, logs: newCallLog(cfg.Logger), putting: map[string]bool{}, rowCache: map[string]rowCount{}}
+		mem: cfg.Allocator, logs: newCallLog(cfg.Logger), metrics: cfg.Metrics, health: newHealth(), putting: map[string]bool{}, rowCache: map[string]rowCount{}}
 	if s.maxMsg <= 0 {
 		s.maxMsg = DefaultMaxMessageBytes
 	}
@@ -141,7 +147,7 @@ func New(cfg Config) (*Server, error) {
 		grpc.InitialConnWindowSize(2 * windowBytes),
 		grpc.WriteBufferSize(bufferBytes),
 		grpc.ReadBufferSize(bufferBytes),
-		// Every call goes through one interceptor that recovers panics,
+		// Every call, health checks included, goes through one interceptor that recovers panics,
 		// checks the token, counts and logs.
 		grpc.ChainUnaryInterceptor(s.unary),
 		grpc.ChainStreamInterceptor(s.stream),
@@ -154,6 +160,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.grpc = grpc.NewServer(opts...)
 	flight.RegisterFlightServiceServer(s.grpc, s)
+	healthpb.RegisterHealthServer(s.grpc, s.health)
 	return s, nil
 }
 
@@ -170,26 +177,30 @@ func (s *Server) Serve(lis net.Listener) error {
 	return err
 }
 
-// GracefulStop stops accepting calls and waits for those running,
-// without bound.
+// GracefulStop marks the health service NOT_SERVING, stops accepting
+// calls and waits for those running, without bound (see Shutdown).
 func (s *Server) GracefulStop() {
+	s.health.shutdown()
 	s.grpc.GracefulStop()
 	s.logs.flush()
 }
 
-// Stop closes every connection and cancels every call at once; it
-// returns once their handlers have returned.
+// Stop marks the health service NOT_SERVING, closes every connection
+// and cancels every call at once; it returns once their handlers have
+// returned.
 func (s *Server) Stop() {
+	s.health.shutdown()
 	s.grpc.Stop()
 	s.logs.flush()
 }
 
-// authorized checks the bearer token of a call: with a token set, the
-// call must carry exactly one "authorization" header, of one value
-// "Bearer TOKEN". Several headers are refused whatever they hold, so a
-// client cannot try many tokens in one call.
-func (s *Server) authorized(ctx context.Context) error {
-	if s.token == "" {
+// authorized checks the bearer token of a call of fullMethod: with a
+// token set, the call must carry exactly one "authorization" header, of
+// one value "Bearer TOKEN". Several headers are refused whatever they
+// hold, so a client cannot try many tokens in one call. Health checks
+// need no token, so that load balancers can probe.
+func (s *Server) authorized(ctx context.Context, fullMethod string) error {
+	if s.token == "" || isHealth(fullMethod) {
 		return nil
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
