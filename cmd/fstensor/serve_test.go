@@ -59,7 +59,7 @@ func TestServeUsage(t *testing.T) {
 
 // TestServe runs the built binary on a directory and fetches, pushes
 // down an expression, uploads, and is refused without the token; SIGTERM
-// stops it.
+// stops it (exit 0).
 func TestServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -153,9 +153,8 @@ func TestServe(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	err = cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
-		t.Errorf("after SIGTERM: %v, want exit 143", err)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGTERM: %v, want exit 0", err)
 	}
 	if !strings.Contains(stderr.String(), `msg="rejected calls" method=ListFlights code=Unauthenticated count=1`) {
 		t.Errorf("the refused call is not logged: stderr %q", stderr.String())
