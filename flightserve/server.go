@@ -67,9 +67,9 @@ type Config struct {
 	// (memory.DefaultAllocator when nil).
 	Allocator memory.Allocator
 	// Logger, when not nil, receives the server's records (see the package
-	// doc's Logging section): rejected and failed calls, counted and at most
-	// one line a second of each kind; caught panics with their stack; at
-	// slog.LevelDebug, one record per call. Nil logs nothing.
+	// doc's Operations section): rejected and failed calls, counted, at
+	// most one line a second of each kind; caught panics with their stack;
+	// at slog.LevelDebug, one record per call. Nil logs nothing.
 	Logger *slog.Logger
 	// Metrics, when not nil, counts the server's calls, bytes and errors
 	// (see Metrics); servers may share one.
