@@ -126,7 +126,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("flightserve: %s is not a directory: %w", cfg.Dir, arrow.ErrInvalid)
 	}
 	s := &Server{root: root, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
-		mem: cfg.Allocator, logs: newCallLog(cfg.Logger), metrics: cfg.Metrics, health: newHealth(), putting: map[string]bool{}, rowCache: map[string]rowCount{}}
+		mem: cfg.Allocator, putting: map[string]bool{}, rowCache: map[string]rowCount{}}
+	s.logs, s.metrics, s.health = newCallLog(cfg.Logger), cfg.Metrics, newHealth()
 	if s.maxMsg <= 0 {
 		s.maxMsg = DefaultMaxMessageBytes
 	}
@@ -147,8 +148,9 @@ func New(cfg Config) (*Server, error) {
 		grpc.InitialConnWindowSize(2 * windowBytes),
 		grpc.WriteBufferSize(bufferBytes),
 		grpc.ReadBufferSize(bufferBytes),
-		// Every call, health checks included, goes through one interceptor that recovers panics,
-		// checks the token, counts and logs.
+		// Every call, health checks included, goes through one
+		// interceptor that recovers panics, checks the token, counts and
+		// logs.
 		grpc.ChainUnaryInterceptor(s.unary),
 		grpc.ChainStreamInterceptor(s.stream),
 		// Stop returns once every handler has returned (and released its
