@@ -62,14 +62,18 @@
 // checks the token, counts the call in Config.Metrics and logs it to
 // Config.Logger (log/slog):
 //
-//   - successful calls are logged only at slog.LevelDebug ("call", with
-//     method, code, duration and IPC bytes);
+//   - at slog.LevelDebug, every call writes a record ("call", with
+//     method, code, duration and IPC bytes); successful calls write
+//     nothing else;
 //   - calls refused or failed by the client's error ("rejected calls",
-//     slog.LevelWarn) and by the server's ("failed calls",
-//     slog.LevelError) are counted per kind (code and method), and a kind
+//     slog.LevelWarn: InvalidArgument, NotFound, Unauthenticated and the
+//     other codes but those below) and by the server's ("failed calls",
+//     slog.LevelError: Unknown, Internal, DataLoss, Unavailable) are
+//     counted per kind (code and method), and a kind
 //     writes at most one line a second, with the count since its last
 //     line and the latest error; a flood of refused calls writes a few
-//     lines a second, whatever its rate;
+//     lines a second, whatever its rate; calls the client cancelled or
+//     let time out (Canceled, DeadlineExceeded) are counted only;
 //   - a caught panic is logged ("panic", slog.LevelError) with its value
 //     and stack, at most once a second per method too.
 //

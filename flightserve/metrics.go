@@ -29,7 +29,10 @@ const numCodes = int(codes.Unauthenticated) + 1
 //
 // Methods are the Flight method names ("DoGet") and, for other services,
 // the full name without its leading slash ("grpc.health.v1.Health/Check");
-// codes are the names of package codes ("OK", "NotFound"). IPC bytes are
+// codes are the names of package codes ("OK", "NotFound"). Rejected
+// calls are those ending with any code but OK, Canceled and
+// DeadlineExceeded (the client ended them) and Unknown, Internal,
+// DataLoss and Unavailable (the server failed). IPC bytes are
 // those of the message metadata and body. Every call counts, refused ones
 // and health checks included. The zero Metrics is ready to use; a Metrics
 // is safe for concurrent use.
