@@ -139,7 +139,7 @@ func writeBig(t *testing.T, path string, rows int) {
 
 // TestServeShutdown sends SIGTERM during a DoGet of a client that reads
 // slowly: the call finishes and serve exits 0, or --shutdown-timeout
-// cuts it and serve exits 1.
+// cuts it and serve exits 1, or a second SIGTERM exits at once (143).
 func TestServeShutdown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -151,10 +151,12 @@ func TestServeShutdown(t *testing.T) {
 		name    string
 		timeout time.Duration
 		read    bool // the client reads on after the signal
+		again   bool // a second signal
 		code    int
 	}{
-		{"graceful", 30 * time.Second, true, 0},
-		{"deadline", time.Second, false, 1},
+		{"graceful", 30 * time.Second, true, false, 0},
+		{"deadline", time.Second, false, false, 1},
+		{"second signal", time.Minute, false, true, 143},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startServe(t, dir, "--shutdown-timeout", tc.timeout.String(), "--batch-kib", "1500")
@@ -184,8 +186,13 @@ func TestServeShutdown(t *testing.T) {
 				t.Fatalf("exited (%v) before the call ended; stderr %q", err, s.stderr.String())
 			default:
 			}
+			if tc.again {
+				if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if !tc.read {
-				code := s.wait(t, tc.timeout+10*time.Second)
+				code := s.wait(t, min(tc.timeout, 10*time.Second)+10*time.Second)
 				if code != tc.code {
 					t.Errorf("exit %d, want %d; stderr %q", code, tc.code, s.stderr.String())
 				}
