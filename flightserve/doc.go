@@ -6,8 +6,8 @@
 // # Overview
 //
 // New returns a Server of a Config (the directory, an optional bearer
-// token, TLS, message and batch sizes); Serve runs it on a listener. It
-// answers:
+// token, TLS, message and batch sizes, a logger and metrics); Serve runs
+// it on a listener and Shutdown stops it. It answers:
 //
 //   - ListFlights: a FlightInfo for every .arrow, .feather, .ipc, .arrows,
 //     .stream and .parquet file under the directory (hidden ones left out);
@@ -43,8 +43,10 @@
 // Paths in tickets and descriptors are relative, with "/" separators;
 // ".." and "." elements, absolute paths and symbolic links resolving out
 // of the directory are refused (PermissionDenied). DoPut writes only new
-// files, in directories that exist. Every call carries the bearer token
-// when Config.Token is set (Unauthenticated otherwise). Each gRPC message
+// files, in directories that exist. When Config.Token is set, every call
+// but health checks carries exactly one "authorization" header holding
+// "Bearer TOKEN", compared in constant time; no header, two or more
+// (whatever they hold) or a wrong token is Unauthenticated. Each gRPC message
 // is bounded by Config.MaxMessageBytes (ResourceExhausted). Every message
 // uploaded to DoPut, and every message the Client receives, is checked by
 // arrowconv.NewIPCMessageReader before arrow-go decodes it: arrow-go's
@@ -52,12 +54,45 @@
 // between a path check and its opening, so a directory that others
 // change under the server can race the symbolic link check.
 //
+// # Operations
+//
+// Every call, health checks included, goes through one interceptor. It
+// recovers a panic of a handler (the client gets Internal, "flightserve:
+// internal error", and nothing of the panic; the server keeps serving),
+// checks the token, counts the call in Config.Metrics and logs it to
+// Config.Logger (log/slog):
+//
+//   - at slog.LevelDebug, every call writes a record ("call", with
+//     method, code, duration and IPC bytes); successful calls write
+//     nothing else;
+//   - calls refused or failed by the client's error ("rejected calls",
+//     slog.LevelWarn: InvalidArgument, NotFound, Unauthenticated and the
+//     other codes but those below) and by the server's ("failed calls",
+//     slog.LevelError: Unknown, Internal, DataLoss, Unavailable) are
+//     counted per kind (code and method), and a kind
+//     writes at most one line a second, with the count since its last
+//     line and the latest error; a flood of refused calls writes a few
+//     lines a second, whatever its rate; calls the client cancelled or
+//     let time out (Canceled, DeadlineExceeded) are counted only;
+//   - a caught panic is logged ("panic", slog.LevelError) with its value
+//     and stack, at most once a second per method too.
+//
+// The standard gRPC health service (grpc.health.v1.Health) is registered
+// and needs no token, so that load balancers can probe: SERVING for ""
+// and FlightService until the server stops, NOT_SERVING from then on; a
+// Watch sends NOT_SERVING and ends, so that it does not hold up a
+// graceful stop. Metrics serves the counters for Prometheus. Shutdown
+// stops gracefully within a context's deadline, then cuts the calls
+// left; Stop, GracefulStop and Shutdown return once every handler has
+// returned.
+//
 // # Errors
 //
 // The server's errors are gRPC status errors whose message starts with
 // "flightserve: ": InvalidArgument (a malformed ticket, a file or stream
 // that fails its checks, an expression that does not apply),
 // PermissionDenied, NotFound, AlreadyExists, Unauthenticated,
-// ResourceExhausted and Canceled. Client errors are those, or errors
-// wrapping arrow.ErrInvalid for what the server sent.
+// ResourceExhausted, Canceled, and Internal for a caught panic. Client
+// errors are those, or errors wrapping arrow.ErrInvalid for what the
+// server sent.
 package flightserve

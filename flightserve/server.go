@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,6 +22,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -63,8 +66,14 @@ type Config struct {
 	// Allocator allocates the batches read and written
 	// (memory.DefaultAllocator when nil).
 	Allocator memory.Allocator
-	// Logf, when not nil, logs one line per failed call.
-	Logf func(format string, args ...any)
+	// Logger, when not nil, receives the server's records (see the package
+	// doc's Operations section): rejected and failed calls, counted, at
+	// most one line a second of each kind; caught panics with their stack;
+	// at slog.LevelDebug, one record per call. Nil logs nothing.
+	Logger *slog.Logger
+	// Metrics, when not nil, counts the server's calls, bytes and errors
+	// (see Metrics); servers may share one.
+	Metrics *Metrics
 }
 
 // Server serves the Arrow IPC and Parquet files of a directory over Arrow
@@ -77,7 +86,10 @@ type Server struct {
 	maxMsg   int
 	batch    int
 	mem      memory.Allocator
-	logf     func(format string, args ...any)
+	logs     *callLog
+	metrics  *Metrics
+	health   *healthService
+	running  atomic.Int64 // calls in their handlers
 	grpc     *grpc.Server
 	putMu    sync.Mutex
 	putting  map[string]bool // paths of DoPut calls in progress
@@ -114,7 +126,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("flightserve: %s is not a directory: %w", cfg.Dir, arrow.ErrInvalid)
 	}
 	s := &Server{root: root, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
-		mem: cfg.Allocator, logf: cfg.Logf, putting: map[string]bool{}, rowCache: map[string]rowCount{}}
+		mem: cfg.Allocator, putting: map[string]bool{}, rowCache: map[string]rowCount{}}
+	s.logs, s.metrics, s.health = newCallLog(cfg.Logger), cfg.Metrics, newHealth()
 	if s.maxMsg <= 0 {
 		s.maxMsg = DefaultMaxMessageBytes
 	}
@@ -135,14 +148,21 @@ func New(cfg Config) (*Server, error) {
 		grpc.InitialConnWindowSize(2 * windowBytes),
 		grpc.WriteBufferSize(bufferBytes),
 		grpc.ReadBufferSize(bufferBytes),
-		grpc.ChainUnaryInterceptor(s.unaryAuth),
-		grpc.ChainStreamInterceptor(s.streamAuth),
+		// Every call, health checks included, goes through one
+		// interceptor that recovers panics, checks the token, counts and
+		// logs.
+		grpc.ChainUnaryInterceptor(s.unary),
+		grpc.ChainStreamInterceptor(s.stream),
+		// Stop returns once every handler has returned (and released its
+		// batches).
+		grpc.WaitForHandlers(true),
 	}
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))
 	}
 	s.grpc = grpc.NewServer(opts...)
 	flight.RegisterFlightServiceServer(s.grpc, s)
+	healthpb.RegisterHealthServer(s.grpc, s.health)
 	return s, nil
 }
 
@@ -159,50 +179,44 @@ func (s *Server) Serve(lis net.Listener) error {
 	return err
 }
 
-// GracefulStop stops accepting calls and waits for those running.
-func (s *Server) GracefulStop() { s.grpc.GracefulStop() }
+// GracefulStop marks the health service NOT_SERVING, stops accepting
+// calls and waits for those running, without bound (see Shutdown).
+func (s *Server) GracefulStop() {
+	s.health.shutdown()
+	s.grpc.GracefulStop()
+	s.logs.flush()
+}
 
-// Stop closes every connection and call at once.
-func (s *Server) Stop() { s.grpc.Stop() }
+// Stop marks the health service NOT_SERVING, closes every connection
+// and cancels every call at once; it returns once their handlers have
+// returned.
+func (s *Server) Stop() {
+	s.health.shutdown()
+	s.grpc.Stop()
+	s.logs.flush()
+}
 
-// authorized checks the bearer token of a call.
-func (s *Server) authorized(ctx context.Context) error {
-	if s.token == "" {
+// authorized checks the bearer token of a call of fullMethod: with a
+// token set, the call must carry exactly one "authorization" header, of
+// one value "Bearer TOKEN". Several headers are refused whatever they
+// hold, so a client cannot try many tokens in one call. Health checks
+// need no token, so that load balancers can probe.
+func (s *Server) authorized(ctx context.Context, fullMethod string) error {
+	if s.token == "" || isHealth(fullMethod) {
 		return nil
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
-	for _, v := range md.Get("authorization") {
-		if tok, ok := strings.CutPrefix(v, "Bearer "); ok && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 {
-			return nil
-		}
+	vals := md.Get("authorization")
+	switch {
+	case len(vals) == 0:
+		return status.Error(codes.Unauthenticated, "flightserve: no authorization header (want \"Bearer TOKEN\")")
+	case len(vals) > 1:
+		return status.Errorf(codes.Unauthenticated, "flightserve: %d authorization headers, want one bearer token", len(vals))
 	}
-	return status.Error(codes.Unauthenticated, "flightserve: missing or wrong bearer token")
-}
-
-func (s *Server) unaryAuth(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-	if err := s.authorized(ctx); err != nil {
-		s.log(info.FullMethod, err)
-		return nil, err
+	if tok, ok := strings.CutPrefix(vals[0], "Bearer "); ok && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1 {
+		return nil
 	}
-	resp, err := h(ctx, req)
-	s.log(info.FullMethod, err)
-	return resp, err
-}
-
-func (s *Server) streamAuth(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
-	if err := s.authorized(ss.Context()); err != nil {
-		s.log(info.FullMethod, err)
-		return err
-	}
-	err := h(srv, ss)
-	s.log(info.FullMethod, err)
-	return err
-}
-
-func (s *Server) log(method string, err error) {
-	if err != nil && s.logf != nil {
-		s.logf("%s: %v", method, err)
-	}
+	return status.Error(codes.Unauthenticated, "flightserve: wrong bearer token")
 }
 
 // ListFlights sends a FlightInfo for every IPC and Parquet file under the

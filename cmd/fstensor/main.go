@@ -70,10 +70,14 @@ var mem = hugepage.NewAllocator()
 // errUsage marks errors caused by how the command was called (exit code 2).
 var errUsage = errors.New("usage")
 
+// stopSignals stops the handling of SIGINT and SIGTERM that main
+// installs; serve takes the signals over.
+var stopSignals = func() {}
+
 func main() {
 	// Ctrl-C or a kill removes the temporary output files: nothing is
 	// left half-written and no existing file is touched.
-	tensorio.HandleSignals()
+	stopSignals = tensorio.HandleSignals()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

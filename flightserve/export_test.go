@@ -1,0 +1,4 @@
+package flightserve
+
+// QuoteLabel quotes a Prometheus label value, for the tests.
+var QuoteLabel = quote
