@@ -82,6 +82,32 @@ func readNPZ(path string, c *config) ([]string, []*fixedshape.Array, error) {
 	return npy.ReadNPZ(file, fi.Size(), &npy.ReadOptions{Mem: c.mem})
 }
 
+// checkFill refuses a fill value (WithFillNulls) that the element type of
+// a tensor column of schema cannot hold (see npy.CheckFill), naming the
+// column, with an error wrapping ErrMismatch and npy.ErrFill.
+func checkFill(schema *arrow.Schema, v float64) error {
+	for _, fld := range schema.Fields() {
+		typ, ok := fixedshape.TypeOf(fld.Type)
+		if !ok {
+			continue
+		}
+		if err := npy.CheckFill(typ.ElemType(), v); err != nil {
+			return &fillError{msg: fmt.Sprintf("tensorio: column %q: %v", fld.Name, err), err: err}
+		}
+	}
+	return nil
+}
+
+// fillError is checkFill's error: a mismatch of options and schema that
+// keeps the codec's error.
+type fillError struct {
+	msg string
+	err error
+}
+
+func (e *fillError) Error() string   { return e.msg }
+func (e *fillError) Unwrap() []error { return []error{ErrMismatch, e.err} }
+
 // writeColumns writes the columns in a tensors-only format: .npz members
 // or, for the other formats, the one column.
 func writeColumns(w io.Writer, f Format, names []string, cols []*fixedshape.Array, c *config) error {
