@@ -162,7 +162,7 @@ func (f *outputFlags) register(cmd *cobra.Command, withOut bool) {
 	}
 	fs.StringVar(&f.to, "to", "", "output format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
 	fs.StringVar(&f.compression, "compression", "none", "compression: none, lz4 or zstd (IPC, Parquet); deflate (.npz)")
-	fs.StringVar(&f.fillNulls, "fill-nulls", "", "write null tensors as tensors filled with this value (.npy and .npz have no nulls; e.g. 0 or NaN)")
+	fs.StringVar(&f.fillNulls, "fill-nulls", "", "write null tensors as tensors filled with this value (.npy and .npz have no nulls): NaN or any number for float columns, a whole number in range for integer columns, 0 or 1 for bool; other values are refused")
 	mustComplete(cmd, "to", completeWords(formatNames...))
 	mustComplete(cmd, "compression", completeWords("none", "lz4", "zstd", "deflate"))
 }

@@ -10,7 +10,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/tensorio"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // stdoutName is the output path that means standard output.
@@ -59,18 +61,37 @@ func createOutput(path string, f tensorio.Format, schema *arrow.Schema, opts []t
 	} else {
 		w, err = tensorio.Create(path, schema, opts...)
 	}
-	if errors.Is(err, tensorio.ErrMismatch) && f.TensorsOnly() {
+	switch {
+	case errors.Is(err, npy.ErrFill):
+		return nil, &usageError{msg: strings.Replace(err.Error(), "tensorio: ", "", 1) + " (pick another --fill-nulls, or make the column floating-point first, e.g. eval 'x.astype(float32)')", err: err}
+	case errors.Is(err, tensorio.ErrMismatch) && f.TensorsOnly():
+		if name, ok := variableShape(schema); ok {
+			return nil, &usageError{msg: fmt.Sprintf("column %q holds tensors of different shapes (a variable-shape tensor column) and %s files hold tensors of one shape; write .arrow, .arrows or .parquet, which keep each row's shape, or crop every row to one shape with eval 'x[:H, :W]' --fixed", name, f), err: err}
+		}
 		// The schema does not fit: the flags pick the columns.
 		return nil, &usageError{msg: strings.Replace(err.Error(), "tensorio: ", "", 1) + " (pick tensor columns with --column)", err: err}
 	}
 	return w, usageIf(err)
 }
 
-// closeOutput closes w, with the library's option named by its flag.
+// variableShape returns the name of the first variable-shape tensor
+// column of schema.
+func variableShape(schema *arrow.Schema) (string, bool) {
+	for _, fld := range schema.Fields() {
+		if _, ok := varshape.TypeOf(fld.Type); ok {
+			return fld.Name, true
+		}
+	}
+	return "", false
+}
+
+// closeOutput closes w; the error of a null tensor that .npy or .npz
+// cannot hold names the flag that fills them.
 func closeOutput(w *tensorio.Writer) error {
 	err := w.Close()
-	if err != nil && strings.Contains(err.Error(), "(set FillNulls)") {
-		err = &rewordedError{strings.Replace(err.Error(), "(set FillNulls)", "(write them with --fill-nulls VALUE)", 1), err}
+	if errors.Is(err, npy.ErrNullTensor) {
+		msg := strings.TrimSuffix(err.Error(), " (set FillNulls)")
+		err = &rewordedError{msg + " (write them with --fill-nulls VALUE)", err}
 	}
 	return err
 }
