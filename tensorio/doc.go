@@ -39,7 +39,9 @@
 //
 // # Safety of files
 //
-// Create writes a temporary file ".NAME.tmp-*" in the target's directory.
+// Create writes a temporary file ".NAME.tmp-PID-RANDOM" in the target's
+// directory, after removing those of the same target whose process (PID)
+// no longer runs, as after a SIGKILL.
 // Writer.Close writes what remains, syncs the file, renames it over the
 // target and syncs the directory; Writer.Abort and every failed Close
 // remove it. Until Close succeeds whatever stood at the target is left
@@ -54,5 +56,7 @@
 // arrow.ErrInvalid (the codecs' and converters' error types); ErrFormat
 // reports an unknown format or extension, ErrMismatch options or schemas
 // that do not fit a file or format, ErrClosed a writer used after Close or
-// Abort. Errors of the operating system are *fs.PathError values.
+// Abort. Errors of the operating system are *fs.PathError values; those of
+// a writer name its target, never the temporary file (a missing directory
+// is "create DIR/NAME: no directory "DIR"").
 package tensorio

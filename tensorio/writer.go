@@ -49,7 +49,9 @@ type Writer struct {
 // before creating anything.
 //
 // The temporary file of a process killed before Close or Abort stays
-// behind; HandleSignals removes them on SIGINT and SIGTERM.
+// behind until the next Create of the same target removes it, the process
+// being gone (its name carries the PID); HandleSignals removes them on
+// SIGINT and SIGTERM.
 func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
 	c := newConfig(opts)
 	f := c.format
