@@ -50,8 +50,10 @@ varint-delimited TensorProto, one per tensor), .zio (zio: one ZIO TENS message),
 
 Outputs are written to a temporary file beside the target and renamed over it only
 when everything was written: an error, Ctrl-C or SIGTERM leaves an existing file as
-it was. An output that is the input (also through a link) or exists and is not a
-regular file is refused. Errors exit with 1, usage errors with 2.`
+it was. The temporary file (.OUT.tmp-PID-RANDOM) of a run killed outright is removed
+by the next run onto OUT once no process PID runs. An output that is the input (also
+through a link), exists and is not a regular file, or lies in a directory that does
+not exist is refused. Errors exit with 1, usage errors with 2.`
 
 const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor inspect --json testdata/permuted.arrow

@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -19,9 +21,10 @@ import (
 const stdoutName = "-"
 
 // checkOutput refuses, before anything is read, an output path that names
-// one of the inputs (the same file, also through symbolic or hard links)
-// or an existing file that is not a regular file, and standard output
-// for a format that cannot stream or when it is a terminal.
+// one of the inputs (the same file, also through symbolic or hard links),
+// an existing file that is not a regular file or a new one in a directory
+// that does not exist, and standard output for a format that cannot
+// stream or when it is a terminal.
 func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...string) error {
 	if out == stdoutName {
 		if !f.Streams() {
@@ -33,8 +36,15 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 		return nil
 	}
 	oi, err := os.Stat(out)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		dir := filepath.Dir(out)
+		switch di, err := os.Stat(dir); {
+		case err == nil && di.IsDir():
+			return nil
+		case err == nil:
+			return &rewordedError{fmt.Sprintf("%q is not a directory, for the output %s", dir, out), syscall.ENOTDIR}
+		}
+		return &rewordedError{fmt.Sprintf("no directory %q for the output %s", dir, out), fs.ErrNotExist}
 	}
 	if err != nil {
 		return err
