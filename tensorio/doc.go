@@ -22,6 +22,11 @@
 //	}
 //	if err := r.Err(); err != nil { ... }
 //
+// Open checks the first bytes of a file against its extension (Sniff):
+// a Parquet file named x.arrow fails with a *FormatError that says so,
+// rather than with the IPC reader's complaint about a missing footer.
+// WithFormat overrides the extension and the check.
+//
 // The package lives apart from the codecs' own packages because it links
 // all of them (and with Parquet, arrow-go's pqarrow): programs that need
 // one format import that format's package instead.
@@ -54,7 +59,8 @@
 //
 // Errors name the file's path. Errors of a file's contents wrap
 // arrow.ErrInvalid (the codecs' and converters' error types); ErrFormat
-// reports an unknown format or extension, ErrMismatch options or schemas
+// reports an unknown format or extension and, through *FormatError, a
+// file whose bytes are of another format than its name says, ErrMismatch options or schemas
 // that do not fit a file or format, ErrClosed a writer used after Close or
 // Abort. Errors of the operating system are *fs.PathError values; those of
 // a writer name its target, never the temporary file (a missing directory

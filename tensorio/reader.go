@@ -2,6 +2,7 @@ package tensorio
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,14 +46,22 @@ var _ array.RecordReader = (*Reader)(nil)
 // .dt files are read whole at Open and yield one batch, named after the
 // file (a .npz file after its members).
 //
+// Open reads the first bytes of a regular file (see Sniff): a file whose
+// bytes show another format than its extension fails with a
+// *FormatError, before it is read as the extension says; with WithFormat
+// the bytes are read as told, and an error of reading them is a
+// *FormatError too when they show another format.
+//
 // Errors name the path. Those of the file's contents wrap
-// arrow.ErrInvalid; an unknown format wraps ErrFormat, options that do not
-// fit the file ErrMismatch; errors of the operating system are
-// *fs.PathError values. The caller ends the reader with Close or Release.
+// arrow.ErrInvalid; an unknown format or a *FormatError wraps ErrFormat,
+// options that do not fit the file ErrMismatch; errors of the operating
+// system are *fs.PathError values. The caller ends the reader with Close
+// or Release.
 func Open(path string, opts ...Option) (*Reader, error) {
 	c := newConfig(opts)
 	f := c.format
-	if f == "" {
+	explicit := f != ""
+	if !explicit {
 		var err error
 		if f, err = FormatOf(path); err != nil {
 			return nil, err
@@ -62,6 +71,10 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	}
 	if c.single && f != NPY {
 		return nil, mismatch("WithSingleTensor reads .npy files, not %s", f)
+	}
+	found := sniffFile(path)
+	if !explicit && found != "" && found != f {
+		return nil, &FormatError{Path: path, Named: f, Found: found}
 	}
 	r := &Reader{format: f, path: path}
 	r.refs.Store(1)
@@ -75,6 +88,9 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		err = r.openColumns(c)
 	}
 	if err != nil {
+		if found != "" && found != f {
+			return nil, &FormatError{Path: path, Named: f, Found: found, Explicit: true, Err: err}
+		}
 		return nil, withPath(path, err)
 	}
 	if err := r.shape(c); err != nil {
@@ -82,6 +98,24 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// sniffFile returns the format the first bytes of the regular file at
+// path show (see Sniff): "" for none, for a file that is not regular (a
+// named pipe would lose the bytes read) and when it cannot be read, which
+// opening it reports.
+func sniffFile(path string) Format {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer file.Close()
+	head := make([]byte, SniffLen)
+	n, _ := io.ReadFull(file, head)
+	return Sniff(head[:n])
 }
 
 func (r *Reader) openIPCFile(c *config) error {
