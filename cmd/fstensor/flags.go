@@ -21,7 +21,7 @@ type inputFlags struct {
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.from, "from", "", "input format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
+	fs.StringVar(&f.from, "from", "", "input format: "+strings.Join(formatNames, ", ")+" (default: from the extension, which the file's first bytes must not contradict)")
 	fs.StringVar(&f.rows, "rows", "", "only rows A:B (A included, B not, counting from 0 over all batches; A: and :B too)")
 	fs.StringVar(&f.shape, "shape", "", "read FixedSizeList and list columns of numbers as tensors of this logical shape, e.g. 768 or 3,224,224")
 	fs.StringVar(&f.dimNames, "dim-names", "", "with --shape: the dimension names, e.g. C,H,W")
@@ -32,8 +32,9 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 
 // parsed is what the input flags say, checked.
 type parsedInput struct {
-	format tensorio.Format
-	lo, hi int64 // rows [lo, hi); hi < 0 for no end
+	format tensorio.Format // of --from or else of the extension
+	from   tensorio.Format // of --from, "" without it
+	lo, hi int64           // rows [lo, hi); hi < 0 for no end
 	tensor *metadata.Metadata
 	single bool
 }
@@ -44,6 +45,9 @@ func (f *inputFlags) parse(path string) (parsedInput, error) {
 	var err error
 	if p.format, err = formatOf(path, f.from); err != nil {
 		return p, err
+	}
+	if f.from != "" {
+		p.from = p.format
 	}
 	if f.single && p.format != tensorio.NPY {
 		return p, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, p.format)
@@ -95,7 +99,7 @@ func (p parsedInput) open(path string, opts ...tensorio.Option) (*tensorio.Reade
 	if p.hi >= 0 {
 		opts = append(opts, tensorio.WithLimit(p.hi-p.lo))
 	}
-	return openInput(path, p.format, p.single, opts...)
+	return openInput(path, p.from, p.single, opts...)
 }
 
 // openRows opens the rows [i, i+n) of the rows the flags select.

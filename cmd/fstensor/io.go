@@ -30,11 +30,13 @@ func formatOf(path, override string) (tensorio.Format, error) {
 	return f, nil
 }
 
-// openInput opens path in the given format ("" for the extension's) with
-// the options. With single, a .npy file is one tensor (a column of one
-// row). Errors name the path once; options that do not fit the file are
-// usage errors.
-func openInput(path string, f tensorio.Format, single bool, opts ...tensorio.Option) (*tensorio.Reader, error) {
+// openInput opens path in the format from (of --from; "" for the
+// extension's, which the file's first bytes must not contradict) with the
+// options. With single, a .npy file is one tensor (a column of one row).
+// Errors name the path once; options that do not fit the file, and a
+// file whose bytes show another format than its name, are usage errors.
+func openInput(path string, from tensorio.Format, single bool, opts ...tensorio.Option) (*tensorio.Reader, error) {
+	f := from
 	if f == "" {
 		var err error
 		if f, err = formatOf(path, ""); err != nil {
@@ -44,15 +46,30 @@ func openInput(path string, f tensorio.Format, single bool, opts ...tensorio.Opt
 	if single && f != tensorio.NPY {
 		return nil, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, f)
 	}
-	opts = append([]tensorio.Option{tensorio.WithFormat(f), tensorio.WithAllocator(mem)}, opts...)
+	opts = append([]tensorio.Option{tensorio.WithAllocator(mem)}, opts...)
+	if from != "" {
+		opts = append(opts, tensorio.WithFormat(from))
+	}
 	if single {
 		opts = append(opts, tensorio.WithSingleTensor())
 	}
 	r, err := tensorio.Open(path, opts...)
 	if err != nil {
-		return nil, usageIf(err)
+		return nil, inputError(err)
 	}
 	return r, nil
+}
+
+// inputError words an error of opening an input for the command's flags.
+func inputError(err error) error {
+	var fe *tensorio.FormatError
+	if !errors.As(err, &fe) {
+		return usageIf(err)
+	}
+	if fe.Explicit {
+		return &usageError{msg: strings.Replace(err.Error(), "tensorio: ", "", 1) + " (--from " + string(fe.Found) + " reads it)", err: err}
+	}
+	return &usageError{msg: fmt.Sprintf("%s is %s: rename it or pass --from %s", fe.Path, fe.Found.Describe(), fe.Found), err: err}
 }
 
 // usageIf marks an error of tensorio's options as a usage error, its
