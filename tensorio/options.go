@@ -21,6 +21,7 @@ type config struct {
 	batchRows   int
 	mapped      bool
 	single      bool
+	name        string
 	shape       *metadata.Metadata
 	workers     int
 	compression Compression
@@ -83,6 +84,13 @@ func WithMmap() Option { return func(c *config) { c.mapped = true } }
 // instead of a column whose first axis is the batch axis (Open). Other
 // formats fail with an error wrapping ErrMismatch.
 func WithSingleTensor() Option { return func(c *config) { c.single = true } }
+
+// WithColumnName names the column of a single-column file (.npy, .pb,
+// .zio, .dt), which is otherwise named after the file: its base name
+// without the extension ("x" for data/x.npy) (Open). Other formats name
+// their columns themselves and fail with an error wrapping ErrMismatch;
+// an empty name keeps the default.
+func WithColumnName(name string) Option { return func(c *config) { c.name = name } }
 
 // WithShape reads the plain FixedSizeList and list columns of numbers
 // whose values number m.Size() as tensor columns described by m (Open),

@@ -39,12 +39,13 @@ var _ array.RecordReader = (*Reader)(nil)
 // Open opens the file at path and reads its schema. The format is that of
 // WithFormat or else of the extension (see Format). Options: WithFormat,
 // WithAllocator, WithColumns, WithOffset, WithLimit, WithBatchRows,
-// WithMmap, WithSingleTensor, WithShape, WithWorkers.
+// WithMmap, WithSingleTensor, WithColumnName, WithShape, WithWorkers.
 //
 // IPC files are read one batch at a time (WithMmap maps them), IPC streams
 // and Parquet files batch by batch as they come; .npy, .npz, .pb, .zio and
-// .dt files are read whole at Open and yield one batch, named after the
-// file (a .npz file after its members).
+// .dt files are read whole at Open and yield one batch, whose one column
+// is named after the file (its base name without the extension) or by
+// WithColumnName (a .npz file's columns after its members).
 //
 // Open reads the first bytes of a regular file (see Sniff): a file whose
 // bytes show another format than its extension fails with a
@@ -71,6 +72,9 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	}
 	if c.single && f != NPY {
 		return nil, mismatch("WithSingleTensor reads .npy files, not %s", f)
+	}
+	if c.name != "" && (!f.TensorsOnly() || f == NPZ) {
+		return nil, mismatch("WithColumnName names the column of .npy, .pb, .zio and .dt files; %s files name their columns", f)
 	}
 	found := sniffFile(path)
 	if !explicit && found != "" && found != f {
@@ -193,7 +197,11 @@ func (r *Reader) openColumns(c *config) error {
 			return err
 		}
 		closer = cl
-		names, cols = []string{strings.TrimSuffix(filepath.Base(r.path), filepath.Ext(r.path))}, []*fixedshape.Array{col}
+		name := c.name
+		if name == "" {
+			name = strings.TrimSuffix(filepath.Base(r.path), filepath.Ext(r.path))
+		}
+		names, cols = []string{name}, []*fixedshape.Array{col}
 	}
 	defer func() {
 		for _, c := range cols {
