@@ -15,8 +15,8 @@ import (
 
 // inputFlags are the flags that say how to read an input file.
 type inputFlags struct {
-	from, rows, shape, dimNames, perm string
-	single                            bool
+	from, rows, shape, dimNames, perm, name string
+	single                                  bool
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -27,6 +27,7 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.dimNames, "dim-names", "", "with --shape: the dimension names, e.g. C,H,W")
 	fs.StringVar(&f.perm, "permutation", "", "with --shape: the permutation of the stored layout (as in the extension metadata), e.g. 1,2,0")
 	fs.BoolVar(&f.single, "single", false, "read a .npy file as one tensor (one row) instead of a column with the batch axis first")
+	fs.StringVar(&f.name, "name", "", "the column name of a .npy, .pb, .zio or .dt input (default: the file's base name without its extension, x for data/x.npy)")
 	mustComplete(cmd, "from", completeWords(formatNames...))
 }
 
@@ -37,11 +38,12 @@ type parsedInput struct {
 	lo, hi int64           // rows [lo, hi); hi < 0 for no end
 	tensor *metadata.Metadata
 	single bool
+	name   string // of the column of a single-column input, "" for the default
 }
 
 // parse checks the flags for the input at path.
 func (f *inputFlags) parse(path string) (parsedInput, error) {
-	p := parsedInput{hi: -1, single: f.single}
+	p := parsedInput{hi: -1, single: f.single, name: f.name}
 	var err error
 	if p.format, err = formatOf(path, f.from); err != nil {
 		return p, err
@@ -51,6 +53,9 @@ func (f *inputFlags) parse(path string) (parsedInput, error) {
 	}
 	if f.single && p.format != tensorio.NPY {
 		return p, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, p.format)
+	}
+	if f.name != "" && (!p.format.TensorsOnly() || p.format == tensorio.NPZ) {
+		return p, fmt.Errorf("%w: --name names the column of a .npy, .pb, .zio or .dt input; %s files name their columns (pick them with --column)", errUsage, p.format)
 	}
 	if f.rows != "" {
 		if p.lo, p.hi, err = parseRows(f.rows); err != nil {
@@ -98,6 +103,9 @@ func (p parsedInput) open(path string, opts ...tensorio.Option) (*tensorio.Reade
 	}
 	if p.hi >= 0 {
 		opts = append(opts, tensorio.WithLimit(p.hi-p.lo))
+	}
+	if p.name != "" {
+		opts = append(opts, tensorio.WithColumnName(p.name))
 	}
 	return openInput(path, p.from, p.single, opts...)
 }

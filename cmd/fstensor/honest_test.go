@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/codec/npy"
 )
@@ -92,5 +93,42 @@ func TestVariableShapeToNPY(t *testing.T) {
 				t.Errorf("stderr %q sends the user to --column", stderr)
 			}
 		})
+	}
+}
+
+// TestNameFlag: --name names the column of a single-column input, which
+// is otherwise named after the file; inputs that name their columns
+// refuse it.
+func TestNameFlag(t *testing.T) {
+	dir := t.TempDir()
+	npyPath := filepath.Join(dir, "emb.npy")
+	if code, _, stderr := runCmd(t, "convert", sample("embeddings.arrow"), npyPath, "--column", "embedding"); code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"default", nil, "emb"},
+		{"--name", []string{"--name", "vec"}, "vec"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "o.arrow")
+			if code, _, stderr := runCmd(t, append([]string{"convert", npyPath, out}, tt.args...)...); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			in, err := openInput(out, "", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			if diff := cmp.Diff(tt.want, in.Schema().Field(0).Name); diff != "" {
+				t.Errorf("column name (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if code, _, stderr := runCmd(t, "convert", sample("images.arrow"), filepath.Join(dir, "o.arrow"), "--name", "x"); code != 2 {
+		t.Errorf("--name on an IPC file: exit %d (%s), want 2", code, stderr)
 	}
 }
