@@ -51,7 +51,31 @@ func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func()
 	if err != nil {
 		return nil, nil, err
 	}
+	col, err := decodeColumn(b, f)
+	return col, nil, err
+}
+
+// readColumnStream reads a stream of a single-column format whole, as one
+// column.
+func readColumnStream(r *bufio.Reader, f Format, c *config) (*fixedshape.Array, error) {
+	if f == NPY {
+		ro := &npy.ReadOptions{Mem: c.mem}
+		if c.single {
+			return npy.ReadTensor(r, ro)
+		}
+		return npy.ReadColumn(r, ro)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return decodeColumn(b, f)
+}
+
+// decodeColumn decodes the bytes of a .pb, .zio or .dt file as a column.
+func decodeColumn(b []byte, f Format) (*fixedshape.Array, error) {
 	var col *fixedshape.Array
+	var err error
 	switch f {
 	case TFProto:
 		col, err = tfproto.ReadDelimited(b)
@@ -65,7 +89,7 @@ func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func()
 	default:
 		err = fmt.Errorf("tensorio: format %s has no column reader: %w", f, arrow.ErrInvalid)
 	}
-	return col, nil, err
+	return col, err
 }
 
 // readNPZ reads the members of a .npz archive as columns.
