@@ -11,7 +11,9 @@
 // (WithBatchRows), map files (WithMmap) and read plain FixedSizeList or
 // list columns of numbers as tensors (WithShape). Create returns a Writer
 // whose file appears at its path only when Close succeeds; NewWriter writes
-// to any io.Writer, such as standard output.
+// to any io.Writer, such as standard output, and NewReader reads the
+// formats that can be read front to back (IPC streams, .npy, .pb, .zio,
+// .dt) from any io.Reader, such as standard input.
 //
 //	r, err := tensorio.Open("images.parquet")
 //	...

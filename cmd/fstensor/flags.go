@@ -27,13 +27,13 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.dimNames, "dim-names", "", "with --shape: the dimension names, e.g. C,H,W")
 	fs.StringVar(&f.perm, "permutation", "", "with --shape: the permutation of the stored layout (as in the extension metadata), e.g. 1,2,0")
 	fs.BoolVar(&f.single, "single", false, "read a .npy file as one tensor (one row) instead of a column with the batch axis first")
-	fs.StringVar(&f.name, "name", "", "the column name of a .npy, .pb, .zio or .dt input (default: the file's base name without its extension, x for data/x.npy)")
+	fs.StringVar(&f.name, "name", "", "the column name of a .npy, .pb, .zio or .dt input (default: the file's base name without its extension, x for data/x.npy; tensor for standard input)")
 	mustComplete(cmd, "from", completeWords(formatNames...))
 }
 
 // parsed is what the input flags say, checked.
 type parsedInput struct {
-	format tensorio.Format // of --from or else of the extension
+	format tensorio.Format // of --from or else of the extension; "" for standard input without --from
 	from   tensorio.Format // of --from, "" without it
 	lo, hi int64           // rows [lo, hi); hi < 0 for no end
 	tensor *metadata.Metadata
@@ -45,16 +45,19 @@ type parsedInput struct {
 func (f *inputFlags) parse(path string) (parsedInput, error) {
 	p := parsedInput{hi: -1, single: f.single, name: f.name}
 	var err error
-	if p.format, err = formatOf(path, f.from); err != nil {
-		return p, err
+	if path != stdinName || f.from != "" {
+		// Standard input without --from: its first bytes tell.
+		if p.format, err = formatOf(path, f.from); err != nil {
+			return p, err
+		}
 	}
 	if f.from != "" {
 		p.from = p.format
 	}
-	if f.single && p.format != tensorio.NPY {
+	if f.single && p.format != "" && p.format != tensorio.NPY {
 		return p, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, p.format)
 	}
-	if f.name != "" && (!p.format.TensorsOnly() || p.format == tensorio.NPZ) {
+	if f.name != "" && p.format != "" && (!p.format.TensorsOnly() || p.format == tensorio.NPZ) {
 		return p, fmt.Errorf("%w: --name names the column of a .npy, .pb, .zio or .dt input; %s files name their columns (pick them with --column)", errUsage, p.format)
 	}
 	if f.rows != "" {

@@ -53,6 +53,9 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 		return fmt.Errorf("%w: output %s exists and is not a regular file; refusing to replace it", errUsage, out)
 	}
 	for _, in := range inputs {
+		if in == stdinName {
+			continue
+		}
 		if ii, err := os.Stat(in); err == nil && os.SameFile(ii, oi) {
 			return fmt.Errorf("%w: output %s is the input file %s; write to another file", errUsage, out, in)
 		}
