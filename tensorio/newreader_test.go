@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -70,4 +72,46 @@ func TestNewReader(t *testing.T) {
 			})
 		}
 	}
+}
+
+// FuzzNewReader reads arbitrary bytes as a stream, its format sniffed
+// (format 0) or named, to the end: no panic, no leak.
+func FuzzNewReader(f *testing.F) {
+	a := tensors(&testing.T{}, metadata.MustNew([]int{2, 3}, nil, []int{1, 0}), 3, 1, nil)
+	rec := batch(a)
+	for i, format := range tensorio.Formats() {
+		var buf bytes.Buffer
+		w, err := tensorio.NewWriter(&buf, rec.Schema(), tensorio.WithFormat(format))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if err := w.Write(rec); err != nil {
+			f.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(0), buf.Bytes())
+		f.Add(uint8(i+1), buf.Bytes())
+	}
+	rec.Release()
+	a.Release()
+	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		opts := []tensorio.Option{tensorio.WithAllocator(mem)}
+		if fs := tensorio.Formats(); format > 0 {
+			opts = append(opts, tensorio.WithFormat(fs[int(format-1)%len(fs)]))
+		}
+		r, err := tensorio.NewReader(bytes.NewReader(data), opts...)
+		if err != nil {
+			return
+		}
+		defer r.Release()
+		for r.Next() {
+			if !r.RecordBatch().Schema().Equal(r.Schema()) {
+				t.Errorf("batch schema %v, reader schema %v", r.RecordBatch().Schema(), r.Schema())
+			}
+		}
+	})
 }
