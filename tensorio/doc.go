@@ -8,7 +8,8 @@
 // Open returns a Reader, an arrow-go array.RecordReader: the same
 // Next/RecordBatch/Err loop for every format, with options to keep some
 // columns (WithColumns), rows (WithOffset, WithLimit), cut batches
-// (WithBatchRows), map files (WithMmap) and read plain FixedSizeList or
+// (WithBatchRows), map files (WithMmap), name the column of a
+// single-column file (WithColumnName) and read plain FixedSizeList or
 // list columns of numbers as tensors (WithShape). Create returns a Writer
 // whose file appears at its path only when Close succeeds; NewWriter writes
 // to any io.Writer, such as standard output, and NewReader reads the

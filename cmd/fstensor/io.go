@@ -86,6 +86,9 @@ func openStdin(from tensorio.Format, single bool, opts []tensorio.Option) (*tens
 			return nil, fmt.Errorf("%w: cannot tell the format of standard input from its first bytes; name it with --from (%s)", errUsage, strings.Join(formatNames, ", "))
 		}
 	}
+	if single && f != tensorio.NPY {
+		return nil, fmt.Errorf("%w: --single reads .npy files, and standard input is %s", errUsage, f.Describe())
+	}
 	opts = append([]tensorio.Option{tensorio.WithAllocator(mem), tensorio.WithFormat(f)}, opts...)
 	if single {
 		opts = append(opts, tensorio.WithSingleTensor())
