@@ -43,8 +43,9 @@ var npzTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 // nil column, a name that repeats, holds a NUL byte or is not UTF-8,
 // and everything WriteColumn refuses (null tensors without
 // opts.FillNulls, for one). Names and the fill value (against every
-// column's element type) are checked before anything is written; a column error leaves a partial archive in w. Write errors
-// are returned as they come.
+// column's element type) are checked before anything is written; a
+// column error leaves a partial archive in w. Write errors are returned
+// as they come.
 func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOptions) error {
 	if opts == nil {
 		opts = &NPZOptions{}
