@@ -51,7 +51,31 @@ func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func()
 	if err != nil {
 		return nil, nil, err
 	}
+	col, err := decodeColumn(b, f)
+	return col, nil, err
+}
+
+// readColumnStream reads a stream of a single-column format whole, as one
+// column.
+func readColumnStream(r *bufio.Reader, f Format, c *config) (*fixedshape.Array, error) {
+	if f == NPY {
+		ro := &npy.ReadOptions{Mem: c.mem}
+		if c.single {
+			return npy.ReadTensor(r, ro)
+		}
+		return npy.ReadColumn(r, ro)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return decodeColumn(b, f)
+}
+
+// decodeColumn decodes the bytes of a .pb, .zio or .dt file as a column.
+func decodeColumn(b []byte, f Format) (*fixedshape.Array, error) {
 	var col *fixedshape.Array
+	var err error
 	switch f {
 	case TFProto:
 		col, err = tfproto.ReadDelimited(b)
@@ -65,7 +89,7 @@ func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func()
 	default:
 		err = fmt.Errorf("tensorio: format %s has no column reader: %w", f, arrow.ErrInvalid)
 	}
-	return col, nil, err
+	return col, err
 }
 
 // readNPZ reads the members of a .npz archive as columns.
@@ -81,6 +105,32 @@ func readNPZ(path string, c *config) ([]string, []*fixedshape.Array, error) {
 	}
 	return npy.ReadNPZ(file, fi.Size(), &npy.ReadOptions{Mem: c.mem})
 }
+
+// checkFill refuses a fill value (WithFillNulls) that the element type of
+// a tensor column of schema cannot hold (see npy.CheckFill), naming the
+// column, with an error wrapping ErrMismatch and npy.ErrFill.
+func checkFill(schema *arrow.Schema, v float64) error {
+	for _, fld := range schema.Fields() {
+		typ, ok := fixedshape.TypeOf(fld.Type)
+		if !ok {
+			continue
+		}
+		if err := npy.CheckFill(typ.ElemType(), v); err != nil {
+			return &fillError{msg: fmt.Sprintf("tensorio: column %q: %v", fld.Name, err), err: err}
+		}
+	}
+	return nil
+}
+
+// fillError is checkFill's error: a mismatch of options and schema that
+// keeps the codec's error.
+type fillError struct {
+	msg string
+	err error
+}
+
+func (e *fillError) Error() string   { return e.msg }
+func (e *fillError) Unwrap() []error { return []error{ErrMismatch, e.err} }
 
 // writeColumns writes the columns in a tensors-only format: .npz members
 // or, for the other formats, the one column.

@@ -8,10 +8,13 @@
 // Open returns a Reader, an arrow-go array.RecordReader: the same
 // Next/RecordBatch/Err loop for every format, with options to keep some
 // columns (WithColumns), rows (WithOffset, WithLimit), cut batches
-// (WithBatchRows), map files (WithMmap) and read plain FixedSizeList or
+// (WithBatchRows), map files (WithMmap), name the column of a
+// single-column file (WithColumnName) and read plain FixedSizeList or
 // list columns of numbers as tensors (WithShape). Create returns a Writer
 // whose file appears at its path only when Close succeeds; NewWriter writes
-// to any io.Writer, such as standard output.
+// to any io.Writer, such as standard output, and NewReader reads the
+// formats that can be read front to back (IPC streams, .npy, .pb, .zio,
+// .dt) from any io.Reader, such as standard input.
 //
 //	r, err := tensorio.Open("images.parquet")
 //	...
@@ -21,6 +24,11 @@
 //		...
 //	}
 //	if err := r.Err(); err != nil { ... }
+//
+// Open checks the first bytes of a file against its extension (Sniff):
+// a Parquet file named x.arrow fails with a *FormatError that says so,
+// rather than with the IPC reader's complaint about a missing footer.
+// WithFormat overrides the extension and the check.
 //
 // The package lives apart from the codecs' own packages because it links
 // all of them (and with Parquet, arrow-go's pqarrow): programs that need
@@ -39,7 +47,9 @@
 //
 // # Safety of files
 //
-// Create writes a temporary file ".NAME.tmp-*" in the target's directory.
+// Create writes a temporary file ".NAME.tmp-PID-RANDOM" in the target's
+// directory, after removing those of the same target whose process (PID)
+// no longer runs, as after a SIGKILL.
 // Writer.Close writes what remains, syncs the file, renames it over the
 // target and syncs the directory; Writer.Abort and every failed Close
 // remove it. Until Close succeeds whatever stood at the target is left
@@ -52,7 +62,10 @@
 //
 // Errors name the file's path. Errors of a file's contents wrap
 // arrow.ErrInvalid (the codecs' and converters' error types); ErrFormat
-// reports an unknown format or extension, ErrMismatch options or schemas
+// reports an unknown format or extension and, through *FormatError, a
+// file whose bytes are of another format than its name says, ErrMismatch options or schemas
 // that do not fit a file or format, ErrClosed a writer used after Close or
-// Abort. Errors of the operating system are *fs.PathError values.
+// Abort. Errors of the operating system are *fs.PathError values; those of
+// a writer name its target, never the temporary file (a missing directory
+// is "create DIR/NAME: no directory "DIR"").
 package tensorio

@@ -79,3 +79,89 @@ func FormatOf(path string) (Format, error) {
 	}
 	return f, nil
 }
+
+// SniffLen is the number of leading bytes of a file that Sniff needs.
+const SniffLen = 16
+
+// Sniff returns the format whose signature head, the first bytes of a
+// file (SniffLen of them, or all of a shorter file), starts with, or ""
+// for none: "PAR1" for Parquet, "ARROW1\0\0" for an IPC file, the
+// continuation marker 0xFFFFFFFF and a metadata length for an IPC stream,
+// "\x93NUMPY" for .npy, a zip entry or empty zip ("PK\x03\x04",
+// "PK\x05\x06") for .npz, a framed "ZIO" prefix part for ZIO. TensorProto
+// and Decthings files have no signature, nor have IPC streams of the
+// format before Arrow 0.15 (no continuation marker), so they sniff as "".
+func Sniff(head []byte) Format {
+	b := string(head)
+	switch {
+	case strings.HasPrefix(b, "PAR1"):
+		return Parquet
+	case strings.HasPrefix(b, "ARROW1\x00\x00"):
+		return IPCFile
+	case len(b) >= 8 && strings.HasPrefix(b, "\xff\xff\xff\xff") && b[7] < 0x80:
+		return IPCStream // a little-endian int32 length, not negative
+	case strings.HasPrefix(b, "\x93NUMPY"):
+		return NPY
+	case strings.HasPrefix(b, "PK\x03\x04"), strings.HasPrefix(b, "PK\x05\x06"):
+		return NPZ
+	case len(b) >= 5 && b[0] != 0xff && b[1:4] == "ZIO" && isDigit(b[4]),
+		len(b) >= 9 && b[0] == 0xff && b[5:8] == "ZIO" && isDigit(b[8]):
+		return ZIO
+	}
+	return ""
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// Describe returns what a file of format f is, with its article, for
+// messages: "a Parquet file", "an Arrow IPC stream".
+func (f Format) Describe() string {
+	switch f {
+	case IPCFile:
+		return "an Arrow IPC file"
+	case IPCStream:
+		return "an Arrow IPC stream"
+	case Parquet:
+		return "a Parquet file"
+	case NPY:
+		return "a NumPy .npy file"
+	case NPZ:
+		return "a zip archive (.npz)"
+	case TFProto:
+		return "a file of TensorProto messages"
+	case Decthings:
+		return "a file of Decthings tensors"
+	case ZIO:
+		return "a ZIO message"
+	}
+	return "a " + string(f) + " file"
+}
+
+// FormatError reports a file whose first bytes are the signature of
+// another format than the one it was opened as (see Sniff). It wraps
+// ErrFormat, and so arrow.ErrInvalid.
+type FormatError struct {
+	Path     string
+	Named    Format // the format of the extension, or the one given by WithFormat
+	Found    Format // the format the bytes show
+	Explicit bool   // Named came from WithFormat
+	Err      error  // the error of reading the file as Named, when Explicit
+}
+
+// Error names the file, both formats and, for a format from the
+// extension, the two ways out.
+func (e *FormatError) Error() string {
+	if e.Explicit {
+		return fmt.Sprintf("tensorio: %s: reading it as %s: %v; its first bytes are those of %s", e.Path, e.Named, e.Err, e.Found.Describe())
+	}
+	return fmt.Sprintf("tensorio: %s is %s, not %s as its extension says: rename it or open it WithFormat(%q)", e.Path, e.Found.Describe(), e.Named, e.Found)
+}
+
+// Unwrap returns ErrFormat and, when Explicit, the error of reading the
+// file as Named.
+func (e *FormatError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrFormat, e.Err}
+	}
+	return []error{ErrFormat}
+}

@@ -21,6 +21,7 @@ type config struct {
 	batchRows   int
 	mapped      bool
 	single      bool
+	name        string
 	shape       *metadata.Metadata
 	workers     int
 	compression Compression
@@ -84,6 +85,13 @@ func WithMmap() Option { return func(c *config) { c.mapped = true } }
 // formats fail with an error wrapping ErrMismatch.
 func WithSingleTensor() Option { return func(c *config) { c.single = true } }
 
+// WithColumnName names the column of a single-column file (.npy, .pb,
+// .zio, .dt), which is otherwise named after the file: its base name
+// without the extension ("x" for data/x.npy) (Open). Other formats name
+// their columns themselves and fail with an error wrapping ErrMismatch;
+// an empty name keeps the default.
+func WithColumnName(name string) Option { return func(c *config) { c.name = name } }
+
 // WithShape reads the plain FixedSizeList and list columns of numbers
 // whose values number m.Size() as tensor columns described by m (Open),
 // as tools without a tensor type write embeddings: a FixedSizeList column
@@ -113,8 +121,15 @@ const (
 func WithCompression(c Compression) Option { return func(cf *config) { cf.compression = c } }
 
 // WithFillNulls writes null tensors to .npy and .npz, which have no nulls,
-// as tensors whose every element is v converted to the element type
-// (Create, NewWriter). Without it a null tensor fails the write.
+// as tensors whose every element is v (Create, NewWriter). Without it a
+// null tensor fails Close with an error wrapping npy.ErrNullTensor. A v
+// that some column's element type cannot hold exactly (NaN or an infinity
+// for an integer or bool column, a fraction or a value out of range for
+// an integer column, anything but 0 and 1 for bool, a finite value that
+// overflows float16 or float32) fails Create and NewWriter with an error
+// naming the column that wraps ErrMismatch and npy.ErrFill; float columns
+// take every other value, rounded to the nearest of their type (NaN is the
+// usual fill).
 func WithFillNulls(v float64) Option {
 	return func(c *config) { c.fill, c.fillWith = true, v }
 }

@@ -1,7 +1,9 @@
 package tensorio
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,21 +40,30 @@ var _ array.RecordReader = (*Reader)(nil)
 // Open opens the file at path and reads its schema. The format is that of
 // WithFormat or else of the extension (see Format). Options: WithFormat,
 // WithAllocator, WithColumns, WithOffset, WithLimit, WithBatchRows,
-// WithMmap, WithSingleTensor, WithShape, WithWorkers.
+// WithMmap, WithSingleTensor, WithColumnName, WithShape, WithWorkers.
 //
 // IPC files are read one batch at a time (WithMmap maps them), IPC streams
 // and Parquet files batch by batch as they come; .npy, .npz, .pb, .zio and
-// .dt files are read whole at Open and yield one batch, named after the
-// file (a .npz file after its members).
+// .dt files are read whole at Open and yield one batch, whose one column
+// is named after the file (its base name without the extension) or by
+// WithColumnName (a .npz file's columns after its members).
+//
+// Open reads the first bytes of a regular file (see Sniff): a file whose
+// bytes show another format than its extension fails with a
+// *FormatError, before it is read as the extension says; with WithFormat
+// the bytes are read as told, and an error of reading them is a
+// *FormatError too when they show another format.
 //
 // Errors name the path. Those of the file's contents wrap
-// arrow.ErrInvalid; an unknown format wraps ErrFormat, options that do not
-// fit the file ErrMismatch; errors of the operating system are
-// *fs.PathError values. The caller ends the reader with Close or Release.
+// arrow.ErrInvalid; an unknown format or a *FormatError wraps ErrFormat,
+// options that do not fit the file ErrMismatch; errors of the operating
+// system are *fs.PathError values. The caller ends the reader with Close
+// or Release.
 func Open(path string, opts ...Option) (*Reader, error) {
 	c := newConfig(opts)
 	f := c.format
-	if f == "" {
+	explicit := f != ""
+	if !explicit {
 		var err error
 		if f, err = FormatOf(path); err != nil {
 			return nil, err
@@ -60,8 +71,12 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	} else if _, err := ParseFormat(string(f)); err != nil {
 		return nil, err
 	}
-	if c.single && f != NPY {
-		return nil, mismatch("WithSingleTensor reads .npy files, not %s", f)
+	if err := checkOptions(f, c); err != nil {
+		return nil, err
+	}
+	found := sniffFile(path)
+	if !explicit && found != "" && found != f {
+		return nil, &FormatError{Path: path, Named: f, Found: found}
 	}
 	r := &Reader{format: f, path: path}
 	r.refs.Store(1)
@@ -72,9 +87,12 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	case IPCStream, Parquet:
 		err = r.openStream(c)
 	default:
-		err = r.openColumns(c)
+		err = r.openFileColumns(c)
 	}
 	if err != nil {
+		if found != "" && found != f {
+			return nil, &FormatError{Path: path, Named: f, Found: found, Explicit: true, Err: err}
+		}
 		return nil, withPath(path, err)
 	}
 	if err := r.shape(c); err != nil {
@@ -82,6 +100,92 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// checkOptions refuses options that do not fit format f.
+func checkOptions(f Format, c *config) error {
+	if c.single && f != NPY {
+		return mismatch("WithSingleTensor reads .npy files, not %s", f)
+	}
+	if c.name != "" && (!f.TensorsOnly() || f == NPZ) {
+		return mismatch("WithColumnName names the column of .npy, .pb, .zio and .dt files; %s files name their columns", f)
+	}
+	return nil
+}
+
+// NewReader reads the record batches of r, a stream such as standard
+// input or a pipe, read once from start to end. The format is that of
+// WithFormat or else the one r's first bytes show (see Sniff), which
+// NewReader peeks at through a buffer. IPC streams are read batch by
+// batch; .npy, .pb, .zio and .dt streams are read whole and yield one
+// batch whose column is named by WithColumnName, "tensor" without it.
+// IPC files, Parquet and .npz need random access (their directory is at
+// their end) and fail with an error wrapping ErrMismatch: Open them as
+// files. Options are Open's but for WithMmap, which is ignored.
+//
+// Errors are Open's, without a path; a stream whose format its bytes do
+// not show and WithFormat does not name fails with an error wrapping
+// ErrFormat. NewReader does not close r; the caller ends the reader with
+// Close or Release, which stops reading r.
+func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
+	c := newConfig(opts)
+	br := bufio.NewReader(r)
+	f := c.format
+	if f == "" {
+		head, _ := br.Peek(SniffLen)
+		if f = Sniff(head); f == "" {
+			return nil, &wrapped{msg: "tensorio: cannot tell the format of the stream from its first bytes (name it with WithFormat)", err: ErrFormat}
+		}
+	} else if _, err := ParseFormat(string(f)); err != nil {
+		return nil, err
+	}
+	if err := checkOptions(f, c); err != nil {
+		return nil, err
+	}
+	if f == IPCFile || f == Parquet || f == NPZ {
+		return nil, mismatch("%s needs random access (its directory is at its end) and cannot be read from a stream; open it as a file", f.Describe())
+	}
+	rd := &Reader{format: f}
+	rd.refs.Store(1)
+	var err error
+	if f == IPCStream {
+		err = rd.startStream(br, func() error { return nil }, c)
+	} else {
+		err = rd.openColumns(c, func() ([]string, []*fixedshape.Array, func() error, error) {
+			col, err := readColumnStream(br, f, c)
+			name := c.name
+			if name == "" {
+				name = "tensor"
+			}
+			return []string{name}, []*fixedshape.Array{col}, nil, err
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := rd.shape(c); err != nil {
+		rd.Close()
+		return nil, err
+	}
+	return rd, nil
+}
+
+// sniffFile returns the format the first bytes of the regular file at
+// path show (see Sniff): "" for none, for a file that is not regular (a
+// named pipe would lose the bytes read) and when it cannot be read, which
+// opening it reports.
+func sniffFile(path string) Format {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer file.Close()
+	head := make([]byte, SniffLen)
+	n, _ := io.ReadFull(file, head)
+	return Sniff(head[:n])
 }
 
 func (r *Reader) openIPCFile(c *config) error {
@@ -113,24 +217,36 @@ func (r *Reader) openStream(c *config) error {
 	if err != nil {
 		return err // *fs.PathError names the path once
 	}
+	return r.startStream(file, file.Close, c)
+}
+
+// startStream reads the IPC stream or (from an *os.File) the Parquet file
+// src batch by batch; closeSrc ends it, on error too.
+func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) error {
 	var rr *arrowconv.RecordReader
+	var err error
 	if r.format == Parquet {
+		file, ok := src.(*os.File)
+		if !ok {
+			closeSrc()
+			return mismatch("Parquet needs random access and cannot be read from a stream")
+		}
 		popts := []parquetconv.Option{parquetconv.WithAllocator(c.mem), parquetconv.WithWorkers(c.workers)}
 		if c.batchRows > 0 {
 			popts = append(popts, parquetconv.WithBatchRows(c.batchRows))
 		}
 		rr, err = parquetconv.NewReader(file, popts...)
 	} else {
-		rr, err = arrowconv.NewIPCStreamReader(file, arrowconv.WithAllocator(c.mem))
+		rr, err = arrowconv.NewIPCStreamReader(src, arrowconv.WithAllocator(c.mem))
 	}
 	if err != nil {
-		file.Close()
+		closeSrc()
 		return err
 	}
 	r.schema = rr.Schema()
 	r.close = func() error {
 		rr.Release()
-		return file.Close()
+		return closeSrc()
 	}
 	r.next = func() (arrow.RecordBatch, error) {
 		if !rr.Next() {
@@ -143,23 +259,29 @@ func (r *Reader) openStream(c *config) error {
 	return nil
 }
 
-// openColumns reads a file of a tensors-only format whole, as one batch.
-func (r *Reader) openColumns(c *config) error {
-	var names []string
-	var cols []*fixedshape.Array
-	var closer func() error
-	if r.format == NPZ {
-		var err error
-		if names, cols, err = readNPZ(r.path, c); err != nil {
-			return err
+// openFileColumns reads a file of a tensors-only format whole, as one
+// batch.
+func (r *Reader) openFileColumns(c *config) error {
+	return r.openColumns(c, func() ([]string, []*fixedshape.Array, func() error, error) {
+		if r.format == NPZ {
+			names, cols, err := readNPZ(r.path, c)
+			return names, cols, nil, err
 		}
-	} else {
-		col, cl, err := readColumnFile(r.path, r.format, c)
-		if err != nil {
-			return err
+		col, closer, err := readColumnFile(r.path, r.format, c)
+		name := c.name
+		if name == "" {
+			name = strings.TrimSuffix(filepath.Base(r.path), filepath.Ext(r.path))
 		}
-		closer = cl
-		names, cols = []string{strings.TrimSuffix(filepath.Base(r.path), filepath.Ext(r.path))}, []*fixedshape.Array{col}
+		return []string{name}, []*fixedshape.Array{col}, closer, err
+	})
+}
+
+// openColumns makes the columns that load reads, with their names and
+// the function that unmaps them (nil if none), the one batch of r.
+func (r *Reader) openColumns(c *config, load func() ([]string, []*fixedshape.Array, func() error, error)) error {
+	names, cols, closer, err := load()
+	if err != nil {
+		return err
 	}
 	defer func() {
 		for _, c := range cols {

@@ -44,11 +44,14 @@ type Writer struct {
 // tensor columns (one but for .npz), and hold the batches, retained, until
 // Close writes them as one column each. Create refuses a target that
 // exists but is not a regular file with an error wrapping
-// ErrNotRegular, and a schema or codec the format cannot hold with an
-// error wrapping ErrMismatch, before creating anything.
+// ErrNotRegular, and a schema, codec or fill value (WithFillNulls) the
+// format or a column cannot hold with an error wrapping ErrMismatch,
+// before creating anything.
 //
 // The temporary file of a process killed before Close or Abort stays
-// behind; HandleSignals removes them on SIGINT and SIGTERM.
+// behind until the next Create of the same target removes it, the process
+// being gone (its name carries the PID); HandleSignals removes them on
+// SIGINT and SIGTERM.
 func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
 	c := newConfig(opts)
 	f := c.format
@@ -123,6 +126,9 @@ func checkSchema(f Format, schema *arrow.Schema, c *config) error {
 		if _, ok := fixedshape.TypeOf(fld.Type); !ok {
 			return mismatch("column %q is %v, not a tensor column", fld.Name, fld.Type)
 		}
+	}
+	if c.fill {
+		return checkFill(schema, c.fillWith)
 	}
 	return nil
 }

@@ -25,7 +25,10 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
   fstensor convert testdata/embeddings.arrow embeddings.npy --column embedding
   fstensor convert vectors.parquet vectors.arrow --shape 768     # plain lists of 768 floats as tensors
   fstensor convert big.arrows head.arrows --rows 0:100
-  fstensor convert testdata/nulls.arrow nulls.npy --fill-nulls NaN`,
+  curl -s https://example.org/x.parquet | fstensor convert - x.arrow   # standard input, format sniffed
+  fstensor convert data.pb data.arrow --name vec                        # the column of a single-column input
+  fstensor convert testdata/nulls.arrow nulls.npy --fill-nulls -32768   # int16: a whole number in range
+  fstensor eval 'x.astype(float32)' testdata/nulls.arrow -o nulls.npy --fill-nulls NaN`,
 		Args: exactArgs(2, "IN and OUT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runConvert(args[0], args[1], inf, outf, columns, stdout)

@@ -15,38 +15,50 @@ import (
 
 // inputFlags are the flags that say how to read an input file.
 type inputFlags struct {
-	from, rows, shape, dimNames, perm string
-	single                            bool
+	from, rows, shape, dimNames, perm, name string
+	single                                  bool
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.from, "from", "", "input format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
+	fs.StringVar(&f.from, "from", "", "input format: "+strings.Join(formatNames, ", ")+" (default: from the extension, which the file's first bytes must not contradict)")
 	fs.StringVar(&f.rows, "rows", "", "only rows A:B (A included, B not, counting from 0 over all batches; A: and :B too)")
 	fs.StringVar(&f.shape, "shape", "", "read FixedSizeList and list columns of numbers as tensors of this logical shape, e.g. 768 or 3,224,224")
 	fs.StringVar(&f.dimNames, "dim-names", "", "with --shape: the dimension names, e.g. C,H,W")
 	fs.StringVar(&f.perm, "permutation", "", "with --shape: the permutation of the stored layout (as in the extension metadata), e.g. 1,2,0")
 	fs.BoolVar(&f.single, "single", false, "read a .npy file as one tensor (one row) instead of a column with the batch axis first")
+	fs.StringVar(&f.name, "name", "", "the column name of a .npy, .pb, .zio or .dt input (default: the file's base name without its extension, x for data/x.npy; tensor for standard input)")
 	mustComplete(cmd, "from", completeWords(formatNames...))
 }
 
 // parsed is what the input flags say, checked.
 type parsedInput struct {
-	format tensorio.Format
-	lo, hi int64 // rows [lo, hi); hi < 0 for no end
+	format tensorio.Format // of --from or else of the extension; "" for standard input without --from
+	from   tensorio.Format // of --from, "" without it
+	lo, hi int64           // rows [lo, hi); hi < 0 for no end
 	tensor *metadata.Metadata
 	single bool
+	name   string // of the column of a single-column input, "" for the default
 }
 
 // parse checks the flags for the input at path.
 func (f *inputFlags) parse(path string) (parsedInput, error) {
-	p := parsedInput{hi: -1, single: f.single}
+	p := parsedInput{hi: -1, single: f.single, name: f.name}
 	var err error
-	if p.format, err = formatOf(path, f.from); err != nil {
-		return p, err
+	if path != stdinName || f.from != "" {
+		// Standard input without --from: its first bytes tell.
+		if p.format, err = formatOf(path, f.from); err != nil {
+			return p, err
+		}
 	}
-	if f.single && p.format != tensorio.NPY {
+	if f.from != "" {
+		p.from = p.format
+	}
+	if f.single && p.format != "" && p.format != tensorio.NPY {
 		return p, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, p.format)
+	}
+	if f.name != "" && p.format != "" && (!p.format.TensorsOnly() || p.format == tensorio.NPZ) {
+		return p, fmt.Errorf("%w: --name names the column of a .npy, .pb, .zio or .dt input; %s files name their columns (pick them with --column)", errUsage, p.format)
 	}
 	if f.rows != "" {
 		if p.lo, p.hi, err = parseRows(f.rows); err != nil {
@@ -95,7 +107,10 @@ func (p parsedInput) open(path string, opts ...tensorio.Option) (*tensorio.Reade
 	if p.hi >= 0 {
 		opts = append(opts, tensorio.WithLimit(p.hi-p.lo))
 	}
-	return openInput(path, p.format, p.single, opts...)
+	if p.name != "" {
+		opts = append(opts, tensorio.WithColumnName(p.name))
+	}
+	return openInput(path, p.from, p.single, opts...)
 }
 
 // openRows opens the rows [i, i+n) of the rows the flags select.
@@ -162,7 +177,7 @@ func (f *outputFlags) register(cmd *cobra.Command, withOut bool) {
 	}
 	fs.StringVar(&f.to, "to", "", "output format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
 	fs.StringVar(&f.compression, "compression", "none", "compression: none, lz4 or zstd (IPC, Parquet); deflate (.npz)")
-	fs.StringVar(&f.fillNulls, "fill-nulls", "", "write null tensors as tensors filled with this value (.npy and .npz have no nulls; e.g. 0 or NaN)")
+	fs.StringVar(&f.fillNulls, "fill-nulls", "", "write null tensors as tensors filled with this value (.npy and .npz have no nulls): NaN or any number for float columns, a whole number in range for integer columns, 0 or 1 for bool; other values are refused")
 	mustComplete(cmd, "to", completeWords(formatNames...))
 	mustComplete(cmd, "compression", completeWords("none", "lz4", "zstd", "deflate"))
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -30,11 +33,16 @@ func formatOf(path, override string) (tensorio.Format, error) {
 	return f, nil
 }
 
-// openInput opens path in the given format ("" for the extension's) with
-// the options. With single, a .npy file is one tensor (a column of one
-// row). Errors name the path once; options that do not fit the file are
-// usage errors.
-func openInput(path string, f tensorio.Format, single bool, opts ...tensorio.Option) (*tensorio.Reader, error) {
+// openInput opens path in the format from (of --from; "" for the
+// extension's, which the file's first bytes must not contradict) with the
+// options. With single, a .npy file is one tensor (a column of one row).
+// Errors name the path once; options that do not fit the file, and a
+// file whose bytes show another format than its name, are usage errors.
+func openInput(path string, from tensorio.Format, single bool, opts ...tensorio.Option) (*tensorio.Reader, error) {
+	if path == stdinName {
+		return openStdin(from, single, opts)
+	}
+	f := from
 	if f == "" {
 		var err error
 		if f, err = formatOf(path, ""); err != nil {
@@ -44,15 +52,89 @@ func openInput(path string, f tensorio.Format, single bool, opts ...tensorio.Opt
 	if single && f != tensorio.NPY {
 		return nil, fmt.Errorf("%w: --single reads .npy files, not %s", errUsage, f)
 	}
-	opts = append([]tensorio.Option{tensorio.WithFormat(f), tensorio.WithAllocator(mem)}, opts...)
+	opts = append([]tensorio.Option{tensorio.WithAllocator(mem)}, opts...)
+	if from != "" {
+		opts = append(opts, tensorio.WithFormat(from))
+	}
 	if single {
 		opts = append(opts, tensorio.WithSingleTensor())
 	}
 	r, err := tensorio.Open(path, opts...)
 	if err != nil {
-		return nil, usageIf(err)
+		return nil, inputError(err)
 	}
 	return r, nil
+}
+
+// stdinName is the input path that means standard input.
+const stdinName = "-"
+
+// stdin is what the input "-" reads.
+var stdin io.Reader = os.Stdin
+
+// openStdin opens standard input in the format from, or else the one its
+// first bytes show. IPC streams, .npy, .pb, .zio and .dt are read as they
+// come; IPC files, Parquet and .npz, read by seeking, are first copied to
+// a temporary file in os.TempDir, removed once opened (the reader keeps
+// it open) and in any case when the command ends.
+func openStdin(from tensorio.Format, single bool, opts []tensorio.Option) (*tensorio.Reader, error) {
+	br := bufio.NewReader(stdin)
+	f := from
+	if f == "" {
+		head, _ := br.Peek(tensorio.SniffLen)
+		if f = tensorio.Sniff(head); f == "" {
+			return nil, fmt.Errorf("%w: cannot tell the format of standard input from its first bytes; name it with --from (%s)", errUsage, strings.Join(formatNames, ", "))
+		}
+	}
+	if single && f != tensorio.NPY {
+		return nil, fmt.Errorf("%w: --single reads .npy files, and standard input is %s", errUsage, f.Describe())
+	}
+	opts = append([]tensorio.Option{tensorio.WithAllocator(mem), tensorio.WithFormat(f)}, opts...)
+	if single {
+		opts = append(opts, tensorio.WithSingleTensor())
+	}
+	if f != tensorio.IPCFile && f != tensorio.Parquet && f != tensorio.NPZ {
+		r, err := tensorio.NewReader(br, opts...)
+		if err != nil {
+			return nil, inputError(&rewordedError{"standard input: " + err.Error(), err})
+		}
+		return r, nil
+	}
+	tmp, err := os.CreateTemp("", "fstensor-stdin-*."+string(f))
+	if err != nil {
+		return nil, fmt.Errorf("standard input: %w", err)
+	}
+	name := tmp.Name()
+	atExit = append(atExit, func() { os.Remove(name) })
+	_, err = io.Copy(tmp, br)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return nil, fmt.Errorf("standard input: copying it to a temporary file: %w", err)
+	}
+	r, err := tensorio.Open(name, opts...)
+	os.Remove(name) // Unix: the reader keeps the open file
+	if err != nil {
+		return nil, inputError(&rewordedError{strings.ReplaceAll(err.Error(), name, "standard input"), err})
+	}
+	return r, nil
+}
+
+// atExit holds the functions run calls when the command has ended.
+var atExit []func()
+
+// inputError words an error of opening an input for the command's flags.
+func inputError(err error) error {
+	var fe *tensorio.FormatError
+	if !errors.As(err, &fe) {
+		return usageIf(err)
+	}
+	if fe.Explicit {
+		return &usageError{msg: strings.Replace(err.Error(), "tensorio: ", "", 1) + " (--from " + string(fe.Found) + " reads it)", err: err}
+	}
+	return &usageError{msg: fmt.Sprintf("%s is %s: rename it or pass --from %s", fe.Path, fe.Found.Describe(), fe.Found), err: err}
 }
 
 // usageIf marks an error of tensorio's options as a usage error, its

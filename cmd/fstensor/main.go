@@ -4,7 +4,7 @@
 //
 //	fstensor inspect FILE [--json]
 //	fstensor eval EXPR FILE -o OUT [--column NAME]... [--relabel] [--fixed]
-//	fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--column NAME]...
+//	fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--column NAME]... [--name NAME]
 //	fstensor show FILE [--column NAME] [--row I] [--grid N] -o OUT.png
 //	fstensor search FILE (--query Q.npy | --query-row FILE2:ROW) [--metric M] [-k K]
 //	fstensor serve DIR [--addr HOST:PORT]
@@ -14,7 +14,10 @@
 // .parquet, .npz (NumPy archive, one member per tensor column) and the
 // single-column formats .npy (NumPy), .pb (varint-delimited TensorFlow
 // TensorProto messages, one per tensor), .zio (one ZIO TENS message) and
-// .dt (concatenated Decthings tensors).
+// .dt (concatenated Decthings tensors). An input whose first bytes show
+// another format than its extension is refused unless --from names the
+// format. "-" as the input reads standard input (IPC files, Parquet and
+// .npz through a temporary file).
 //
 // An output is written to a temporary file beside it and renamed over it
 // only when the whole write succeeded: a failure, Ctrl-C or SIGTERM leaves
@@ -45,13 +48,25 @@ Formats by extension (or --from/--to NAME): .arrow .feather .ipc (arrow: IPC fil
 .arrows .stream (arrows: IPC stream), .parquet (parquet), .npz (npz: one member per
 tensor column), and single tensor columns: .npy (npy, batch axis first), .pb (tfproto:
 varint-delimited TensorProto, one per tensor), .zio (zio: one ZIO TENS message),
-.dt (decthings: concatenated tensors). "-" as the output writes to standard output
+.dt (decthings: concatenated tensors). A file whose first bytes show another format
+than its extension is refused ("x.arrow is a Parquet file: rename it or pass --from
+parquet"); --from wins. The column of a single-column input is named after the file
+(x for data/x.npy), or --name.
+
+"-" as the input reads standard input, in the format of --from or else the one its
+first bytes show (.pb and .dt have no signature: name them with --from); its
+single-column formats name the column "tensor" unless --name. IPC streams, .npy,
+.pb, .zio and .dt are read as they come; IPC files, Parquet and .npz, read by
+seeking, are first copied to a temporary file in $TMPDIR (or /tmp), removed when
+the command ends, on errors too. "-" as the output writes to standard output
 (arrows by default, or --to).
 
 Outputs are written to a temporary file beside the target and renamed over it only
 when everything was written: an error, Ctrl-C or SIGTERM leaves an existing file as
-it was. An output that is the input (also through a link) or exists and is not a
-regular file is refused. Errors exit with 1, usage errors with 2.`
+it was. The temporary file (.OUT.tmp-PID-RANDOM) of a run killed outright is removed
+by the next run onto OUT once no process PID runs. An output that is the input (also
+through a link), exists and is not a regular file, or lies in a directory that does
+not exist is refused. Errors exit with 1, usage errors with 2.`
 
 const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor inspect --json testdata/permuted.arrow
@@ -84,6 +99,12 @@ func main() {
 // run executes one command line and returns the exit code: 0 on success,
 // 1 on failure, 2 on a usage error.
 func run(args []string, stdout, stderr io.Writer) int {
+	defer func() {
+		for _, f := range atExit {
+			f()
+		}
+		atExit = nil
+	}()
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()

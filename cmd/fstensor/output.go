@@ -6,20 +6,25 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/tensorio"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // stdoutName is the output path that means standard output.
 const stdoutName = "-"
 
 // checkOutput refuses, before anything is read, an output path that names
-// one of the inputs (the same file, also through symbolic or hard links)
-// or an existing file that is not a regular file, and standard output
-// for a format that cannot stream or when it is a terminal.
+// one of the inputs (the same file, also through symbolic or hard links),
+// an existing file that is not a regular file or a new one in a directory
+// that does not exist, and standard output for a format that cannot
+// stream or when it is a terminal.
 func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...string) error {
 	if out == stdoutName {
 		if !f.Streams() {
@@ -31,8 +36,15 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 		return nil
 	}
 	oi, err := os.Stat(out)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		dir := filepath.Dir(out)
+		switch di, err := os.Stat(dir); {
+		case err == nil && di.IsDir():
+			return nil
+		case err == nil:
+			return &rewordedError{fmt.Sprintf("%q is not a directory, for the output %s", dir, out), syscall.ENOTDIR}
+		}
+		return &rewordedError{fmt.Sprintf("no directory %q for the output %s", dir, out), fs.ErrNotExist}
 	}
 	if err != nil {
 		return err
@@ -41,6 +53,9 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 		return fmt.Errorf("%w: output %s exists and is not a regular file; refusing to replace it", errUsage, out)
 	}
 	for _, in := range inputs {
+		if in == stdinName {
+			continue
+		}
 		if ii, err := os.Stat(in); err == nil && os.SameFile(ii, oi) {
 			return fmt.Errorf("%w: output %s is the input file %s; write to another file", errUsage, out, in)
 		}
@@ -59,18 +74,37 @@ func createOutput(path string, f tensorio.Format, schema *arrow.Schema, opts []t
 	} else {
 		w, err = tensorio.Create(path, schema, opts...)
 	}
-	if errors.Is(err, tensorio.ErrMismatch) && f.TensorsOnly() {
+	switch {
+	case errors.Is(err, npy.ErrFill):
+		return nil, &usageError{msg: strings.Replace(err.Error(), "tensorio: ", "", 1) + " (pick another --fill-nulls, or make the column floating-point first, e.g. eval 'x.astype(float32)')", err: err}
+	case errors.Is(err, tensorio.ErrMismatch) && f.TensorsOnly():
+		if name, ok := variableShape(schema); ok {
+			return nil, &usageError{msg: fmt.Sprintf("column %q holds tensors of different shapes (a variable-shape tensor column) and %s files hold tensors of one shape; write .arrow, .arrows or .parquet, which keep each row's shape, or crop every row to one shape with eval 'x[:H, :W]' --fixed", name, f), err: err}
+		}
 		// The schema does not fit: the flags pick the columns.
 		return nil, &usageError{msg: strings.Replace(err.Error(), "tensorio: ", "", 1) + " (pick tensor columns with --column)", err: err}
 	}
 	return w, usageIf(err)
 }
 
-// closeOutput closes w, with the library's option named by its flag.
+// variableShape returns the name of the first variable-shape tensor
+// column of schema.
+func variableShape(schema *arrow.Schema) (string, bool) {
+	for _, fld := range schema.Fields() {
+		if _, ok := varshape.TypeOf(fld.Type); ok {
+			return fld.Name, true
+		}
+	}
+	return "", false
+}
+
+// closeOutput closes w; the error of a null tensor that .npy or .npz
+// cannot hold names the flag that fills them.
 func closeOutput(w *tensorio.Writer) error {
 	err := w.Close()
-	if err != nil && strings.Contains(err.Error(), "(set FillNulls)") {
-		err = &rewordedError{strings.Replace(err.Error(), "(set FillNulls)", "(write them with --fill-nulls VALUE)", 1), err}
+	if errors.Is(err, npy.ErrNullTensor) {
+		msg := strings.TrimSuffix(err.Error(), " (set FillNulls)")
+		err = &rewordedError{msg + " (write them with --fill-nulls VALUE)", err}
 	}
 	return err
 }

@@ -43,8 +43,12 @@
 // [WriteOptions].BigEndian writes them. The package assumes a
 // little-endian host, as arrow-go does.
 //
-// .npy cannot express a null tensor: the writers refuse one unless
-// [WriteOptions].FillNulls asks for a fill value.
+// .npy cannot express a null tensor: the writers refuse one (an error
+// wrapping [ErrNullTensor]) unless [WriteOptions].FillNulls asks for a
+// fill value, which must be one the element type holds ([CheckFill]: no
+// NaN, infinity, fraction or out-of-range value for integers, 0 or 1 for
+// bool, no finite value that overflows float16 or float32); a value it
+// cannot hold is refused with [ErrFill] before anything is written.
 //
 // # Memory
 //

@@ -352,8 +352,9 @@ func errorf(format string, args ...any) error {
 
 // Error is the error type of the package. It wraps arrow.ErrInvalid.
 type Error struct {
-	msg string
-	err error // an extra wrapped error, such as io.ErrUnexpectedEOF
+	msg  string
+	err  error // an extra wrapped error, such as io.ErrUnexpectedEOF
+	kind error // a sentinel of the package, wrapped but not printed
 }
 
 // Error returns the message, prefixed with "npy: ".
@@ -364,12 +365,18 @@ func (e *Error) Error() string {
 	return "npy: " + e.msg
 }
 
-// Unwrap returns arrow.ErrInvalid and the wrapped cause, if any.
+// Unwrap returns arrow.ErrInvalid, the sentinel of the package the
+// error is an instance of ([ErrNullTensor], [ErrFill]) and the wrapped
+// cause, if any.
 func (e *Error) Unwrap() []error {
-	if e.err != nil {
-		return []error{arrow.ErrInvalid, e.err}
+	errs := []error{arrow.ErrInvalid}
+	if e.kind != nil {
+		errs = append(errs, e.kind)
 	}
-	return []error{arrow.ErrInvalid}
+	if e.err != nil {
+		errs = append(errs, e.err)
+	}
+	return errs
 }
 
 // wrapf returns an *Error wrapping arrow.ErrInvalid and err.

@@ -42,9 +42,10 @@ var npzTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 // Errors wrap arrow.ErrInvalid: names and cols of different lengths, a
 // nil column, a name that repeats, holds a NUL byte or is not UTF-8,
 // and everything WriteColumn refuses (null tensors without
-// opts.FillNulls, for one). Names are checked before anything is
-// written; a column error leaves a partial archive in w. Write errors
-// are returned as they come.
+// opts.FillNulls, for one). Names and the fill value (against every
+// column's element type) are checked before anything is written; a
+// column error leaves a partial archive in w. Write errors are returned
+// as they come.
 func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOptions) error {
 	if opts == nil {
 		opts = &NPZOptions{}
@@ -65,6 +66,11 @@ func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOp
 			return errorf("name %q holds a NUL byte", name)
 		}
 		seen[name] = true
+		if opts.FillNulls {
+			if err := CheckFill(cols[i].TensorType().ElemType(), opts.Fill); err != nil {
+				return memberError(name+NPZExt, err)
+			}
+		}
 	}
 	method := zip.Store
 	if opts.Compress {
@@ -86,7 +92,7 @@ func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOp
 // memberError prefixes err with the member name, keeping one "npy: ".
 func memberError(member string, err error) error {
 	if e, ok := err.(*Error); ok {
-		return &Error{msg: "member " + strconv.Quote(member) + ": " + e.msg, err: e.err}
+		return &Error{msg: "member " + strconv.Quote(member) + ": " + e.msg, err: e.err, kind: e.kind}
 	}
 	return wrapf(err, "member %q", member)
 }

@@ -47,14 +47,15 @@ func TestRoundTrip(t *testing.T) {
 					want := append([]float64(nil), vals...)
 					wo := &npy.WriteOptions{BigEndian: big}
 					if tt.fill != nil {
-						wo.FillNulls, wo.Fill = true, 7
+						fill := 7.0
+						if dt.ID() == arrow.BOOL {
+							fill = 1 // a bool holds 0 and 1 only
+						}
+						wo.FillNulls, wo.Fill = true, fill
 						for i, ok := range tt.valid {
 							if !ok {
 								for k := range m.Size() {
-									want[i*m.Size()+k] = 7
-									if dt.ID() == arrow.BOOL {
-										want[i*m.Size()+k] = 1 // 7 is true
-									}
+									want[i*m.Size()+k] = fill
 								}
 							}
 						}

@@ -2,8 +2,10 @@ package npy
 
 import (
 	"encoding/binary"
+	"errors"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/fixedshape"
@@ -21,12 +23,74 @@ type WriteOptions struct {
 	// BigEndian writes multi-byte elements big-endian (descr '>').
 	BigEndian bool
 	// FillNulls writes null tensors as tensors whose every element is
-	// Fill converted to the element type (as a Go conversion does; for
-	// bool, true when Fill is not 0);
-	// without it a null tensor is an error, since .npy has no nulls.
+	// Fill; without it a null tensor is an error wrapping
+	// [ErrNullTensor], since .npy has no nulls. The writers check Fill
+	// against the element type with [CheckFill] before writing anything,
+	// whether or not the column has nulls.
 	FillNulls bool
 	// Fill is the value of the elements of null tensors with FillNulls.
 	Fill float64
+}
+
+var (
+	// ErrNullTensor reports a null tensor written without
+	// WriteOptions.FillNulls. Errors of it are *Error values, which
+	// also wrap arrow.ErrInvalid.
+	ErrNullTensor = errors.New("npy: null tensor")
+	// ErrFill reports a fill value the element type cannot hold (see
+	// [CheckFill]). Errors of it are *Error values, which also wrap
+	// arrow.ErrInvalid.
+	ErrFill = errors.New("npy: fill value does not fit the element type")
+)
+
+// CheckFill reports whether every element of type dt can be set to v
+// without changing it beyond rounding: integer types take whole numbers
+// within their range (not NaN or an infinity, not a fraction); bool
+// takes 0 and 1; floating-point types take every value, NaN and the
+// infinities included, rounded to the nearest value of the type, except
+// a finite value that would round to an infinity (1e9 for float16). An
+// element type the package does not write is refused too. Errors are
+// *Error values wrapping [ErrFill] and arrow.ErrInvalid that name the
+// type and the value.
+func CheckFill(dt arrow.DataType, v float64) error {
+	bad := func(why string) error {
+		return &Error{msg: "fill value " + strconv.FormatFloat(v, 'g', -1, 64) + " " + why, kind: ErrFill}
+	}
+	var lo, hi float64 // the integer range: lo <= v < hi
+	switch dt.ID() {
+	case arrow.FLOAT64:
+		return nil
+	case arrow.FLOAT32, arrow.FLOAT16:
+		f := float64(float32(v))
+		if dt.ID() == arrow.FLOAT16 {
+			f = half.ToFloat64(half.FromFloat64(v))
+		}
+		if !math.IsInf(v, 0) && math.IsInf(f, 0) {
+			return bad("overflows " + dt.String() + " (it would become an infinity)")
+		}
+		return nil
+	case arrow.BOOL:
+		if v != 0 && v != 1 {
+			return bad("is not a bool (0 or 1)")
+		}
+		return nil
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		bits := float64(dt.(arrow.FixedWidthDataType).BitWidth())
+		lo, hi = -math.Exp2(bits-1), math.Exp2(bits-1)
+	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		lo, hi = 0, math.Exp2(float64(dt.(arrow.FixedWidthDataType).BitWidth()))
+	default:
+		return bad("for " + dt.String() + ", which .npy files do not hold")
+	}
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return bad("cannot be stored in " + dt.String() + ", which has no NaN or infinities")
+	case v != math.Trunc(v):
+		return bad("is not a whole number, as " + dt.String() + " needs")
+	case v < lo || v >= hi:
+		return bad("is out of the range of " + dt.String() + " [" + strconv.FormatFloat(lo, 'f', -1, 64) + ", " + strconv.FormatFloat(hi-1, 'f', -1, 64) + "]")
+	}
+	return nil
 }
 
 // chunkSize is the buffer size of copying writes, in bytes.
@@ -40,8 +104,10 @@ const chunkSize = 64 << 10
 // order through a buffer of at most 64 KiB, and so are big-endian output
 // and null fills. The bytes are those numpy.save writes for the same logical
 // array. Errors wrap arrow.ErrInvalid: an invalid array, null tensors
-// without opts.FillNulls, a bad version; write errors are returned as
-// they come.
+// without opts.FillNulls (wrapping [ErrNullTensor] too), an
+// opts.Fill the element type cannot hold (wrapping [ErrFill] too, before
+// anything is written), a bad version; write errors are returned as they
+// come.
 func WriteColumn(w io.Writer, a *fixedshape.Array, opts *WriteOptions) error {
 	if err := a.Validate(); err != nil {
 		return err
@@ -78,12 +144,17 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 		o = &WriteOptions{}
 	}
 	typ := a.TensorType()
+	if o.FillNulls {
+		if err := CheckFill(typ.ElemType(), o.Fill); err != nil {
+			return err
+		}
+	}
 	size, width := typ.ListSize(), typ.ElemWidth()
 	nulls := false
 	for i := first; a.NullN() > 0 && i < first+n; i++ {
 		if a.IsNull(i) {
 			if !o.FillNulls {
-				return errorf("tensor %d is null and .npy has no nulls (set FillNulls)", i)
+				return &Error{msg: "tensor " + strconv.Itoa(i) + " is null and .npy has no nulls (set FillNulls)", kind: ErrNullTensor}
 			}
 			nulls = true
 		}
@@ -197,7 +268,8 @@ func (c *chunkWriter) flush() error {
 	return nil
 }
 
-// fillBytes returns the little-endian bytes of f converted to dt.
+// fillBytes returns the little-endian bytes of f converted to dt, which
+// CheckFill accepted.
 func fillBytes(dt arrow.DataType, f float64) []byte {
 	var b []byte
 	switch dt.ID() {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 )
 
@@ -24,17 +25,23 @@ const maxLinks = 40
 // safe for concurrent use.
 type File struct {
 	f      *os.File
+	path   string // the target path as the caller gave it, for errors
 	target string // the resolved target path
 	tmp    string
 	done   bool
 }
 
-// Create starts a new version of the file at path: a temporary file in the
+// Create starts a new version of the file at path: a temporary file
+// ".NAME.tmp-PID-RANDOM" (PID the process's, RANDOM 12 hex digits) in the
 // directory of the resolved target (path with its symbolic links
-// followed), with the permission bits of the existing target or, for a new
-// file, 0666 less the umask. It fails with an error wrapping ErrNotRegular
-// when the target exists but is not a regular file. The caller ends the
-// write with Commit or Abort.
+// followed), with the permission bits of the existing target or, for a
+// new file, 0666 less the umask. It first removes the temporary files of
+// the same target that processes no longer running left behind (see
+// RemoveStale). It fails with an error wrapping ErrNotRegular when the
+// target exists but is not a regular file, and with a *fs.PathError
+// naming path (never the temporary file) and wrapping fs.ErrNotExist
+// when the target's directory does not exist. The caller ends the write
+// with Commit or Abort.
 func Create(path string) (*File, error) {
 	target, err := Resolve(path)
 	if err != nil {
@@ -50,31 +57,67 @@ func Create(path string) (*File, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	RemoveStale(target)
 	dir, base := filepath.Split(target)
+	prefix := "." + base + ".tmp-" + strconv.Itoa(os.Getpid()) + "-"
 	var f *os.File
 	for range 100 {
 		var rnd [6]byte
 		if _, err := rand.Read(rnd[:]); err != nil {
 			return nil, err
 		}
-		name := filepath.Join(dir, "."+base+".tmp-"+hex.EncodeToString(rnd[:]))
-		f, err = openPending(name, perm)
+		f, err = openPending(filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])), perm)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			break
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, createError(path, filepath.Dir(target), err)
 	}
-	af := &File{f: f, target: target, tmp: f.Name()}
+	af := &File{f: f, path: path, target: target, tmp: f.Name()}
 	if keep {
 		// The umask applied at creation: set the target's bits exactly.
 		if err := f.Chmod(perm); err != nil {
 			af.Abort()
-			return nil, err
+			return nil, af.outErr("chmod", err)
 		}
 	}
 	return af, nil
+}
+
+// createError returns the error of creating the temporary file for path
+// in dir as one about path: a missing directory is named as such.
+func createError(path, dir string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return &fs.PathError{Op: "create", Path: path, Err: &noDirError{dir: dir}}
+	}
+	return &fs.PathError{Op: "create", Path: path, Err: errnoOf(err)}
+}
+
+// noDirError reports a missing directory. It wraps fs.ErrNotExist.
+type noDirError struct{ dir string }
+
+func (e *noDirError) Error() string { return "no directory " + strconv.Quote(e.dir) }
+func (e *noDirError) Unwrap() error { return fs.ErrNotExist }
+
+// errnoOf returns the cause of an error of package os without the path
+// it names.
+func errnoOf(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err
+	case errors.As(err, &le):
+		return le.Err
+	}
+	return err
+}
+
+// outErr returns the error of operation op on the temporary file as a
+// *fs.PathError about the target as the caller named it.
+func (f *File) outErr(op string, err error) error {
+	return &fs.PathError{Op: op, Path: f.path, Err: errnoOf(err)}
 }
 
 // Resolve returns path with the symbolic links of its last element
@@ -117,8 +160,15 @@ func kind(m fs.FileMode) string {
 	return "special file"
 }
 
-// Write writes to the temporary file.
-func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
+// Write writes to the temporary file. Errors are *fs.PathError values
+// naming the target.
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.f.Write(p)
+	if err != nil {
+		err = f.outErr("write", err)
+	}
+	return n, err
+}
 
 // Name returns the path of the file that Commit replaces (the target, its
 // symbolic links followed).
@@ -130,10 +180,11 @@ func (f *File) TempName() string { return f.tmp }
 // Commit syncs the temporary file to disk, renames it over the target and
 // syncs the directory. On failure the temporary file is removed and the
 // target is left as it was. Commit after Commit or Abort returns an error
-// wrapping os.ErrClosed.
+// wrapping os.ErrClosed. Errors are *fs.PathError values naming the
+// target (or its directory), never the temporary file.
 func (f *File) Commit() error {
 	if f.done {
-		return &fs.PathError{Op: "commit", Path: f.tmp, Err: os.ErrClosed}
+		return &fs.PathError{Op: "commit", Path: f.path, Err: os.ErrClosed}
 	}
 	err := f.f.Sync()
 	if cerr := f.f.Close(); err == nil {
@@ -141,7 +192,7 @@ func (f *File) Commit() error {
 	}
 	if err != nil {
 		f.Abort()
-		return err
+		return f.outErr("sync", err)
 	}
 	mu.Lock()
 	err = os.Rename(f.tmp, f.target)
@@ -152,7 +203,7 @@ func (f *File) Commit() error {
 	mu.Unlock()
 	f.done = true
 	if err != nil {
-		return err
+		return f.outErr("rename", err)
 	}
 	return syncDir(filepath.Dir(f.target))
 }
@@ -169,7 +220,10 @@ func (f *File) Abort() error {
 	err := os.Remove(f.tmp)
 	delete(pending, f.tmp)
 	mu.Unlock()
-	return err
+	if err != nil {
+		return f.outErr("remove", err)
+	}
+	return nil
 }
 
 // syncDir makes a rename in dir durable. File systems that cannot sync a

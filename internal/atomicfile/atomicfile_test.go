@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -189,9 +190,43 @@ func TestNotRegular(t *testing.T) {
 	}
 }
 
+// TestMissingDirectory: a target in a directory that does not exist is
+// an error about the target and its directory, never about the
+// temporary file's name.
 func TestMissingDirectory(t *testing.T) {
-	_, err := atomicfile.Create(filepath.Join(t.TempDir(), "none", "x"))
+	dir := filepath.Join(t.TempDir(), "none")
+	path := filepath.Join(dir, "x")
+	_, err := atomicfile.Create(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("err %v, want fs.ErrNotExist", err)
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != path {
+		t.Fatalf("err %#v, want a *fs.PathError about %s", err, path)
+	}
+	want := "create " + path + ": no directory " + strconv.Quote(dir)
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("message (-want +got):\n%s", diff)
+	}
+}
+
+// TestErrorsNameTarget: errors of writing and committing name the
+// target as given, not the temporary file.
+func TestErrorsNameTarget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x")
+	f := write(t, path, "data")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	err := f.Commit()
+	var pe *fs.PathError
+	if !errors.Is(err, os.ErrClosed) || !errors.As(err, &pe) || pe.Path != path {
+		t.Errorf("second Commit: %v, want os.ErrClosed about %s", err, path)
+	}
+	g := write(t, path, "more")
+	os.Remove(g.TempName()) // the rename fails: its source is gone
+	err = g.Commit()
+	if !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) || pe.Path != path {
+		t.Errorf("Commit of a removed temporary file: %v, want fs.ErrNotExist about %s", err, path)
 	}
 }

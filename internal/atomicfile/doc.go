@@ -3,7 +3,8 @@
 //
 // # Overview
 //
-// Create opens a temporary file ".NAME.tmp-*" in the target's directory;
+// Create opens a temporary file ".NAME.tmp-PID-RANDOM" in the target's
+// directory, PID being the writer's process number;
 // File.Commit syncs it, renames it over the target and syncs the
 // directory; File.Abort removes it. Until Commit succeeds whatever stood
 // at the target is untouched, byte for byte, and a failed or aborted write
@@ -16,12 +17,17 @@
 // every pending file and exits with 128 plus the signal number (130, 143),
 // the code a shell reports for a program killed by the signal. Commit and
 // the handler exclude each other, so an interrupted program leaves either
-// the old target or the complete new one.
+// the old target or the complete new one. A process killed outright
+// (SIGKILL, a crash, a power loss) leaves its temporary file behind: the
+// next Create of the same target removes it once no process of its PID
+// runs (RemoveStale).
 //
 // # Errors
 //
 // Create refuses a target that exists but is not a regular file (a
 // directory, a device, a named pipe or socket) with an error wrapping
-// ErrNotRegular, before creating anything. Other errors are the
-// *os.PathError and *os.LinkError values of package os.
+// ErrNotRegular, before creating anything. Other errors are
+// *fs.PathError values that name the target (a missing directory as
+// such), never the temporary file, with the cause of package os
+// (syscall.Errno, fs.ErrNotExist...) wrapped.
 package atomicfile
