@@ -11,7 +11,9 @@
 // (WithBatchRows), map files (WithMmap) and read plain FixedSizeList or
 // list columns of numbers as tensors (WithShape). Create returns a Writer
 // whose file appears at its path only when Close succeeds; NewWriter writes
-// to any io.Writer, such as standard output.
+// to any io.Writer, such as standard output. OpenFile and CreateIn do the
+// same for a file the caller opened and for a new file inside an os.Root,
+// for servers that must not look a path up twice.
 //
 //	r, err := tensorio.Open("images.parquet")
 //	...

@@ -25,6 +25,7 @@ type Reader struct {
 	refs   atomic.Int64
 	format Format
 	path   string
+	file   *os.File // of OpenFile, until an opening takes it
 	schema *arrow.Schema
 	next   func() (arrow.RecordBatch, error) // nil, nil at the end
 	close  func() error
@@ -85,6 +86,9 @@ func Open(path string, opts ...Option) (*Reader, error) {
 }
 
 func (r *Reader) openIPCFile(c *config) error {
+	if r.file != nil {
+		return r.openIPCFileFrom(c)
+	}
 	var fr *arrowconv.FileReader
 	var err error
 	if c.mapped {
@@ -109,7 +113,7 @@ func (r *Reader) openIPCFile(c *config) error {
 }
 
 func (r *Reader) openStream(c *config) error {
-	file, err := os.Open(r.path)
+	file, err := r.takeFile()
 	if err != nil {
 		return err // *fs.PathError names the path once
 	}

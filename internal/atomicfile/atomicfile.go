@@ -27,6 +27,7 @@ type File struct {
 	target string // the resolved target path
 	tmp    string
 	done   bool
+	root   *os.Root // of CreateIn, which target and tmp are relative to
 }
 
 // Create starts a new version of the file at path: a temporary file in the
@@ -144,15 +145,18 @@ func (f *File) Commit() error {
 		return err
 	}
 	mu.Lock()
-	err = os.Rename(f.tmp, f.target)
+	err = f.publish()
 	if err != nil {
-		os.Remove(f.tmp)
+		f.removeTemp()
 	}
-	delete(pending, f.tmp)
+	delete(pending, f.pendingName())
 	mu.Unlock()
 	f.done = true
 	if err != nil {
 		return err
+	}
+	if f.root != nil {
+		return syncRootDir(f.root, filepath.Dir(f.target))
 	}
 	return syncDir(filepath.Dir(f.target))
 }
@@ -166,8 +170,8 @@ func (f *File) Abort() error {
 	f.done = true
 	f.f.Close()
 	mu.Lock()
-	err := os.Remove(f.tmp)
-	delete(pending, f.tmp)
+	err := f.removeTemp()
+	delete(pending, f.pendingName())
 	mu.Unlock()
 	return err
 }
