@@ -1,0 +1,8 @@
+package flightserve
+
+// SetMinFreeBytes sets the free space DoPut leaves and returns the
+// function that restores it.
+func SetMinFreeBytes(n int64) (restore func()) {
+	old := minFreeBytes.Swap(n)
+	return func() { minFreeBytes.Store(old) }
+}
