@@ -18,6 +18,7 @@ import (
 type serveFlags struct {
 	addr, tokenFile, cert, key string
 	maxMessageMiB, batchKiB    int
+	maxUploadMiB               int
 }
 
 // newServe returns the serve command.
@@ -36,7 +37,13 @@ renamed when complete). It prints the address it listens on.
 
 Paths are relative to DIR: "..", absolute paths and symbolic links leading out of DIR
 are refused. --token-file makes every call carry "authorization: Bearer TOKEN";
---tls-cert and --tls-key serve over TLS. Without them, keep --addr on a loopback address.`,
+--tls-cert and --tls-key serve over TLS. Without them, keep --addr on a loopback address.
+
+Hidden names (an element starting with "."), elements over 255 bytes and paths over 4095
+bytes are refused. --max-upload-mib bounds each upload (default 1024 MiB), counted in
+bytes received and in decoded bytes written; an upload over it, or one that would leave
+the disk under 256 MiB free, is refused with RESOURCE_EXHAUSTED and leaves no file.
+Errors name files relative to DIR.`,
 		Example: `  fstensor serve testdata --addr 127.0.0.1:8815
   fstensor serve data --addr 127.0.0.1:8815 --token-file token.txt --tls-cert cert.pem --tls-key key.pem`,
 		Args: exactArgs(1, "one DIR"),
@@ -51,8 +58,12 @@ are refused. --token-file makes every call carry "authorization: Bearer TOKEN";
 	fs.StringVar(&sf.key, "tls-key", "", "the PEM private key of --tls-cert")
 	fs.IntVar(&sf.maxMessageMiB, "max-message-mib", flightserve.DefaultMaxMessageBytes>>20, "the largest gRPC message received or sent, in MiB")
 	fs.IntVar(&sf.batchKiB, "batch-kib", flightserve.DefaultBatchBytes>>10, "the size DoGet cuts batches to, in KiB")
+	fs.IntVar(&sf.maxUploadMiB, "max-upload-mib", flightserve.DefaultMaxUploadBytes>>20, "the largest upload (DoPut) received or written, in MiB")
 	return cmd
 }
+
+// maxUploadMiB bounds --max-upload-mib: 1 TiB.
+const maxUploadMiB = 1 << 20
 
 func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 	if (sf.cert == "") != (sf.key == "") {
@@ -64,9 +75,13 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 	if sf.batchKiB < 1 || sf.batchKiB > sf.maxMessageMiB<<9 {
 		return fmt.Errorf("%w: --batch-kib %d is outside [1,%d] (half of --max-message-mib)", errUsage, sf.batchKiB, sf.maxMessageMiB<<9)
 	}
+	if sf.maxUploadMiB < 1 || sf.maxUploadMiB > maxUploadMiB {
+		return fmt.Errorf("%w: --max-upload-mib %d is outside [1,%d]", errUsage, sf.maxUploadMiB, maxUploadMiB)
+	}
 	cfg := flightserve.Config{
 		Dir:             dir,
 		MaxMessageBytes: sf.maxMessageMiB << 20,
+		MaxUploadBytes:  int64(sf.maxUploadMiB) << 20,
 		BatchBytes:      sf.batchKiB << 10,
 		Logf: func(format string, args ...any) {
 			fmt.Fprintf(stderr, "fstensor serve: "+format+"\n", args...)
