@@ -81,7 +81,7 @@ type Server struct {
 	root     string   // absolute, symbolic links resolved
 	dir      *os.Root // root, through which every file is opened
 	dirNames []string // absolute names of root that errors may carry
-	maxPut   int64
+	maxPut   int64    // bytes of one DoPut, received and decoded
 	token    string
 	maxMsg   int
 	batch    int
