@@ -16,7 +16,8 @@
 //     [FromNested] (FSL<FSL<T,4>,3> -> shape (3,4)).
 //   - Records and schemas: [StorageField], [TensorField],
 //     [StorageRecord], [TensorRecord], [ValidateRecord].
-//   - IPC: [OpenIPCFile], [OpenMappedIPCFile], [NewIPCFileReader],
+//   - IPC: [OpenIPCFile], [OpenMappedIPCFile], [MapIPCFile] (an open
+//     file), [NewIPCFileReader],
 //     [NewIPCStreamReader], [NewIPCFileWriter], [NewIPCStreamWriter],
 //     with [WithBodySizeLimit] and [WithCompression].
 //   - Readers of other formats: [NewRecordReader].

@@ -90,6 +90,24 @@ func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
 	}
+	return newMappedFileReader(m, path, opts)
+}
+
+// MapIPCFile reads the Arrow IPC file f as [OpenMappedIPCFile] reads a
+// path, by mapping it into memory; errors name f.Name(). The mapping does
+// not need f: Close unmaps it but does not close f, which the caller may
+// close at once.
+func MapIPCFile(f *os.File, opts ...Option) (*FileReader, error) {
+	m, err := mmap.MapFile(f)
+	if err != nil {
+		return nil, errorf("%w", err) // the error names the file
+	}
+	return newMappedFileReader(m, f.Name(), opts)
+}
+
+// newMappedFileReader reads the IPC file of mapping m, named path in
+// errors, and closes m on error.
+func newMappedFileReader(m *mmap.Mapping, path string, opts []Option) (*FileReader, error) {
 	r, err := func() (r *FileReader, err error) {
 		defer recovered(&err, "ipc file")
 		data := m.Bytes()

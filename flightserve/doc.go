@@ -18,7 +18,7 @@
 //     expression of package expr evaluated on the server, such as
 //     "x[:, ::2].T"), cut to about Config.BatchBytes;
 //   - DoPut: an uploaded stream written as a new file, through
-//     tensorio.Create, so the file appears only once complete.
+//     tensorio.CreateIn, so the file appears only once complete.
 //
 // Tickets are JSON (see Ticket); any Flight client, pyarrow.flight
 // included, sends them as bytes. Dial returns a Client whose Tensors
@@ -40,19 +40,25 @@
 //
 // # Safety
 //
-// Paths in tickets and descriptors are relative, with "/" separators;
-// ".." and "." elements, absolute paths and symbolic links resolving out
-// of the directory are refused (PermissionDenied). DoPut writes only new
-// files, in directories that exist. When Config.Token is set, every call
-// but health checks carries exactly one "authorization" header holding
-// "Bearer TOKEN", compared in constant time; no header, two or more
-// (whatever they hold) or a wrong token is Unauthenticated. Each gRPC message
-// is bounded by Config.MaxMessageBytes (ResourceExhausted). Every message
-// uploaded to DoPut, and every message the Client receives, is checked by
-// arrowconv.NewIPCMessageReader before arrow-go decodes it: arrow-go's
-// own Flight reader trusts the flatbuffer metadata. A file is checked
-// between a path check and its opening, so a directory that others
-// change under the server can race the symbolic link check.
+// The Server opens the directory once, as an os.Root, and opens, creates
+// and renames every file under it through it, so no symbolic link or
+// rename that others make in the directory meanwhile leads a call out of
+// it. Paths in tickets and descriptors are relative, with "/"
+// separators; ".", ".." and hidden elements (starting with "."), and
+// symbolic links leading out of the directory are refused
+// (PermissionDenied); an element over 255 bytes or a path over 4095 bytes
+// is InvalidArgument. Links that stay inside are followed. DoPut writes
+// only new files, in directories that exist; an upload is bounded by
+// Config.MaxUploadBytes (DefaultMaxUploadBytes, 1 GiB) in bytes received
+// and in decoded bytes written, and stops while the disk would keep
+// 256 MiB free (ResourceExhausted both). When Config.Token is set, every
+// call but health checks carries exactly one "authorization" header
+// holding "Bearer TOKEN", compared in constant time; no header, two or
+// more (whatever they hold) or a wrong token is Unauthenticated. Each gRPC
+// message is bounded by Config.MaxMessageBytes (ResourceExhausted). Every
+// message uploaded to DoPut, and every message the Client receives, is
+// checked by arrowconv.NewIPCMessageReader before arrow-go decodes it:
+// arrow-go's own Flight reader trusts the flatbuffer metadata.
 //
 // # Operations
 //
@@ -89,10 +95,13 @@
 // # Errors
 //
 // The server's errors are gRPC status errors whose message starts with
-// "flightserve: ": InvalidArgument (a malformed ticket, a file or stream
-// that fails its checks, an expression that does not apply),
-// PermissionDenied, NotFound, AlreadyExists, Unauthenticated,
-// ResourceExhausted, Canceled, and Internal for a caught panic. Client
-// errors are those, or errors wrapping arrow.ErrInvalid for what the
-// server sent.
+// "flightserve: ": InvalidArgument (a malformed ticket, a key given twice
+// in one, a file or stream that fails its checks, an expression that does
+// not apply, a name too long), PermissionDenied (a path leading out, a
+// hidden name), NotFound, AlreadyExists, Unauthenticated,
+// ResourceExhausted (a size limit), Canceled, and Internal for a caught
+// panic. Their messages name files
+// relative to the served directory, never by the server's absolute path,
+// cut every value echoed to 200 bytes and the whole to 1 KiB. Client errors are those, or errors
+// wrapping arrow.ErrInvalid for what the server sent.
 package flightserve

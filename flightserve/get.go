@@ -1,7 +1,6 @@
 package flightserve
 
 import (
-	"os"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,7 +19,6 @@ import (
 // query is an opened ticket: the reader of its file and its plans.
 type query struct {
 	rel    string
-	path   string
 	format tensorio.Format
 	size   int64
 	mtime  time.Time
@@ -35,13 +33,9 @@ func (q *query) close() { q.r.Release() }
 // open resolves t's path, opens the file with t's columns and rows, and
 // compiles t's expression for each tensor column.
 func (s *Server) open(t Ticket) (*query, error) {
-	path, f, err := s.resolve(t.Path)
+	file, f, fi, err := s.openRel(t.Path)
 	if err != nil {
 		return nil, err
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, status.Errorf(codes.NotFound, "flightserve: %s: %v", t.Path, err)
 	}
 	opts := []tensorio.Option{tensorio.WithAllocator(s.mem)}
 	if f == tensorio.IPCFile {
@@ -56,11 +50,11 @@ func (s *Server) open(t Ticket) (*query, error) {
 	if t.Limit > 0 {
 		opts = append(opts, tensorio.WithLimit(t.Limit))
 	}
-	r, err := tensorio.Open(path, opts...)
+	r, err := tensorio.OpenFile(file, t.Path, opts...)
 	if err != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", t.Path, err)
+		return nil, s.statusError(codes.InvalidArgument, "flightserve: %v", err)
 	}
-	q := &query{rel: t.Path, path: path, format: f, size: fi.Size(), mtime: fi.ModTime(), r: r, schema: r.Schema(), mem: s.mem}
+	q := &query{rel: t.Path, format: f, size: fi.Size(), mtime: fi.ModTime(), r: r, schema: r.Schema(), mem: s.mem}
 	if t.Expr == "" {
 		return q, nil
 	}
@@ -82,14 +76,14 @@ func (s *Server) open(t Ticket) (*query, error) {
 		}
 		if err != nil {
 			r.Release()
-			return nil, status.Errorf(codes.InvalidArgument, "flightserve: %s: column %q: %v", t.Path, fd.Name, err)
+			return nil, s.statusError(codes.InvalidArgument, "flightserve: %s: column %q: %v", t.Path, clipString(fd.Name), err)
 		}
 		fields[i].Type = out
 		n++
 	}
 	if n == 0 {
 		r.Release()
-		return nil, status.Errorf(codes.InvalidArgument, "flightserve: %s: expression %q but no tensor column", t.Path, t.Expr)
+		return nil, s.statusError(codes.InvalidArgument, "flightserve: %s: expression %q but no tensor column", t.Path, clipString(t.Expr))
 	}
 	md := q.schema.Metadata()
 	q.schema = arrow.NewSchema(fields, &md)
@@ -124,7 +118,7 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 			out, err := q.eval(part)
 			part.Release()
 			if err != nil {
-				return status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", t.Path, err)
+				return s.statusError(codes.InvalidArgument, "flightserve: %s: %v", t.Path, err)
 			}
 			err = w.Write(out)
 			out.Release()
@@ -134,7 +128,7 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 		}
 	}
 	if err := q.r.Err(); err != nil {
-		return status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", t.Path, err)
+		return s.statusError(codes.InvalidArgument, "flightserve: %v", err)
 	}
 	return w.Close()
 }

@@ -60,6 +60,12 @@ type Config struct {
 	// its call with ResourceExhausted; it also bounds the body of each
 	// uploaded IPC message.
 	MaxMessageBytes int
+	// MaxUploadBytes bounds one DoPut, in bytes: the bytes received
+	// (metadata and bodies of its messages) and, apart, the decoded bytes
+	// of the batches written (DefaultMaxUploadBytes when 0; negative is an
+	// error of New). An upload over it fails with ResourceExhausted and
+	// leaves no file.
+	MaxUploadBytes int64
 	// BatchBytes is the size in bytes DoGet cuts batches to, at least one
 	// row each (DefaultBatchBytes when 0, at most MaxMessageBytes/2).
 	BatchBytes int
@@ -81,7 +87,10 @@ type Config struct {
 // methods are the gRPC handlers, safe for concurrent use; Serve runs them.
 type Server struct {
 	flight.BaseFlightServer
-	root     string // absolute, symbolic links resolved
+	root     string   // absolute, symbolic links resolved
+	dir      *os.Root // root, through which every file is opened
+	dirNames []string // absolute names of root that errors may carry
+	maxPut   int64    // bytes of one DoPut, received and decoded
 	token    string
 	maxMsg   int
 	batch    int
@@ -104,8 +113,10 @@ type rowCount struct {
 	rows  int64
 }
 
-// New returns a Server of cfg. The directory must exist. Errors wrap
-// arrow.ErrInvalid or are *fs.PathError values.
+// New returns a Server of cfg. The directory must exist; the Server holds
+// it open (an os.Root) for its life, and opens, creates and renames every
+// file under it through it. Errors wrap arrow.ErrInvalid or are
+// *fs.PathError values.
 func New(cfg Config) (*Server, error) {
 	if cfg.Dir == "" {
 		return nil, fmt.Errorf("flightserve: no directory to serve: %w", arrow.ErrInvalid)
@@ -125,7 +136,15 @@ func New(cfg Config) (*Server, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("flightserve: %s is not a directory: %w", cfg.Dir, arrow.ErrInvalid)
 	}
-	s := &Server{root: root, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
+	maxPut, err := uploadLimit(cfg.MaxUploadBytes)
+	if err != nil {
+		return nil, err
+	}
+	dir, dirNames, err := openRoot(cfg.Dir, root)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{root: root, dir: dir, dirNames: dirNames, maxPut: maxPut, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
 		mem: cfg.Allocator, putting: map[string]bool{}, rowCache: map[string]rowCount{}}
 	s.logs, s.metrics, s.health = newCallLog(cfg.Logger), cfg.Metrics, newHealth()
 	if s.maxMsg <= 0 {
@@ -223,24 +242,20 @@ func (s *Server) authorized(ctx context.Context, fullMethod string) error {
 // served directory (hidden files and directories and links leading out
 // are left out; files that fail to open too). The criteria are ignored.
 func (s *Server) ListFlights(_ *flight.Criteria, stream flight.FlightService_ListFlightsServer) error {
-	return filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(s.dir.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err := stream.Context().Err(); err != nil {
 			return status.FromContextError(err).Err()
 		}
-		if err != nil || (p != s.root && strings.HasPrefix(d.Name(), ".")) {
-			if d != nil && d.IsDir() && p != s.root {
-				return filepath.SkipDir
+		if err != nil || (p != "." && strings.HasPrefix(d.Name(), ".")) {
+			if d != nil && d.IsDir() && p != "." {
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if d.IsDir() {
 			return nil
 		}
-		rel, err := filepath.Rel(s.root, p)
-		if err != nil {
-			return nil
-		}
-		info, err := s.info(Ticket{Path: filepath.ToSlash(rel)})
+		info, err := s.info(Ticket{Path: p})
 		if err != nil {
 			return nil // not served, or not readable
 		}
@@ -277,13 +292,13 @@ func (s *Server) GetSchema(_ context.Context, d *flight.FlightDescriptor) (*flig
 func descriptorTicket(d *flight.FlightDescriptor) (Ticket, error) {
 	switch {
 	case d == nil:
-		return Ticket{}, status.Error(codes.InvalidArgument, "flightserve: no descriptor")
+		return Ticket{}, statusf(codes.InvalidArgument, "flightserve: no descriptor")
 	case d.Type == flight.DescriptorPATH:
 		return Ticket{Path: strings.Join(d.Path, "/")}, nil
 	case d.Type == flight.DescriptorCMD:
 		return ParseTicket(d.Cmd)
 	}
-	return Ticket{}, status.Errorf(codes.InvalidArgument, "flightserve: descriptor type %v is neither PATH nor CMD", d.Type)
+	return Ticket{}, statusf(codes.InvalidArgument, "flightserve: descriptor type %v is neither PATH nor CMD", d.Type)
 }
 
 // info returns the FlightInfo of a ticket.
@@ -317,18 +332,22 @@ func (s *Server) info(t Ticket) (*flight.FlightInfo, error) {
 // and Parquet files are read once.
 func (s *Server) rows(q *query) (int64, error) {
 	s.rowMu.Lock()
-	c, ok := s.rowCache[q.path]
+	c, ok := s.rowCache[q.rel]
 	s.rowMu.Unlock()
 	if ok && c.size == q.size && c.mtime.Equal(q.mtime) {
 		return c.rows, nil
 	}
+	f, format, fi, err := s.openRel(q.rel)
+	if err != nil {
+		return 0, err
+	}
 	opts := []tensorio.Option{tensorio.WithAllocator(s.mem)}
-	if q.format == tensorio.IPCFile {
+	if format == tensorio.IPCFile {
 		opts = append(opts, tensorio.WithMmap())
 	}
-	r, err := tensorio.Open(q.path, opts...)
+	r, err := tensorio.OpenFile(f, q.rel, opts...)
 	if err != nil {
-		return 0, status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", q.rel, err)
+		return 0, s.statusError(codes.InvalidArgument, "flightserve: %v", err)
 	}
 	defer r.Release()
 	var n int64
@@ -336,13 +355,13 @@ func (s *Server) rows(q *query) (int64, error) {
 		n += r.RecordBatch().NumRows()
 	}
 	if err := r.Err(); err != nil {
-		return 0, status.Errorf(codes.InvalidArgument, "flightserve: %s: %v", q.rel, err)
+		return 0, s.statusError(codes.InvalidArgument, "flightserve: %v", err)
 	}
 	s.rowMu.Lock()
 	if len(s.rowCache) > 4096 {
 		clear(s.rowCache)
 	}
-	s.rowCache[q.path] = rowCount{size: q.size, mtime: q.mtime, rows: n}
+	s.rowCache[q.rel] = rowCount{size: fi.Size(), mtime: fi.ModTime(), rows: n}
 	s.rowMu.Unlock()
 	return n, nil
 }

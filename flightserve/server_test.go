@@ -175,6 +175,9 @@ func TestTicket(t *testing.T) {
 		{"no path", `{"columns":["x"]}`, false},
 		{"negative offset", `{"path":"a.arrow","offset":-1}`, false},
 		{"empty", ``, false},
+		{"key twice", `{"path":"a.arrow","path":"b.arrow"}`, false},
+		{"key twice in two cases", `{"path":"a.arrow","offset":1,"Offset":2}`, false},
+		{"nested keys alike", `{"path":"a.arrow","columns":["path","path"]}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tk, err := flightserve.ParseTicket([]byte(tc.in))

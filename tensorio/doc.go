@@ -14,7 +14,9 @@
 // whose file appears at its path only when Close succeeds; NewWriter writes
 // to any io.Writer, such as standard output, and NewReader reads the
 // formats that can be read front to back (IPC streams, .npy, .pb, .zio,
-// .dt) from any io.Reader, such as standard input.
+// .dt) from any io.Reader, such as standard input. OpenFile and CreateIn
+// do the same for a file the caller opened and for a new file inside an
+// os.Root, for servers that must not look a path up twice.
 //
 //	r, err := tensorio.Open("images.parquet")
 //	...

@@ -27,6 +27,7 @@ type Reader struct {
 	refs   atomic.Int64
 	format Format
 	path   string
+	file   *os.File // of OpenFile, until an opening takes it
 	schema *arrow.Schema
 	next   func() (arrow.RecordBatch, error) // nil, nil at the end
 	close  func() error
@@ -189,6 +190,9 @@ func sniffFile(path string) Format {
 }
 
 func (r *Reader) openIPCFile(c *config) error {
+	if r.file != nil {
+		return r.openIPCFileFrom(c)
+	}
 	var fr *arrowconv.FileReader
 	var err error
 	if c.mapped {
@@ -213,7 +217,7 @@ func (r *Reader) openIPCFile(c *config) error {
 }
 
 func (r *Reader) openStream(c *config) error {
-	file, err := os.Open(r.path)
+	file, err := r.takeFile()
 	if err != nil {
 		return err // *fs.PathError names the path once
 	}

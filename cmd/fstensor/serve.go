@@ -28,6 +28,7 @@ type serveFlags struct {
 	logFormat, logLevel        string
 	metricsAddr                string
 	shutdownTimeout            time.Duration
+	maxUploadMiB               int
 }
 
 // newServe returns the serve command.
@@ -48,6 +49,12 @@ Paths are relative to DIR: "..", absolute paths and symbolic links leading out o
 are refused. --token-file makes every call carry exactly one "authorization: Bearer TOKEN"
 header (none, two or more, or a wrong token: Unauthenticated); --tls-cert and --tls-key
 serve over TLS. Without them, keep --addr on a loopback address.
+
+Hidden names (an element starting with "."), elements over 255 bytes and paths over 4095
+bytes are refused. --max-upload-mib bounds each upload (default 1024 MiB), counted in
+bytes received and in decoded bytes written; an upload over it, or one that would leave
+the disk under 256 MiB free, is refused with RESOURCE_EXHAUSTED and leaves no file.
+Errors name files relative to DIR.
 
 Running it:
   - The log goes to standard error (--log-format text or json, --log-level). Successful
@@ -85,8 +92,12 @@ Running it:
 	fs.DurationVar(&sf.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGINT or SIGTERM, how long calls running may take to finish before they are cut")
 	mustComplete(cmd, "log-format", completeWords("text", "json"))
 	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))
+	fs.IntVar(&sf.maxUploadMiB, "max-upload-mib", flightserve.DefaultMaxUploadBytes>>20, "the largest upload (DoPut) received or written, in MiB")
 	return cmd
 }
+
+// maxUploadMiB bounds --max-upload-mib: 1 TiB.
+const maxUploadMiB = 1 << 20
 
 func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 	if (sf.cert == "") != (sf.key == "") {
@@ -101,6 +112,9 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 	if sf.batchKiB < 1 || sf.batchKiB > sf.maxMessageMiB<<9 {
 		return fmt.Errorf("%w: --batch-kib %d is outside [1,%d] (half of --max-message-mib)", errUsage, sf.batchKiB, sf.maxMessageMiB<<9)
 	}
+	if sf.maxUploadMiB < 1 || sf.maxUploadMiB > maxUploadMiB {
+		return fmt.Errorf("%w: --max-upload-mib %d is outside [1,%d]", errUsage, sf.maxUploadMiB, maxUploadMiB)
+	}
 	logger, err := newLogger(sf.logFormat, sf.logLevel, stderr)
 	if err != nil {
 		return err
@@ -108,6 +122,7 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 	cfg := flightserve.Config{
 		Dir:             dir,
 		MaxMessageBytes: sf.maxMessageMiB << 20,
+		MaxUploadBytes:  int64(sf.maxUploadMiB) << 20,
 		BatchBytes:      sf.batchKiB << 10,
 		Logger:          logger,
 	}

@@ -29,6 +29,7 @@ type File struct {
 	target string // the resolved target path
 	tmp    string
 	done   bool
+	root   *os.Root // of CreateIn, which target and tmp are relative to
 }
 
 // Create starts a new version of the file at path: a temporary file
@@ -59,14 +60,13 @@ func Create(path string) (*File, error) {
 	}
 	RemoveStale(target)
 	dir, base := filepath.Split(target)
-	prefix := "." + base + ".tmp-" + strconv.Itoa(os.Getpid()) + "-"
 	var f *os.File
 	for range 100 {
-		var rnd [6]byte
-		if _, err := rand.Read(rnd[:]); err != nil {
+		var tmp string
+		if tmp, err = tempName(base); err != nil {
 			return nil, err
 		}
-		f, err = openPending(filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])), perm)
+		f, err = openPending(filepath.Join(dir, tmp), perm)
 		if err == nil || !errors.Is(err, fs.ErrExist) {
 			break
 		}
@@ -83,6 +83,16 @@ func Create(path string) (*File, error) {
 		}
 	}
 	return af, nil
+}
+
+// tempName returns a new name for a temporary file of the target named
+// base: ".BASE.tmp-PID-RANDOM", the form RemoveStale recognizes.
+func tempName(base string) (string, error) {
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	return "." + base + ".tmp-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(rnd[:]), nil
 }
 
 // createError returns the error of creating the temporary file for path
@@ -195,15 +205,18 @@ func (f *File) Commit() error {
 		return f.outErr("sync", err)
 	}
 	mu.Lock()
-	err = os.Rename(f.tmp, f.target)
+	err = f.publish()
 	if err != nil {
-		os.Remove(f.tmp)
+		f.removeTemp()
 	}
-	delete(pending, f.tmp)
+	delete(pending, f.pendingName())
 	mu.Unlock()
 	f.done = true
 	if err != nil {
 		return f.outErr("rename", err)
+	}
+	if f.root != nil {
+		return syncRootDir(f.root, filepath.Dir(f.target))
 	}
 	return syncDir(filepath.Dir(f.target))
 }
@@ -217,8 +230,8 @@ func (f *File) Abort() error {
 	f.done = true
 	f.f.Close()
 	mu.Lock()
-	err := os.Remove(f.tmp)
-	delete(pending, f.tmp)
+	err := f.removeTemp()
+	delete(pending, f.pendingName())
 	mu.Unlock()
 	if err != nil {
 		return f.outErr("remove", err)

@@ -3,8 +3,9 @@
 //
 // # Overview
 //
-// [Map] returns a [Mapping] whose [Mapping.Bytes] are the file's bytes and
-// whose [Mapping.Close] gives them back. On unix systems the file is
+// [Map] (or [MapFile], of an open file) returns a [Mapping] whose
+// [Mapping.Bytes] are the file's bytes and whose [Mapping.Close] gives
+// them back. On unix systems the file is
 // mapped with mmap(2) (PROT_READ, MAP_SHARED), so pages are read from the
 // page cache on first touch and nothing is copied; elsewhere the whole
 // file is read into Go memory, which behaves the same apart from the copy

@@ -22,6 +22,14 @@ func Map(path string) (*Mapping, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return MapFile(f)
+}
+
+// MapFile maps the open file f read-only, as Map maps a path; errors name
+// f.Name(). The mapping does not need f: the caller may close f at once,
+// and must call Close once the bytes are no longer used.
+func MapFile(f *os.File) (*Mapping, error) {
+	path := f.Name()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err

@@ -1,0 +1,76 @@
+package flightserve
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Bounds of what an error sent to a client echoes.
+const (
+	// maxEchoBytes bounds one value (a path, a column name, a ticket) in
+	// an error message.
+	maxEchoBytes = 200
+	// maxMessageBytes bounds the whole message of a status: gRPC sends it
+	// in a trailer, and trailers over the client's header list limit
+	// (16 KiB by default) reach it as ResourceExhausted or a reset stream.
+	maxMessageBytes = 1024
+)
+
+// clipString returns s cut to maxEchoBytes on a UTF-8 boundary, with
+// "..." appended when cut.
+func clipString(s string) string { return clipTo(s, maxEchoBytes) }
+
+// clip returns b as a string cut as clipString cuts.
+func clip(b []byte) string {
+	if len(b) > maxEchoBytes {
+		b = b[:maxEchoBytes+utf8.UTFMax]
+	}
+	return clipString(string(b))
+}
+
+// clipTo cuts s to at most n bytes and "...", on a UTF-8 boundary.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
+}
+
+// statusError returns a status error of code whose message is format
+// and args, with the served directory's absolute path taken out (paths
+// under it become relative to it) and cut to maxMessageBytes. Values
+// that a client sent should be cut with clipString first, so that the
+// message keeps its end.
+func (s *Server) statusError(code codes.Code, format string, args ...any) error {
+	return status.Error(code, clipTo(s.scrub(fmt.Sprintf(format, args...)), maxMessageBytes))
+}
+
+// scrub takes the absolute paths of the served directory out of msg:
+// "DIR/a/b.arrow" becomes "a/b.arrow" and DIR alone ".". Errors of the
+// operating system and of the readers name files by their absolute path.
+func (s *Server) scrub(msg string) string {
+	for _, dir := range s.dirNames {
+		if !strings.Contains(msg, dir) {
+			continue
+		}
+		msg = strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, dir, ".")
+	}
+	return msg
+}
+
+// statusf returns a status error of code whose message is format and
+// args cut to maxMessageBytes, for messages that name no file of the
+// server (values of a request, cut with clipString).
+func statusf(code codes.Code, format string, args ...any) error {
+	return status.Error(code, clipTo(fmt.Sprintf(format, args...), maxMessageBytes))
+}

@@ -1,0 +1,141 @@
+package tensorio
+
+import (
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/internal/atomicfile"
+)
+
+// OpenFile reads the open file f as Open reads a path, for callers that
+// opened the file themselves (through an os.Root, say) so that no path is
+// looked up twice. It takes ownership of f: the reader closes it, and so
+// does a failed OpenFile. name stands for the file in errors and, unless
+// WithFormat is given, tells the format by its extension; it is not
+// opened. f is read from its current offset for streams and Parquet,
+// whole for IPC files (mapped with WithMmap: the mapping outlives f, which
+// is closed at once).
+//
+// OpenFile reads the formats that are read batch by batch: IPC files, IPC
+// streams and Parquet; the others fail with an error wrapping ErrMismatch.
+// Options and errors are Open's.
+func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
+	c := newConfig(opts)
+	format := c.format
+	if format == "" {
+		var err error
+		if format, err = FormatOf(name); err != nil {
+			f.Close()
+			return nil, err
+		}
+	} else if _, err := ParseFormat(string(format)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	r := &Reader{format: format, path: name, file: f}
+	r.refs.Store(1)
+	var err error
+	switch format {
+	case IPCFile:
+		err = r.openIPCFile(c)
+	case IPCStream, Parquet:
+		err = r.openStream(c)
+	default:
+		f.Close()
+		return nil, mismatch("OpenFile reads IPC files, IPC streams and Parquet, not %s (use Open)", format)
+	}
+	if err != nil {
+		return nil, withPath(name, err)
+	}
+	if err := r.shape(c); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// takeFile returns the file of OpenFile, which the caller now owns, or
+// else opens the reader's path.
+func (r *Reader) takeFile() (*os.File, error) {
+	if f := r.file; f != nil {
+		r.file = nil
+		return f, nil
+	}
+	return os.Open(r.path)
+}
+
+// openIPCFileFrom opens the IPC file of OpenFile: mapped (then closed)
+// with WithMmap, else read through the file, which Close closes.
+func (r *Reader) openIPCFileFrom(c *config) error {
+	f, _ := r.takeFile()
+	var fr *arrowconv.FileReader
+	var err error
+	closeFile := f.Close
+	if c.mapped {
+		fr, err = arrowconv.MapIPCFile(f, arrowconv.WithAllocator(c.mem))
+		f.Close()
+		closeFile = func() error { return nil }
+	} else {
+		fr, err = arrowconv.NewIPCFileReader(f, arrowconv.WithAllocator(c.mem))
+	}
+	if err != nil {
+		closeFile()
+		return err
+	}
+	i := 0
+	r.schema = fr.Schema()
+	r.close = func() error {
+		err := fr.Close()
+		if cerr := closeFile(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	r.next = func() (arrow.RecordBatch, error) {
+		if i == fr.NumRecords() {
+			return nil, nil
+		}
+		i++
+		return fr.RecordBatch(i - 1)
+	}
+	return nil
+}
+
+// CreateIn starts writing a new file of schema at name inside root (a
+// name relative to root, as os.Root takes it), as Create does at a path,
+// but through root: the temporary file ".NAME.tmp-*" is created in name's
+// directory, and Close makes it appear at name, by root's methods, so
+// that no symbolic link or rename others make in the tree meanwhile can
+// lead the write out of root.
+//
+// Unlike Create, CreateIn writes new files only: a name that exists (a
+// symbolic link included, which is not followed) fails CreateIn with an
+// error wrapping fs.ErrExist, and Close so, removing the temporary file,
+// when name appeared meanwhile. The new file gets 0666 less the umask.
+// Options and other errors are Create's; errors name name.
+func CreateIn(root *os.Root, name string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
+	c := newConfig(opts)
+	f := c.format
+	if f == "" {
+		var err error
+		if f, err = FormatOf(name); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkSchema(f, schema, c); err != nil {
+		return nil, withPath(name, err)
+	}
+	af, err := atomicfile.CreateIn(root, name)
+	if err != nil {
+		return nil, err
+	}
+	w, err := newWriter(af, f, schema, c)
+	if err != nil {
+		af.Abort()
+		return nil, withPath(name, err)
+	}
+	w.file, w.path = af, name
+	return w, nil
+}
