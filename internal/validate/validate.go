@@ -1,0 +1,342 @@
+package validate
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+)
+
+// Error is the error of a failed check. It matches arrow.ErrInvalid under
+// errors.Is.
+type Error struct {
+	// Path names the array at fault: the column name, then the field
+	// names of children joined by dots ("m.entries.key"), "dictionary"
+	// for a dictionary. Empty for a fault of the batch itself.
+	Path string
+	// Row is the slot at fault, counted from the start of the array Path
+	// names (for a column, the row of the batch); -1 when no one slot is.
+	Row int
+	msg string
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Path == "":
+		return "validate: " + e.msg
+	case e.Row < 0:
+		return fmt.Sprintf("validate: column %q: %s", e.Path, e.msg)
+	}
+	return fmt.Sprintf("validate: column %q row %d: %s", e.Path, e.Row, e.msg)
+}
+
+// Unwrap returns arrow.ErrInvalid.
+func (e *Error) Unwrap() error { return arrow.ErrInvalid }
+
+func errorf(path string, row int, format string, args ...any) error {
+	return &Error{Path: path, Row: row, msg: fmt.Sprintf(format, args...)}
+}
+
+// recovered turns a panic met while checking path into an *Error.
+func recovered(errp *error, path string) {
+	if r := recover(); r != nil {
+		*errp = errorf(path, -1, "malformed array: %v", r)
+	}
+}
+
+// Record checks rec in full: as many columns as its schema has, each of
+// the schema's type and of rec.NumRows() rows, and each valid under
+// [Array] with the field's name. The error wraps arrow.ErrInvalid and
+// names the first column at fault (see the package doc). It reads rec
+// only.
+func Record(rec arrow.RecordBatch) (err error) {
+	defer recovered(&err, "")
+	sc := rec.Schema()
+	if sc == nil {
+		return errorf("", -1, "record batch without a schema")
+	}
+	if int64(sc.NumFields()) != rec.NumCols() {
+		return errorf("", -1, "%d columns for a schema of %d fields", rec.NumCols(), sc.NumFields())
+	}
+	rows := rec.NumRows()
+	for i, col := range rec.Columns() {
+		f := sc.Field(i)
+		if col == nil {
+			return errorf(f.Name, -1, "no array")
+		}
+		if int64(col.Len()) != rows {
+			return errorf(f.Name, -1, "%d rows in a batch of %d", col.Len(), rows)
+		}
+		if !sameType(col.DataType(), f.Type) {
+			return errorf(f.Name, -1, "array of type %v for a field of type %v", col.DataType(), f.Type)
+		}
+		if err := Array(f.Name, col); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Array checks arr, named name in errors, and everything it holds in
+// full (see the package doc). The error wraps arrow.ErrInvalid.
+func Array(name string, arr arrow.Array) (err error) {
+	defer recovered(&err, name)
+	if arr == nil {
+		return errorf(name, -1, "no array")
+	}
+	return check(name, arr.Data())
+}
+
+// maxDepth bounds the nesting of the arrays checked.
+const maxDepth = 256
+
+// check checks d and, recursively, its children and dictionary.
+func check(path string, d arrow.ArrayData) error {
+	return checkDepth(path, d, 0)
+}
+
+func checkDepth(path string, d arrow.ArrayData, depth int) error {
+	if d == nil {
+		return errorf(path, -1, "no array data")
+	}
+	if depth > maxDepth {
+		return errorf(path, -1, "nested deeper than %d levels", maxDepth)
+	}
+	dt := storageType(d.DataType())
+	if dt == nil {
+		return errorf(path, -1, "no data type")
+	}
+	off, n := d.Offset(), d.Len()
+	if off < 0 || n < 0 || off > math.MaxInt-n {
+		return errorf(path, -1, "offset %d and length %d", off, n)
+	}
+	if err := checkBuffers(path, dt, d); err != nil {
+		return err
+	}
+	if err := checkNulls(path, dt, d); err != nil {
+		return err
+	}
+	fields, err := checkChildren(path, dt, d)
+	if err != nil {
+		return err
+	}
+	if err := checkValues(path, dt, d); err != nil {
+		return err
+	}
+	for i, c := range d.Children() {
+		if err := checkDepth(path+"."+fields[i].Name, c, depth+1); err != nil {
+			return err
+		}
+	}
+	if err := checkAfter(path, dt, d); err != nil {
+		return err
+	}
+	if dict := dictionary(d); dict != nil {
+		return checkDepth(path+".dictionary", dict, depth+1)
+	}
+	return nil
+}
+
+// dictionary returns the dictionary of d, nil when it has none (arrow-go
+// returns a typed nil).
+func dictionary(d arrow.ArrayData) arrow.ArrayData {
+	dict := d.Dictionary()
+	if dd, ok := dict.(*array.Data); ok && dd == nil {
+		return nil
+	}
+	return dict
+}
+
+// storageType returns dt, or the storage type of an extension type.
+func storageType(dt arrow.DataType) arrow.DataType {
+	for {
+		ext, ok := dt.(arrow.ExtensionType)
+		if !ok {
+			return dt
+		}
+		dt = ext.StorageType()
+	}
+}
+
+// sameType reports whether an array of type got fits a field of type
+// want: arrow.TypeEqual, except that the nullability of nested fields,
+// which arrow-go's builders and readers do not always carry alike, is
+// not compared.
+func sameType(got, want arrow.DataType) bool {
+	if got == nil || want == nil || got.ID() != want.ID() {
+		return false
+	}
+	if _, ok := got.(arrow.ExtensionType); ok {
+		return arrow.TypeEqual(got, want)
+	}
+	gn, ok := got.(arrow.NestedType)
+	if !ok {
+		return arrow.TypeEqual(got, want)
+	}
+	wn := want.(arrow.NestedType)
+	gf, wf := gn.Fields(), wn.Fields()
+	if len(gf) != len(wf) {
+		return false
+	}
+	for i := range gf {
+		if gf[i].Name != wf[i].Name && got.ID() == arrow.STRUCT || !sameType(gf[i].Type, wf[i].Type) {
+			return false
+		}
+	}
+	switch g := got.(type) {
+	case *arrow.FixedSizeListType:
+		return g.Len() == want.(*arrow.FixedSizeListType).Len()
+	case arrow.UnionType:
+		w := want.(arrow.UnionType)
+		return g.Mode() == w.Mode() && slices.Equal(g.TypeCodes(), w.TypeCodes())
+	case *arrow.MapType:
+		return g.KeysSorted == want.(*arrow.MapType).KeysSorted
+	}
+	return true
+}
+
+// isUnion reports whether dt is a union type, whose buffers start with an
+// unused validity slot that its layout omits.
+func isUnion(dt arrow.DataType) bool {
+	return dt.ID() == arrow.SPARSE_UNION || dt.ID() == arrow.DENSE_UNION
+}
+
+// checkBuffers checks the buffer count of d against the layout of dt and
+// the size of each buffer against d's offset and length. Offsets buffers
+// get their extra entry in checkValues.
+func checkBuffers(path string, dt arrow.DataType, d arrow.ArrayData) error {
+	layout := dt.Layout()
+	bufs := d.Buffers()
+	first := 0
+	if isUnion(dt) {
+		first = 1
+		if len(bufs) > 0 && bufs[0] != nil {
+			return errorf(path, -1, "a union has no validity bitmap")
+		}
+	}
+	count := len(bufs) - first
+	need := len(layout.Buffers)
+	for need > 0 && layout.Buffers[need-1].Kind == arrow.KindAlwaysNull && count < need {
+		need-- // arrow-go leaves out the buffers of null and run-end encoded arrays
+	}
+	if count < need || layout.VariadicSpec == nil && count > len(layout.Buffers) {
+		return errorf(path, -1, "%d buffers for %v, which has %d", max(count, 0), dt, len(layout.Buffers))
+	}
+	end := int64(d.Offset()) + int64(d.Len())
+	for i, spec := range layout.Buffers[:need] {
+		buf := bufs[first+i]
+		size := 0
+		if buf != nil {
+			size = buf.Len()
+		}
+		var need int64
+		switch spec.Kind {
+		case arrow.KindFixedWidth:
+			if spec.ByteWidth <= 0 {
+				return errorf(path, -1, "buffer %d of %v has width %d", first+i, dt, spec.ByteWidth)
+			}
+			if d.Len() == 0 {
+				continue
+			}
+			if end > math.MaxInt64/int64(spec.ByteWidth) {
+				return errorf(path, -1, "buffer %d: %d values of %d bytes overflow", first+i, end, spec.ByteWidth)
+			}
+			need = end * int64(spec.ByteWidth)
+		case arrow.KindBitmap:
+			if buf == nil && (i == 0 || d.Len() == 0) {
+				continue // no validity bitmap, or no values
+			}
+			need = int64(bitutil.BytesForBits(end))
+		case arrow.KindAlwaysNull:
+			if buf != nil && buf.Len() > 0 {
+				return errorf(path, -1, "buffer %d of %v must be empty, has %d bytes", first+i, dt, buf.Len())
+			}
+			continue
+		default:
+			continue // variable-width data: checked against the offsets
+		}
+		if int64(size) < need {
+			return errorf(path, -1, "buffer %d has %d bytes, %d values from offset %d need %d", first+i, size, d.Len(), d.Offset(), need)
+		}
+	}
+	return nil
+}
+
+// checkNulls checks the null count of d against its validity bitmap.
+func checkNulls(path string, dt arrow.DataType, d arrow.ArrayData) error {
+	n := d.Len()
+	switch dt.ID() {
+	case arrow.NULL:
+		if nulls := d.NullN(); nulls != n {
+			return errorf(path, -1, "null count %d in a null array of length %d", nulls, n)
+		}
+		return nil
+	case arrow.SPARSE_UNION, arrow.DENSE_UNION:
+		return nil // no bitmap: checked in checkBuffers
+	}
+	bufs := d.Buffers()
+	if dt.ID() == arrow.RUN_END_ENCODED {
+		if len(bufs) > 0 && bufs[0] != nil && bufs[0].Len() > 0 {
+			return errorf(path, -1, "a run-end encoded array has no validity bitmap")
+		}
+	}
+	var bitmap []byte
+	if len(bufs) > 0 && bufs[0] != nil {
+		bitmap = bufs[0].Bytes()
+	}
+	counted := 0
+	if bitmap != nil && n > 0 {
+		counted = n - bitutil.CountSetBits(bitmap, d.Offset(), n)
+	}
+	nulls := d.NullN()
+	if nulls == array.UnknownNullCount {
+		return nil // arrow-go counts the bitmap when asked
+	}
+	if nulls < 0 || nulls > n {
+		return errorf(path, -1, "null count %d outside [0,%d]", nulls, n)
+	}
+	if counted != nulls {
+		if bitmap == nil {
+			return errorf(path, -1, "null count %d without a validity bitmap", nulls)
+		}
+		return errorf(path, -1, "null count %d, the validity bitmap has %d nulls", nulls, counted)
+	}
+	return nil
+}
+
+// checkChildren checks the children of d against the fields of dt and
+// returns the fields.
+func checkChildren(path string, dt arrow.DataType, d arrow.ArrayData) ([]arrow.Field, error) {
+	children := d.Children()
+	nested, ok := dt.(arrow.NestedType)
+	if !ok {
+		if len(children) != 0 {
+			return nil, errorf(path, -1, "%d child arrays for %v, which has none", len(children), dt)
+		}
+		return nil, nil
+	}
+	fields := nested.Fields()
+	if len(children) != len(fields) {
+		return nil, errorf(path, -1, "%d child arrays for %v, which has %d", len(children), dt, len(fields))
+	}
+	for i, c := range children {
+		if c == nil {
+			return nil, errorf(path+"."+fields[i].Name, -1, "no array data")
+		}
+		if !sameType(c.DataType(), fields[i].Type) {
+			return nil, errorf(path+"."+fields[i].Name, -1, "array of type %v for a field of type %v", c.DataType(), fields[i].Type)
+		}
+	}
+	return fields, nil
+}
+
+// Data is [Array] for array data, which need not make a valid array:
+// arrow-go's array constructors panic on some invalid data, Data does
+// not.
+func Data(name string, d arrow.ArrayData) (err error) {
+	defer recovered(&err, name)
+	return check(name, d)
+}
