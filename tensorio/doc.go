@@ -55,4 +55,15 @@
 // reports an unknown format or extension, ErrMismatch options or schemas
 // that do not fit a file or format, ErrClosed a writer used after Close or
 // Abort. Errors of the operating system are *fs.PathError values.
+//
+// Every batch given to Writer.Write is validated in full
+// (arrowconv.ValidateRecord) before any writer sees it, as every batch a
+// reader returns is: an invalid batch (string offsets past their data,
+// a null count that contradicts its bitmap, any invariant Arrow C++'s
+// ValidateFull checks, in any column) is an error wrapping
+// arrow.ErrInvalid that names the column and row, and is never copied to
+// an output. A panic below Write or Close (arrow-go's writers trust their
+// input) is returned as an error wrapping arrow.ErrInvalid with the panic
+// value. A failed Write, or Close, aborts the writer: no temporary file
+// is left.
 package tensorio

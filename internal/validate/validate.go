@@ -119,7 +119,8 @@ func checkDepth(path string, d arrow.ArrayData, depth int) error {
 	if err := checkNulls(path, dt, d); err != nil {
 		return err
 	}
-	fields, err := checkChildren(path, dt, d)
+	var buf [1]arrow.Field
+	fields, err := checkChildren(path, dt, d, &buf)
 	if err != nil {
 		return err
 	}
@@ -166,6 +167,9 @@ func storageType(dt arrow.DataType) arrow.DataType {
 // which arrow-go's builders and readers do not always carry alike, is
 // not compared.
 func sameType(got, want arrow.DataType) bool {
+	if got == want { // as arrow.TypeEqual starts
+		return true
+	}
 	if got == nil || want == nil || got.ID() != want.ID() {
 		return false
 	}
@@ -198,6 +202,50 @@ func sameType(got, want arrow.DataType) bool {
 	return true
 }
 
+// Layouts of the common types, which arrow-go's Layout methods allocate
+// on every call; read only.
+var (
+	bitmapOnly = []arrow.BufferSpec{arrow.SpecBitmap()}
+	fixed      = [9][]arrow.BufferSpec{
+		1: {arrow.SpecBitmap(), arrow.SpecFixedWidth(1)},
+		2: {arrow.SpecBitmap(), arrow.SpecFixedWidth(2)},
+		4: {arrow.SpecBitmap(), arrow.SpecFixedWidth(4)},
+		8: {arrow.SpecBitmap(), arrow.SpecFixedWidth(8)},
+	}
+)
+
+// layoutOf returns dt.Layout(), without allocating for primitive,
+// fixed-size list and struct types.
+func layoutOf(dt arrow.DataType) arrow.DataTypeLayout {
+	switch dt.ID() {
+	case arrow.FIXED_SIZE_LIST, arrow.STRUCT:
+		return arrow.DataTypeLayout{Buffers: bitmapOnly}
+	case arrow.INT8, arrow.UINT8:
+		return arrow.DataTypeLayout{Buffers: fixed[1]}
+	case arrow.INT16, arrow.UINT16, arrow.FLOAT16:
+		return arrow.DataTypeLayout{Buffers: fixed[2]}
+	case arrow.INT32, arrow.UINT32, arrow.FLOAT32, arrow.DATE32:
+		return arrow.DataTypeLayout{Buffers: fixed[4]}
+	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64:
+		return arrow.DataTypeLayout{Buffers: fixed[8]}
+	}
+	return dt.Layout()
+}
+
+// fieldsOf returns the child fields of dt, nil for a type without
+// children. List-like types have one child: fieldsOf returns a slice of
+// one field backed by *buf, to spare an allocation per array.
+func fieldsOf(dt arrow.DataType, buf *[1]arrow.Field) []arrow.Field {
+	switch t := dt.(type) {
+	case *arrow.FixedSizeListType, *arrow.ListType, *arrow.LargeListType, *arrow.ListViewType, *arrow.LargeListViewType, *arrow.MapType:
+		buf[0] = t.(arrow.ListLikeType).ElemField()
+		return buf[:]
+	case arrow.NestedType:
+		return t.Fields()
+	}
+	return nil
+}
+
 // isUnion reports whether dt is a union type, whose buffers start with an
 // unused validity slot that its layout omits.
 func isUnion(dt arrow.DataType) bool {
@@ -208,7 +256,7 @@ func isUnion(dt arrow.DataType) bool {
 // the size of each buffer against d's offset and length. Offsets buffers
 // get their extra entry in checkValues.
 func checkBuffers(path string, dt arrow.DataType, d arrow.ArrayData) error {
-	layout := dt.Layout()
+	layout := layoutOf(dt)
 	bufs := d.Buffers()
 	first := 0
 	if isUnion(dt) {
@@ -309,16 +357,15 @@ func checkNulls(path string, dt arrow.DataType, d arrow.ArrayData) error {
 
 // checkChildren checks the children of d against the fields of dt and
 // returns the fields.
-func checkChildren(path string, dt arrow.DataType, d arrow.ArrayData) ([]arrow.Field, error) {
+func checkChildren(path string, dt arrow.DataType, d arrow.ArrayData, buf *[1]arrow.Field) ([]arrow.Field, error) {
 	children := d.Children()
-	nested, ok := dt.(arrow.NestedType)
-	if !ok {
+	fields := fieldsOf(dt, buf)
+	if fields == nil {
 		if len(children) != 0 {
 			return nil, errorf(path, -1, "%d child arrays for %v, which has none", len(children), dt)
 		}
 		return nil, nil
 	}
-	fields := nested.Fields()
 	if len(children) != len(fields) {
 		return nil, errorf(path, -1, "%d child arrays for %v, which has %d", len(children), dt, len(fields))
 	}
