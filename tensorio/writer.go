@@ -217,7 +217,8 @@ func (w *Writer) recoverAbort(errp *error, op string) {
 	}
 	w.closed = false // Close marks it closed before writing
 	w.Abort()
-	*errp = withPath(w.path, fmt.Errorf("tensorio: %s: %s panicked: %v: %w", op, w.format, r, arrow.ErrInvalid))
+	msg := fmt.Sprintf("tensorio: %s: %s writer panicked: %v", op, w.format, r)
+	*errp = withPath(w.path, &wrapped{msg: msg, err: arrow.ErrInvalid})
 }
 
 // Close writes what remains and, for a Writer made by Create, syncs the
