@@ -10,9 +10,11 @@
 // # Overview
 //
 // [Record] checks a batch (columns against the schema and the row count,
-// then each column); [Array] checks one array under a given name. Both
-// read the array data (arrow.ArrayData) directly, construct no array and
-// allocate nothing but the error.
+// then each column); [Array] checks one array under a given name, [Data]
+// array data that need not make a valid array. They read the array data
+// (arrow.ArrayData) directly and construct no array (but for binary and
+// string views, checked by arrow-go's ValidateFull); they allocate the
+// path of each child and the error.
 //
 // # Invariants checked
 //
