@@ -12,7 +12,7 @@ import (
 // checkValues runs the checks of dt's own buffers and of the lengths of
 // its children, once the buffer sizes and children types are known
 // good, and before the children are checked.
-func checkValues(path string, dt arrow.DataType, d arrow.ArrayData) error {
+func checkValues(path pathT, dt arrow.DataType, d arrow.ArrayData) error {
 	switch dt := dt.(type) {
 	case *arrow.StringType:
 		return checkBinary[int32](path, d, true)
@@ -51,7 +51,7 @@ func checkValues(path string, dt arrow.DataType, d arrow.ArrayData) error {
 
 // checkAfter runs the checks that read the values of children, once the
 // children are known good.
-func checkAfter(path string, dt arrow.DataType, d arrow.ArrayData) error {
+func checkAfter(path pathT, dt arrow.DataType, d arrow.ArrayData) error {
 	switch dt := dt.(type) {
 	case *arrow.MapType:
 		return checkMapKeys(path, dt, d)
@@ -73,7 +73,7 @@ func validity(d arrow.ArrayData) []byte {
 
 // values returns the count values of type T that buffer i of d holds from
 // d's offset on, or an error when it is shorter.
-func values[T arrow.FixedWidthType](path string, d arrow.ArrayData, i, count int) ([]T, error) {
+func values[T arrow.FixedWidthType](path pathT, d arrow.ArrayData, i, count int) ([]T, error) {
 	var zero T
 	w := int(sizeOf(zero))
 	off := d.Offset()
@@ -107,7 +107,7 @@ func sizeOf[T arrow.FixedWidthType](T) uintptr {
 
 // checkOffsets checks length+1 offsets: non-negative, non-decreasing and
 // at most limit (the bytes of the data, the elements of the child).
-func checkOffsets[T int32 | int64](path string, offs []T, limit int64, unit string) error {
+func checkOffsets[T int32 | int64](path pathT, offs []T, limit int64, unit string) error {
 	prev := offs[0]
 	if prev < 0 || int64(prev) > limit {
 		return errorf(path, 0, "value starts at offset %d, outside the %d %s", prev, limit, unit)
@@ -126,7 +126,7 @@ func checkOffsets[T int32 | int64](path string, offs []T, limit int64, unit stri
 
 // checkBinary checks the offsets of a binary or string array and, for
 // strings, the UTF-8 of the non-null values.
-func checkBinary[T int32 | int64](path string, d arrow.ArrayData, utf bool) error {
+func checkBinary[T int32 | int64](path pathT, d arrow.ArrayData, utf bool) error {
 	n := d.Len()
 	if n == 0 {
 		return nil
@@ -169,7 +169,7 @@ func checkBinary[T int32 | int64](path string, d arrow.ArrayData, utf bool) erro
 
 // checkViews checks a binary or string view array with arrow-go's
 // ValidateFull.
-func checkViews(path string, d arrow.ArrayData) error {
+func checkViews(path pathT, d arrow.ArrayData) error {
 	if d.Len() == 0 {
 		return nil
 	}
@@ -187,7 +187,7 @@ func checkViews(path string, d arrow.ArrayData) error {
 
 // checkList checks the offsets of a list, large list or map array
 // against its child.
-func checkList[T int32 | int64](path string, d arrow.ArrayData) error {
+func checkList[T int32 | int64](path pathT, d arrow.ArrayData) error {
 	n := d.Len()
 	if n == 0 {
 		return nil
@@ -201,7 +201,7 @@ func checkList[T int32 | int64](path string, d arrow.ArrayData) error {
 
 // checkListView checks the offsets and sizes of a list-view array
 // against its child.
-func checkListView[T int32 | int64](path string, d arrow.ArrayData) error {
+func checkListView[T int32 | int64](path pathT, d arrow.ArrayData) error {
 	n := d.Len()
 	offs, err := values[T](path, d, 1, n)
 	if err != nil {
@@ -226,7 +226,7 @@ func checkListView[T int32 | int64](path string, d arrow.ArrayData) error {
 
 // checkFixedSizeList checks that the child holds (offset+length)*size
 // elements.
-func checkFixedSizeList(path string, dt *arrow.FixedSizeListType, d arrow.ArrayData) error {
+func checkFixedSizeList(path pathT, dt *arrow.FixedSizeListType, d arrow.ArrayData) error {
 	size := int64(dt.Len())
 	if size < 0 {
 		return errorf(path, -1, "list size %d", size)
@@ -241,11 +241,11 @@ func checkFixedSizeList(path string, dt *arrow.FixedSizeListType, d arrow.ArrayD
 
 // checkChildLengths checks that every child of a struct or sparse union
 // holds offset+length elements.
-func checkChildLengths(path string, dt arrow.NestedType, d arrow.ArrayData) error {
+func checkChildLengths(path pathT, dt arrow.NestedType, d arrow.ArrayData) error {
 	end := d.Offset() + d.Len()
 	for i, c := range d.Children() {
 		if c.Len() < end {
-			return errorf(path+"."+dt.Fields()[i].Name, -1, "%d elements for a parent of %d from offset %d", c.Len(), d.Len(), d.Offset())
+			return errorf(path.child(dt.Fields()[i].Name), -1, "%d elements for a parent of %d from offset %d", c.Len(), d.Len(), d.Offset())
 		}
 	}
 	return nil
@@ -253,7 +253,7 @@ func checkChildLengths(path string, dt arrow.NestedType, d arrow.ArrayData) erro
 
 // checkUnion checks the type ids of a union array and the offsets of a
 // dense one: within their child, non-decreasing per child.
-func checkUnion(path string, dt arrow.UnionType, d arrow.ArrayData) error {
+func checkUnion(path pathT, dt arrow.UnionType, d arrow.ArrayData) error {
 	n := d.Len()
 	codes, err := values[int8](path, d, 1, n)
 	if err != nil {
@@ -290,7 +290,7 @@ func checkUnion(path string, dt arrow.UnionType, d arrow.ArrayData) error {
 
 // checkDictionary checks the dictionary's type and that every non-null
 // index lies within it.
-func checkDictionary(path string, dt *arrow.DictionaryType, d arrow.ArrayData) error {
+func checkDictionary(path pathT, dt *arrow.DictionaryType, d arrow.ArrayData) error {
 	dict := dictionary(d)
 	if dict == nil {
 		if d.Len() > 0 {
@@ -323,7 +323,7 @@ func checkDictionary(path string, dt *arrow.DictionaryType, d arrow.ArrayData) e
 	return errorf(path, -1, "dictionary index type %v is not an integer type", dt.IndexType)
 }
 
-func checkIndices[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](path string, d arrow.ArrayData, limit int64) error {
+func checkIndices[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64](path pathT, d arrow.ArrayData, limit int64) error {
 	idx, err := values[T](path, d, 1, d.Len())
 	if err != nil {
 		return err
@@ -339,7 +339,7 @@ func checkIndices[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uin
 
 // checkMapKeys checks that the entries a map array uses have no null
 // keys.
-func checkMapKeys(path string, dt *arrow.MapType, d arrow.ArrayData) error {
+func checkMapKeys(path pathT, dt *arrow.MapType, d arrow.ArrayData) error {
 	n := d.Len()
 	if n == 0 {
 		return nil
@@ -368,9 +368,9 @@ func checkMapKeys(path string, dt *arrow.MapType, d arrow.ArrayData) error {
 // checkRunEnds checks the run ends of a run-end encoded array: no nulls,
 // positive, strictly increasing, the last covering offset+length, and no
 // more of them than values.
-func checkRunEnds(path string, dt *arrow.RunEndEncodedType, d arrow.ArrayData) error {
+func checkRunEnds(path pathT, dt *arrow.RunEndEncodedType, d arrow.ArrayData) error {
 	ends, vals := d.Children()[0], d.Children()[1]
-	endsPath := path + ".run_ends"
+	endsPath := path.child("run_ends")
 	if ends.NullN() != 0 {
 		return errorf(endsPath, -1, "%d null run ends", ends.NullN())
 	}
@@ -389,7 +389,7 @@ func checkRunEnds(path string, dt *arrow.RunEndEncodedType, d arrow.ArrayData) e
 	return errorf(endsPath, -1, "run ends of type %v", dt.RunEnds())
 }
 
-func runEnds[T int16 | int32 | int64](path string, ends arrow.ArrayData, end int64) error {
+func runEnds[T int16 | int32 | int64](path pathT, ends arrow.ArrayData, end int64) error {
 	if ends.Len() == 0 {
 		if end > 0 {
 			return errorf(path, -1, "no run ends for %d values", end)

@@ -36,14 +36,30 @@ func (e *Error) Error() string {
 // Unwrap returns arrow.ErrInvalid.
 func (e *Error) Unwrap() error { return arrow.ErrInvalid }
 
-func errorf(path string, row int, format string, args ...any) error {
-	return &Error{Path: path, Row: row, msg: fmt.Sprintf(format, args...)}
+func errorf(path pathT, row int, format string, args ...any) error {
+	return &Error{Path: path.String(), Row: row, msg: fmt.Sprintf(format, args...)}
 }
 
-// recovered turns a panic met while checking path into an *Error.
-func recovered(errp *error, path string) {
+// pathT names an array: its parent's path and its own name, joined only
+// when needed (an error, a grandchild), so that checking a column and its
+// children allocates no path.
+type pathT struct{ parent, name string }
+
+func (p pathT) String() string {
+	if p.parent == "" {
+		return p.name
+	}
+	return p.parent + "." + p.name
+}
+
+// child returns the path of the child named name.
+func (p pathT) child(name string) pathT { return pathT{parent: p.String(), name: name} }
+
+// recovered turns a panic met while checking the column *name into an
+// *Error.
+func recovered(errp *error, name *string) {
 	if r := recover(); r != nil {
-		*errp = errorf(path, -1, "malformed array: %v", r)
+		*errp = errorf(pathT{name: *name}, -1, "malformed array: %v", r)
 	}
 }
 
@@ -53,27 +69,30 @@ func recovered(errp *error, path string) {
 // names the first column at fault (see the package doc). It reads rec
 // only.
 func Record(rec arrow.RecordBatch) (err error) {
-	defer recovered(&err, "")
+	var name string // of the column being checked
+	defer recovered(&err, &name)
 	sc := rec.Schema()
 	if sc == nil {
-		return errorf("", -1, "record batch without a schema")
+		return errorf(pathT{}, -1, "record batch without a schema")
 	}
 	if int64(sc.NumFields()) != rec.NumCols() {
-		return errorf("", -1, "%d columns for a schema of %d fields", rec.NumCols(), sc.NumFields())
+		return errorf(pathT{}, -1, "%d columns for a schema of %d fields", rec.NumCols(), sc.NumFields())
 	}
 	rows := rec.NumRows()
 	for i, col := range rec.Columns() {
 		f := sc.Field(i)
+		name = f.Name
+		p := pathT{name: f.Name}
 		if col == nil {
-			return errorf(f.Name, -1, "no array")
+			return errorf(p, -1, "no array")
 		}
 		if int64(col.Len()) != rows {
-			return errorf(f.Name, -1, "%d rows in a batch of %d", col.Len(), rows)
+			return errorf(p, -1, "%d rows in a batch of %d", col.Len(), rows)
 		}
 		if !sameType(col.DataType(), f.Type) {
-			return errorf(f.Name, -1, "array of type %v for a field of type %v", col.DataType(), f.Type)
+			return errorf(p, -1, "array of type %v for a field of type %v", col.DataType(), f.Type)
 		}
-		if err := Array(f.Name, col); err != nil {
+		if err := check(p, col.Data()); err != nil {
 			return err
 		}
 	}
@@ -83,22 +102,22 @@ func Record(rec arrow.RecordBatch) (err error) {
 // Array checks arr, named name in errors, and everything it holds in
 // full (see the package doc). The error wraps arrow.ErrInvalid.
 func Array(name string, arr arrow.Array) (err error) {
-	defer recovered(&err, name)
+	defer recovered(&err, &name)
 	if arr == nil {
-		return errorf(name, -1, "no array")
+		return errorf(pathT{name: name}, -1, "no array")
 	}
-	return check(name, arr.Data())
+	return check(pathT{name: name}, arr.Data())
 }
 
 // maxDepth bounds the nesting of the arrays checked.
 const maxDepth = 256
 
 // check checks d and, recursively, its children and dictionary.
-func check(path string, d arrow.ArrayData) error {
+func check(path pathT, d arrow.ArrayData) error {
 	return checkDepth(path, d, 0)
 }
 
-func checkDepth(path string, d arrow.ArrayData, depth int) error {
+func checkDepth(path pathT, d arrow.ArrayData, depth int) error {
 	if d == nil {
 		return errorf(path, -1, "no array data")
 	}
@@ -128,7 +147,7 @@ func checkDepth(path string, d arrow.ArrayData, depth int) error {
 		return err
 	}
 	for i, c := range d.Children() {
-		if err := checkDepth(path+"."+fields[i].Name, c, depth+1); err != nil {
+		if err := checkDepth(path.child(fields[i].Name), c, depth+1); err != nil {
 			return err
 		}
 	}
@@ -136,7 +155,7 @@ func checkDepth(path string, d arrow.ArrayData, depth int) error {
 		return err
 	}
 	if dict := dictionary(d); dict != nil {
-		return checkDepth(path+".dictionary", dict, depth+1)
+		return checkDepth(path.child("dictionary"), dict, depth+1)
 	}
 	return nil
 }
@@ -255,7 +274,7 @@ func isUnion(dt arrow.DataType) bool {
 // checkBuffers checks the buffer count of d against the layout of dt and
 // the size of each buffer against d's offset and length. Offsets buffers
 // get their extra entry in checkValues.
-func checkBuffers(path string, dt arrow.DataType, d arrow.ArrayData) error {
+func checkBuffers(path pathT, dt arrow.DataType, d arrow.ArrayData) error {
 	layout := layoutOf(dt)
 	bufs := d.Buffers()
 	first := 0
@@ -314,7 +333,7 @@ func checkBuffers(path string, dt arrow.DataType, d arrow.ArrayData) error {
 }
 
 // checkNulls checks the null count of d against its validity bitmap.
-func checkNulls(path string, dt arrow.DataType, d arrow.ArrayData) error {
+func checkNulls(path pathT, dt arrow.DataType, d arrow.ArrayData) error {
 	n := d.Len()
 	switch dt.ID() {
 	case arrow.NULL:
@@ -357,7 +376,7 @@ func checkNulls(path string, dt arrow.DataType, d arrow.ArrayData) error {
 
 // checkChildren checks the children of d against the fields of dt and
 // returns the fields.
-func checkChildren(path string, dt arrow.DataType, d arrow.ArrayData, buf *[1]arrow.Field) ([]arrow.Field, error) {
+func checkChildren(path pathT, dt arrow.DataType, d arrow.ArrayData, buf *[1]arrow.Field) ([]arrow.Field, error) {
 	children := d.Children()
 	fields := fieldsOf(dt, buf)
 	if fields == nil {
@@ -371,10 +390,10 @@ func checkChildren(path string, dt arrow.DataType, d arrow.ArrayData, buf *[1]ar
 	}
 	for i, c := range children {
 		if c == nil {
-			return nil, errorf(path+"."+fields[i].Name, -1, "no array data")
+			return nil, errorf(path.child(fields[i].Name), -1, "no array data")
 		}
 		if !sameType(c.DataType(), fields[i].Type) {
-			return nil, errorf(path+"."+fields[i].Name, -1, "array of type %v for a field of type %v", c.DataType(), fields[i].Type)
+			return nil, errorf(path.child(fields[i].Name), -1, "array of type %v for a field of type %v", c.DataType(), fields[i].Type)
 		}
 	}
 	return fields, nil
@@ -384,6 +403,6 @@ func checkChildren(path string, dt arrow.DataType, d arrow.ArrayData, buf *[1]ar
 // arrow-go's array constructors panic on some invalid data, Data does
 // not.
 func Data(name string, d arrow.ArrayData) (err error) {
-	defer recovered(&err, name)
-	return check(name, d)
+	defer recovered(&err, &name)
+	return check(pathT{name: name}, d)
 }
