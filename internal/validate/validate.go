@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -138,6 +139,9 @@ func checkDepth(path pathT, d arrow.ArrayData, depth int) error {
 	if err := checkNulls(path, dt, d); err != nil {
 		return err
 	}
+	if primitive(dt.ID()) && len(d.Children()) == 0 && dictionary(d) == nil {
+		return nil // fixed-width values: the buffer sizes were all to check
+	}
 	var buf [1]arrow.Field
 	fields, err := checkChildren(path, dt, d, &buf)
 	if err != nil {
@@ -233,22 +237,35 @@ var (
 	}
 )
 
-// layoutOf returns dt.Layout(), without allocating for primitive,
-// fixed-size list and struct types.
-func layoutOf(dt arrow.DataType) arrow.DataTypeLayout {
+// primitive reports whether id is one of the fixed-width types layoutOf
+// knows without allocating.
+func primitive(id arrow.Type) bool {
+	switch id {
+	case arrow.INT8, arrow.UINT8, arrow.INT16, arrow.UINT16, arrow.FLOAT16, arrow.INT32, arrow.UINT32,
+		arrow.FLOAT32, arrow.DATE32, arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64:
+		return true
+	}
+	return false
+}
+
+// layoutOf returns the buffer specs of dt's layout and whether it has
+// variadic buffers, without allocating for primitive, fixed-size list
+// and struct types (arrow-go's Layout methods allocate on every call).
+func layoutOf(dt arrow.DataType) (specs []arrow.BufferSpec, variadic bool) {
 	switch dt.ID() {
 	case arrow.FIXED_SIZE_LIST, arrow.STRUCT:
-		return arrow.DataTypeLayout{Buffers: bitmapOnly}
+		return bitmapOnly, false
 	case arrow.INT8, arrow.UINT8:
-		return arrow.DataTypeLayout{Buffers: fixed[1]}
+		return fixed[1], false
 	case arrow.INT16, arrow.UINT16, arrow.FLOAT16:
-		return arrow.DataTypeLayout{Buffers: fixed[2]}
+		return fixed[2], false
 	case arrow.INT32, arrow.UINT32, arrow.FLOAT32, arrow.DATE32:
-		return arrow.DataTypeLayout{Buffers: fixed[4]}
+		return fixed[4], false
 	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.DATE64:
-		return arrow.DataTypeLayout{Buffers: fixed[8]}
+		return fixed[8], false
 	}
-	return dt.Layout()
+	l := dt.Layout()
+	return l.Buffers, l.VariadicSpec != nil
 }
 
 // fieldsOf returns the child fields of dt, nil for a type without
@@ -256,7 +273,13 @@ func layoutOf(dt arrow.DataType) arrow.DataTypeLayout {
 // one field backed by *buf, to spare an allocation per array.
 func fieldsOf(dt arrow.DataType, buf *[1]arrow.Field) []arrow.Field {
 	switch t := dt.(type) {
-	case *arrow.FixedSizeListType, *arrow.ListType, *arrow.LargeListType, *arrow.ListViewType, *arrow.LargeListViewType, *arrow.MapType:
+	case *arrow.FixedSizeListType:
+		buf[0] = t.ElemField()
+		return buf[:]
+	case *arrow.ListType:
+		buf[0] = t.ElemField()
+		return buf[:]
+	case *arrow.LargeListType, *arrow.ListViewType, *arrow.LargeListViewType, *arrow.MapType:
 		buf[0] = t.(arrow.ListLikeType).ElemField()
 		return buf[:]
 	case arrow.NestedType:
@@ -275,7 +298,7 @@ func isUnion(dt arrow.DataType) bool {
 // the size of each buffer against d's offset and length. Offsets buffers
 // get their extra entry in checkValues.
 func checkBuffers(path pathT, dt arrow.DataType, d arrow.ArrayData) error {
-	layout := layoutOf(dt)
+	specs, variadic := layoutOf(dt)
 	bufs := d.Buffers()
 	first := 0
 	if isUnion(dt) {
@@ -285,15 +308,15 @@ func checkBuffers(path pathT, dt arrow.DataType, d arrow.ArrayData) error {
 		}
 	}
 	count := len(bufs) - first
-	need := len(layout.Buffers)
-	for need > 0 && layout.Buffers[need-1].Kind == arrow.KindAlwaysNull && count < need {
+	need := len(specs)
+	for need > 0 && specs[need-1].Kind == arrow.KindAlwaysNull && count < need {
 		need-- // arrow-go leaves out the buffers of null and run-end encoded arrays
 	}
-	if count < need || layout.VariadicSpec == nil && count > len(layout.Buffers) {
-		return errorf(path, -1, "%d buffers for %v, which has %d", max(count, 0), dt, len(layout.Buffers))
+	if count < need || !variadic && count > len(specs) {
+		return errorf(path, -1, "%d buffers for %v, which has %d", max(count, 0), dt, len(specs))
 	}
 	end := int64(d.Offset()) + int64(d.Len())
-	for i, spec := range layout.Buffers[:need] {
+	for i, spec := range specs[:need] {
 		buf := bufs[first+i]
 		size := 0
 		if buf != nil {
@@ -308,10 +331,11 @@ func checkBuffers(path pathT, dt arrow.DataType, d arrow.ArrayData) error {
 			if d.Len() == 0 {
 				continue
 			}
-			if end > math.MaxInt64/int64(spec.ByteWidth) {
+			hi, lo := bits.Mul64(uint64(end), uint64(spec.ByteWidth))
+			if hi != 0 || lo > math.MaxInt64 {
 				return errorf(path, -1, "buffer %d: %d values of %d bytes overflow", first+i, end, spec.ByteWidth)
 			}
-			need = end * int64(spec.ByteWidth)
+			need = int64(lo)
 		case arrow.KindBitmap:
 			if buf == nil && (i == 0 || d.Len() == 0) {
 				continue // no validity bitmap, or no values
