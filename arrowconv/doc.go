@@ -25,7 +25,7 @@
 //     ExportRecordBatch, ImportRecordBatch.
 //
 // Readers return records whose tensor columns are fixedshape arrays,
-// validated (fixedshape.Array.Validate) before they are handed out, and
+// validated in full ([ValidateRecord]) before they are handed out, and
 // read the metadata written by pyarrow (always an explicit permutation),
 // Arrow C++ and arrow-rs ("permutations", null values) as package
 // metadata does.
@@ -104,8 +104,19 @@
 // bytes of the body per array (the length prefix of a compressed buffer,
 // two offsets of an uncompressed one), never every element: offsets
 // inside compressed buffers, offsets other than the first and last, and
-// view, union and dictionary indices are left to arrow-go and to the
-// readers' recovery, which frees what a failed decode allocated.
+// view, union and dictionary indices are left to the full validation
+// below, and to the readers' recovery, which frees what a failed decode
+// allocated.
+//
+// Every batch a reader decodes, and every batch [IPCWriter.Write] is
+// given, is then validated in full ([ValidateRecord]) before it is
+// handed out or written: all offsets in order and within their data or
+// child, UTF-8 of string values, null counts equal to the bitmaps, union
+// type ids and offsets, dictionary indices, run ends, for every column
+// and child, as Arrow C++'s ValidateFull does; arrow-go's writers would
+// otherwise panic on such a batch or copy it. The errors name the column
+// (a child by its path) and the row. The writers recover a panic of
+// arrow-go's writers as an error wrapping arrow.ErrInvalid.
 // Panics are reserved for caller bugs announced in the doc (a slot index
 // out of range).
 package arrowconv

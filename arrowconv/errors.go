@@ -47,3 +47,12 @@ func recovered(errp *error, what string) {
 		*errp = errorf("%s: malformed input: %v", what, r)
 	}
 }
+
+// recoveredWrite converts a panic raised by arrow-go's writers into an
+// error naming the panic value, a last line of defence behind
+// ValidateRecord; it is deferred by every writer entry point.
+func recoveredWrite(errp *error, what string) {
+	if r := recover(); r != nil {
+		*errp = errorf("%s: arrow-go panicked: %v", what, r)
+	}
+}

@@ -23,7 +23,7 @@ import (
 // states and within the body size limit. The body is used without a
 // copy (a body longer than stated is cut to its stated length), so next
 // must not reuse the bytes it returns (a body not aligned to 8 bytes
-// is copied, from the allocator). Batches are validated
+// is copied, from the allocator). Batches are validated in full
 // ([ValidateRecord]) before Next hands them out. Errors of the messages
 // wrap arrow.ErrInvalid; an error of next other than io.EOF is returned
 // as it is, wrapped. The caller releases the reader.

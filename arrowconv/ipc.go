@@ -203,7 +203,7 @@ func (r *FileReader) Close() error {
 }
 
 // RecordReader yields the record batches of an IPC stream (or of another
-// format through [NewRecordReader]), validating the tensor columns of each (fixedshape.Array.Validate).
+// format through [NewRecordReader]), validating each in full ([ValidateRecord]).
 // It implements array.RecordReader. It is not safe for concurrent use.
 type RecordReader struct {
 	refs   atomic.Int64
@@ -219,7 +219,7 @@ var _ array.RecordReader = (*RecordReader)(nil)
 // NewRecordReader returns a RecordReader of the batches next yields, for
 // readers of other formats (package parquetconv): next returns a batch
 // the reader then owns, or (nil, nil) at the end, or an error, which
-// stops the reader; every batch's tensor columns are validated
+// stops the reader; every batch is validated in full
 // ([ValidateRecord]) before Next hands it out. close, if not nil, runs
 // once, when the last reference is released. schema is the schema of
 // the batches.
@@ -373,16 +373,19 @@ func NewIPCStreamWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*IPC
 }
 
 // Write writes one record batch, whose schema must equal the writer's.
-// Tensor columns are validated first; sliced columns are written with
-// only their own rows. It does not take ownership of rec.
-func (w *IPCWriter) Write(rec arrow.RecordBatch) error {
+// The batch is validated in full first ([ValidateRecord]): an invalid one
+// is refused before anything of it is written. Sliced columns are written
+// with only their own rows. A panic of arrow-go's writer is returned as
+// an error wrapping arrow.ErrInvalid; the output is then to be discarded.
+// It does not take ownership of rec.
+func (w *IPCWriter) Write(rec arrow.RecordBatch) (err error) {
+	defer recoveredWrite(&err, "ipc write")
 	if !rec.Schema().Equal(w.schema) {
 		return errorf("record schema %v does not match the writer's %v", rec.Schema(), w.schema)
 	}
 	if err := ValidateRecord(rec); err != nil {
 		return err
 	}
-	var err error
 	if w.file != nil {
 		err = w.file.Write(rec)
 	} else {
@@ -394,9 +397,10 @@ func (w *IPCWriter) Write(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// Close finishes the file or stream.
-func (w *IPCWriter) Close() error {
-	var err error
+// Close finishes the file or stream. A panic of arrow-go's writer is
+// returned as an error wrapping arrow.ErrInvalid.
+func (w *IPCWriter) Close() (err error) {
+	defer recoveredWrite(&err, "ipc close")
 	if w.file != nil {
 		err = w.file.Close()
 	} else {

@@ -135,7 +135,7 @@ func TestIPCCraftedControls(t *testing.T) {
 		{name: "tensor", schema: tensorSchema, batches: []ipcMsg{func() ipcMsg { s, body := tensorBatch(16); return batch(s, body) }()}, rows: 16},
 		{name: "tensor_nulls", schema: tensorSchema, batches: []ipcMsg{func() ipcMsg {
 			s, body := tensorBatch(16)
-			s.nodes[0][1], s.nodes[1][1] = 1, 2
+			s.nodes[0][1], s.nodes[1][1] = 16, 32 // the body is zeros: every tensor and element null
 			s.buffers[0], s.buffers[1] = [2]int64{0, 2}, [2]int64{0, 4}
 			return batch(s, body)
 		}()}, rows: 16},

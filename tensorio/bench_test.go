@@ -2,6 +2,7 @@ package tensorio_test
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -82,6 +83,47 @@ func BenchmarkRead(b *testing.B) {
 					rec.Release()
 				}
 				r.Close()
+			}
+		})
+	}
+	b.Run("impl=copy", func(b *testing.B) {
+		src, dst := make([]byte, size), make([]byte, size)
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, src)
+		}
+	})
+}
+
+// BenchmarkWrite writes 16 batches of 64 float32 64x64 tensors (16 MiB)
+// to io.Discard through Writer.Write, which validates each batch before
+// arrow-go's writers see it; the copy baseline copies the same bytes once.
+func BenchmarkWrite(b *testing.B) {
+	const batches, rows = 16, 64
+	m := metadata.MustNew([]int{64, 64}, nil, nil)
+	size := batches * rows * m.Size() * 4
+	a := tensors(&testing.T{}, m, rows, 0, nil)
+	defer a.Release()
+	rec := batch(a)
+	defer rec.Release()
+	for _, f := range []tensorio.Format{tensorio.IPCStream, tensorio.IPCFile} {
+		b.Run(fmt.Sprintf("format=%s/impl=tensorio", f), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				w, err := tensorio.NewWriter(io.Discard, rec.Schema(), tensorio.WithFormat(f))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for range batches {
+					if err := w.Write(rec); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

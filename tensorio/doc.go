@@ -65,9 +65,20 @@
 // Errors name the file's path. Errors of a file's contents wrap
 // arrow.ErrInvalid (the codecs' and converters' error types); ErrFormat
 // reports an unknown format or extension and, through *FormatError, a
-// file whose bytes are of another format than its name says, ErrMismatch options or schemas
-// that do not fit a file or format, ErrClosed a writer used after Close or
-// Abort. Errors of the operating system are *fs.PathError values; those of
+// file whose bytes are of another format than its name says; ErrMismatch
+// options or schemas that do not fit a file or format; ErrClosed a writer
+// used after Close or Abort. Errors of the operating system are *fs.PathError values; those of
 // a writer name its target, never the temporary file (a missing directory
 // is "create DIR/NAME: no directory "DIR"").
+//
+// Every batch given to Writer.Write is validated in full
+// (arrowconv.ValidateRecord) before any writer sees it, as every batch a
+// reader returns is: an invalid batch (string offsets past their data,
+// a null count that contradicts its bitmap, any invariant Arrow C++'s
+// ValidateFull checks, in any column) is an error wrapping
+// arrow.ErrInvalid that names the column and row, and is never copied to
+// an output. A panic below Write or Close (arrow-go's writers trust their
+// input) is returned as an error wrapping arrow.ErrInvalid with the panic
+// value. A failed Write, or Close, aborts the writer: no temporary file
+// is left.
 package tensorio

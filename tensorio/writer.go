@@ -163,14 +163,36 @@ func newWriter(w io.Writer, f Format, schema *arrow.Schema, c *config) (*Writer,
 // Format returns the format written.
 func (w *Writer) Format() Format { return w.format }
 
-// Write writes rec, whose schema must be the writer's. Tensors-only
-// formats retain its columns until Close. A failed Write leaves the
-// writer to be aborted.
-func (w *Writer) Write(rec arrow.RecordBatch) error {
+// Write writes rec, whose schema must be the writer's. Every batch is
+// validated in full first (arrowconv.ValidateRecord: offsets, UTF-8, null
+// counts, nested children, dictionaries, unions, run ends and tensors of
+// every column) before any writer sees it: an invalid batch is an error
+// wrapping arrow.ErrInvalid that names the column and row, and nothing of
+// it reaches the output. Tensors-only formats retain its columns until
+// Close. A panic below Write (in arrow-go's writers) is returned as an
+// error wrapping arrow.ErrInvalid with the panic value. A failed Write
+// aborts the writer (see Abort: the temporary file is removed, retained
+// batches released, later calls return ErrClosed).
+func (w *Writer) Write(rec arrow.RecordBatch) (err error) {
 	if w.closed {
 		return ErrClosed
 	}
+	defer func() {
+		if err != nil {
+			w.Abort()
+		}
+	}()
+	defer w.recoverAbort(&err, "write")
+	if testHook != nil {
+		testHook("write")
+	}
 	if w.cols != nil {
+		// The IPC and Parquet writers validate each batch themselves
+		// (arrowconv.ValidateRecord) before arrow-go sees it; the codecs
+		// of the tensors-only formats do not.
+		if err := arrowconv.ValidateRecord(rec); err != nil {
+			return withPath(w.path, fmt.Errorf("tensorio: %w", err))
+		}
 		if int(rec.NumCols()) != len(w.cols.chunks) {
 			return mismatch("a batch of %d columns for a schema of %d", rec.NumCols(), len(w.cols.chunks))
 		}
@@ -187,16 +209,38 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	return withPath(w.path, w.bw.Write(rec))
 }
 
+// testHook, set by tests only (export_test.go), runs at the start of
+// Write and Close with "write" or "close"; tests plant panics through it.
+var testHook func(op string)
+
+// recoverAbort is deferred by Write and Close: a panic becomes an error
+// wrapping arrow.ErrInvalid that carries the panic value, and the writer
+// is aborted.
+func (w *Writer) recoverAbort(errp *error, op string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	w.closed = false // Close marks it closed before writing
+	w.Abort()
+	msg := fmt.Sprintf("tensorio: %s: %s writer panicked: %v", op, w.format, r)
+	*errp = withPath(w.path, &wrapped{msg: msg, err: arrow.ErrInvalid})
+}
+
 // Close writes what remains and, for a Writer made by Create, syncs the
 // temporary file and renames it over the target. On any error the
-// temporary file is removed and the target left as it was. Close after
-// Close or Abort returns ErrClosed.
-func (w *Writer) Close() error {
+// temporary file is removed and the target left as it was; a panic below
+// Close is returned as an error wrapping arrow.ErrInvalid, as in Write.
+// Close after Close or Abort returns ErrClosed.
+func (w *Writer) Close() (err error) {
 	if w.closed {
 		return ErrClosed
 	}
+	defer w.recoverAbort(&err, "close")
 	w.closed = true
-	var err error
+	if testHook != nil {
+		testHook("close")
+	}
 	if w.cols != nil {
 		err = w.cols.flush(w.w, w.format, w.cfg)
 	} else {
