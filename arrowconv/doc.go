@@ -2,8 +2,7 @@
 // Go and everything else that speaks Arrow, without copying wherever the
 // layout allows: arrow-go's arrow/tensor, plain and nested FixedSizeList
 // arrays, IPC files and streams and, with cgo, the C Data Interface.
-// Parquet is in package parquetconv, so that this package does not link
-// arrow-go's pqarrow and with it Flight and gRPC.
+// Parquet is in package parquetconv.
 //
 // # Overview
 //

@@ -1,4 +1,4 @@
-"""NumPy's transpose kernels alone, for the README's comparison with expr.
+"""NumPy's transpose kernels alone, for the comparison with expr in docs/benchmarks.md.
 
 np.copyto(dst, a.transpose(...)) into a preallocated array measures
 NumPy's strided copy without allocating the result, as expr's

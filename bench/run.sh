@@ -65,4 +65,4 @@ echo "== report"
 (cd "$bench_dir/peers" && go run ./cmd/benchtool report -o "$out" -machine "$MACHINE" -command "$command" "${results[@]}")
 mkdir -p "$bench_dir/charts"
 cp "$out/materialize-float32.svg" "$out/materialize-float64.svg" "$bench_dir/charts/"
-echo "wrote $out/results.md, the charts (also copied to bench/charts/ for the README) and the raw results"
+echo "wrote $out/results.md, the charts (also copied to bench/charts/ for docs/benchmarks.md) and the raw results"

@@ -110,10 +110,6 @@
 // are also within [WithMaxChunkBytes], before anything is allocated for
 // them.
 //
-// The package is apart from arrowconv because arrow-go's pqarrow imports
-// its Flight and gRPC packages: a program that uses only tensors, IPC or
-// C Data does not link them.
-//
 // # Memory
 //
 // Writers do not retain the records written. A fast-path writer holds a

@@ -32,9 +32,8 @@
 // rather than with the IPC reader's complaint about a missing footer.
 // WithFormat overrides the extension and the check.
 //
-// The package lives apart from the codecs' own packages because it links
-// all of them (and with Parquet, arrow-go's pqarrow): programs that need
-// one format import that format's package instead.
+// The package links every codec (and with Parquet, arrow-go's pqarrow):
+// programs that need one format import that format's package instead.
 //
 // # Memory
 //

@@ -22,10 +22,10 @@
 // # Layout
 //
 // DLPack shape is the logical shape; strides are in elements, the
-// logical element strides of design section 1, so every permutation is
-// exported as is. On import, NULL strides mean compact row-major, and
-// strides that are a dense permutation of the shape (stride.Dense)
-// become the column's permutation, zero-copy. Gapped, overlapping or
+// logical element strides of the column ([stride.Logical]), so every
+// permutation is exported as is. On import, NULL strides mean compact
+// row-major, and strides that are a dense permutation of the shape
+// (stride.Dense) become the column's permutation, zero-copy. Gapped, overlapping or
 // negative strides are gathered into a row-major copy only with
 // [ImportOptions].AllowCopy. The strides of a tensor without elements
 // are ignored (NumPy exports them as zeros). Only the CPU device, one

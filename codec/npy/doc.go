@@ -1,5 +1,5 @@
-// Package npy reads and writes NumPy's .npy format (versions 1.0, 2.0 and
-// 3.0) as fixed-shape tensor columns.
+// Package npy reads and writes NumPy's .npy files (format versions 1.0,
+// 2.0 and 3.0) and .npz archives as fixed-shape tensor columns.
 //
 // # Overview
 //

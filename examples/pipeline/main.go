@@ -1,7 +1,10 @@
-// Command pipeline reads uint8 images (H, W, C) from the "image" column of
-// a file of any format tensorio reads, crops 4 pixels off each side, puts
-// the channels first and writes the result with each image's mean to OUT
-// (.arrow, .parquet...):
+// Command pipeline is an example program: it crops the images of a file,
+// puts their channels first and writes them with each image's mean.
+//
+// It reads uint8 images (H, W, C) from the "image" column of a file of any
+// format tensorio reads, crops 4 pixels off each side, puts the channels
+// first and writes the result with each image's mean to OUT (.arrow,
+// .parquet...):
 //
 //	go run ./examples/pipeline testdata/images.arrow out.parquet
 package main

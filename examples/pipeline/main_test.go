@@ -211,7 +211,7 @@ func convert(t *testing.T, in, out string) {
 	}
 }
 
-// TestCommand runs the program as CI and the README do.
+// TestCommand runs the program as CI and docs/computing.md do.
 func TestCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.parquet")
 	cmd := exec.Command("go", "run", ".", images, out)
@@ -229,10 +229,10 @@ func TestCommand(t *testing.T) {
 	}
 }
 
-// TestREADME checks that the README's pipeline section shows this
-// program's code.
+// TestREADME checks that the pipeline section of docs/computing.md shows
+// this program's code.
 func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/computing.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,9 +242,9 @@ func TestREADME(t *testing.T) {
 	}
 	m := regexp.MustCompile("(?s)## Pipeline\n.*?```go\n(.*?)```").FindSubmatch(readme)
 	if m == nil {
-		t.Fatal("README has no Go block under ## Pipeline")
+		t.Fatal("docs/computing.md has no Go block under ## Pipeline")
 	}
 	if !strings.Contains(string(src), string(m[1])) {
-		t.Errorf("the README's pipeline code is not in main.go:\n%s", m[1])
+		t.Errorf("the pipeline code of docs/computing.md is not in main.go:\n%s", m[1])
 	}
 }

@@ -24,7 +24,7 @@ ray.data.DataContext.get_current().arrow_fixed_shape_tensor_format = FixedShapeT
 ray.data.DataContext.get_current().enable_progress_bars = False
 
 # pyarrow's own conversion of p, which Ray uses: for a 3-cycle permutation
-# its strides differ from the spec (see the README's spec notes).
+# its strides differ from the spec (see docs/spec-notes.md).
 pa_p = pq.read_table(os.path.join(root, "data.parquet"), columns=["p"]).column("p").combine_chunks().to_numpy_ndarray()
 
 ds = ray.data.read_parquet(os.path.join(root, "data.parquet"))

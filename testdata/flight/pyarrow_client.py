@@ -47,7 +47,7 @@ for path in paths:
     check_types(got.schema, path)
     for name in ["id", "x", "p"]:
         # Raw storage: pyarrow's own tensor conversions get 3-cycle
-        # permutations wrong (see the README's spec notes).
+        # permutations wrong (see docs/spec-notes.md).
         a = got.column(name).combine_chunks()
         b = local.column(name).combine_chunks()
         if isinstance(a.type, pa.ExtensionType):

@@ -1,5 +1,7 @@
 // Command gensamples writes the sample Arrow IPC files bundled in
-// testdata/ that the fstensor command's usage and README refer to:
+// testdata/, which the fstensor command's usage, the README and docs/ use.
+//
+// The files:
 //
 //	images.arrow      8 RGB images, uint8 (32,32,3) named H,W,C, with labels
 //	embeddings.arrow  16 float32 embeddings (64,) named dim, with ids
