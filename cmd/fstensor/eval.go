@@ -73,7 +73,7 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
 		},
 	}
 	inf.register(cmd)
-	outf.register(cmd, true)
+	outf.register(cmd)
 	fs := cmd.Flags()
 	fs.StringArrayVar(&columns, "column", nil, "a tensor column to transform (repeatable; default every tensor column); the others are kept")
 	fs.BoolVar(&relabel, "relabel", false, "write a result that only relabels the input (a transpose, a reshape) with the input's buffers and a permutation instead of copying")
