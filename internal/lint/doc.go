@@ -1,0 +1,13 @@
+// Package lint holds no code: its tests check rules of the house over
+// every Go file of the module, so that go test ./... keeps them.
+//
+// # Overview
+//
+// TestFunctionLength fails on any function or method longer than
+// [MaxFunctionLines] lines, tests included; assembly and generated files
+// (those with a "Code generated ... DO NOT EDIT." line) are not read.
+package lint
+
+// MaxFunctionLines is the most lines a function declaration may span,
+// from its func keyword to its closing brace, both included.
+const MaxFunctionLines = 120
