@@ -97,7 +97,7 @@ type compute struct {
 
 // compileCompute lowers the computing nodes above the view node v (whose
 // result the plan's last stage describes) to passes.
-func compileCompute(top, v *node, last Stage) (*compute, error) {
+func compileCompute(top, v *node, last stage) (*compute, error) {
 	var chain []*node
 	for m := top; m != v; m = m.x {
 		chain = append(chain, m)
