@@ -21,3 +21,10 @@ func (p *Plan) Stages() []Stage {
 	}
 	return out
 }
+
+// Plans returns the number of distinct row shapes compiled so far.
+func (p *VarPlan) Plans() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.plans)
+}
