@@ -6,6 +6,11 @@
 // TestFunctionLength fails on any function or method longer than
 // [MaxFunctionLines] lines, tests included; assembly and generated files
 // (those with a "Code generated ... DO NOT EDIT." line) are not read.
+//
+// TestImportDirection fails when imports run back up the house: a
+// package under internal/ (test support aside) importing a package of
+// the module outside internal/, or a file other than a test importing
+// internal/testsupport.
 package lint
 
 // MaxFunctionLines is the most lines a function declaration may span,

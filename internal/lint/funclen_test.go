@@ -3,11 +3,6 @@ package lint_test
 import (
 	"go/ast"
 	"go/parser"
-	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fstensor/fstensor/internal/lint"
@@ -19,75 +14,25 @@ type longFunc struct {
 	lines      int
 }
 
-// moduleRoot returns the directory of the go.mod above the test's
-// working directory.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // longFuncs returns the function declarations of the module's Go files
-// under root that span more than max lines, skipping testdata, hidden
-// directories, nested modules and generated files.
+// under root that span more than max lines, generated files left out.
 func longFuncs(t *testing.T, root string, max int) []longFunc {
 	t.Helper()
 	var long []longFunc
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, f := range goFiles(t, root, parser.SkipObjectResolution) {
+		if ast.IsGenerated(f.ast) {
+			continue
 		}
-		if d.IsDir() {
-			name := d.Name()
-			if path != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		if ast.IsGenerated(f) {
-			return nil
-		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		for _, decl := range f.Decls {
+		for _, decl := range f.ast.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok {
 				continue
 			}
-			n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
+			n := f.fset.Position(fn.End()).Line - f.fset.Position(fn.Pos()).Line + 1
 			if n > max {
-				long = append(long, longFunc{filepath.ToSlash(rel), funcName(fn), n})
+				long = append(long, longFunc{f.rel, funcName(fn), n})
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return long
 }
