@@ -13,7 +13,7 @@ import (
 
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 

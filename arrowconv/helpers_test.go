@@ -9,12 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/tensor"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
 
-// Shared test helpers (internal/testvec).
+// Shared test helpers (internal/testsupport/testvec).
 var (
 	checkedMem = testvec.CheckedMem
 	seqColumn  = testvec.SeqColumn

@@ -14,7 +14,7 @@ import (
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )

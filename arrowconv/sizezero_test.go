@@ -9,7 +9,7 @@ import (
 
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/internal/pyrun"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestSizeZeroListRefused reads a pyarrow-written stream whose tensor

@@ -14,8 +14,7 @@
 //	x[:, 1:3, ::-1]   x[..., 0]   x[None]   x.T   x.transpose(2, 0, 1)   x.reshape(4, -1)
 //
 // and chains of these are read by Parse and written by String, which is
-// canonical and parses back to an Equal expression. Simplify merges and
-// drops operations (ndindex's reduced form for indexes).
+// canonical and parses back to an Equal expression.
 //
 // In Go, the items of a subscript are All (`:`), At (`i`), From (`a:`), To
 // (`:b`), Range (`a:b`), Step (`::c`), Item.By for a step on any of these
@@ -130,7 +129,7 @@
 // row-major (no permutation); with WithRelabel a result that only relabels
 // the input's elements (a transpose, a reshape of a dense layout) is
 // returned as the input's buffers under a type whose permutation describes
-// them. Stage strides and offsets are in elements.
+// them.
 //
 // # Memory
 //

@@ -109,7 +109,7 @@ func loadBits(src []byte, off int, k uint) uint64 {
 
 // gather appends the elements of view st of the bits of src from bit
 // srcOff, in row-major order.
-func (w *bitWriter) gather(src []byte, srcOff int, st Stage) {
+func (w *bitWriter) gather(src []byte, srcOff int, st stage) {
 	shape, strides := st.Shape, st.Strides
 	base := srcOff + st.Offset
 	last := len(shape) - 1

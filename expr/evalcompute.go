@@ -359,41 +359,7 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			o := offs[opDst]
 			acc.f[o] = foldRun(r.kind, acc.f[o], src, offs[opSrc], inner)
 		} else {
-			c0 := 0
-			if ps.f32 && sd == 1 {
-				// The whole run in one pass of the chain kernel when it
-				// applies; the chunks below do the rest.
-				o := offs[opDst]
-				c0 = ps.chainF32(nt, w, src, cast[float32](dst.b)[o:o+inner], offs, 0)
-			}
-			for ; c0 < inner; c0 += chunk {
-				n := min(chunk, inner-c0)
-				if ps.f32 && sd == 1 {
-					ps.runF32(nt, w, src, dst, offs, c0, n)
-					continue
-				}
-				f, i := w.f[:n], w.i[:n]
-				src.load(f, i, offs[opSrc]+c0*st(opSrc), st(opSrc))
-				o := opK
-				for k := range ps.prog {
-					in := &ps.prog[k]
-					ko, ks := 0, 0
-					if in.k != nil {
-						ko, ks = offs[o]+c0*st(o), st(o)
-						o++
-					}
-					in.exec(f, i, ko, ks)
-				}
-				if acc == nil {
-					dst.store(f, i, offs[opDst]+c0*sd, sd)
-					continue
-				}
-				ko, ks := 0, 0
-				if r.c != nil {
-					ko, ks = offs[o]+c0*st(o), st(o)
-				}
-				acc.add(r, ps.val, f, i, offs[opDst]+c0*sd, sd, offs[opArg]+c0*st(opArg), st(opArg), ko, ks)
-			}
+			ps.runChunks(nt, w, src, dst, offs, acc)
 		}
 		k := last - 1
 		for ; k >= 0; k-- {
@@ -413,6 +379,52 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			flush()
 			return
 		}
+	}
+}
+
+// runChunks evaluates the run at offs in the general way: through the
+// float32 chain kernel when it applies, the rest in chunks of the
+// instruction program, then stored into dst or folded into acc.
+func (ps *pass) runChunks(nt *nest, w *worker, src view, dst view, offs []int, acc *accum) {
+	last := len(nt.dims) - 1
+	inner := nt.dims[last]
+	st := func(o int) int { return nt.st[o][last] }
+	sd := st(opDst)
+	r := ps.red
+	c0 := 0
+	if ps.f32 && sd == 1 {
+		// The whole run in one pass of the chain kernel when it
+		// applies; the chunks below do the rest.
+		o := offs[opDst]
+		c0 = ps.chainF32(nt, w, src, cast[float32](dst.b)[o:o+inner], offs, 0)
+	}
+	for ; c0 < inner; c0 += chunk {
+		n := min(chunk, inner-c0)
+		if ps.f32 && sd == 1 {
+			ps.runF32(nt, w, src, dst, offs, c0, n)
+			continue
+		}
+		f, i := w.f[:n], w.i[:n]
+		src.load(f, i, offs[opSrc]+c0*st(opSrc), st(opSrc))
+		o := opK
+		for k := range ps.prog {
+			in := &ps.prog[k]
+			ko, ks := 0, 0
+			if in.k != nil {
+				ko, ks = offs[o]+c0*st(o), st(o)
+				o++
+			}
+			in.exec(f, i, ko, ks)
+		}
+		if acc == nil {
+			dst.store(f, i, offs[opDst]+c0*sd, sd)
+			continue
+		}
+		ko, ks := 0, 0
+		if r.c != nil {
+			ko, ks = offs[o]+c0*st(o), st(o)
+		}
+		acc.add(r, ps.val, f, i, offs[opDst]+c0*sd, sd, offs[opArg]+c0*st(opArg), st(opArg), ko, ks)
 	}
 }
 

@@ -49,16 +49,6 @@ func ExampleParse() {
 	// expr: index 8 is out of bounds for axis 0 with size 8 at offset 4 of "x[8]"
 }
 
-func ExampleSimplify() {
-	x := expr.InputOf(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{4, 5}, nil, nil))
-	e := expr.Transpose(expr.Transpose(expr.Slice(expr.Slice(x, 1, 1, expr.Omit, expr.Omit), 1, expr.Omit, expr.Omit, -1)), 1, 0)
-	fmt.Println(e)
-	fmt.Println(expr.Simplify(e))
-	// Output:
-	// x[:, 1:][:, ::-1].T.transpose(1, 0)
-	// x[0:4, 4:0:-1]
-}
-
 func ExampleCompile() {
 	// A 3-cycle permuted input (physical shape (3,4,2)): the planner folds
 	// its layout into the view, and transpose(1, 2, 0) undoes it, so the

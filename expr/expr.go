@@ -18,8 +18,8 @@ import (
 //
 // The interface is sealed: the constructors of this package (Input,
 // InputOf, Subscript, Slice, Index, Transpose, Reshape, Astype, Arith,
-// ArithLeft, Clip, Abs, Sqrt, Reduce, ReduceDdof, Similarity, Parse,
-// Simplify) make every Expr.
+// ArithLeft, Clip, Abs, Sqrt, Reduce, ReduceDdof, Similarity, Parse)
+// make every Expr.
 type Expr interface {
 	// String returns the canonical text form, which Parse reads back
 	// to an equal expression (Equal). The input prints as `x`.
@@ -386,8 +386,7 @@ func reshapeNames(old []int, names []string, shape []int) []string {
 // Equal reports whether a and b are the same expression: the same input
 // (element type and metadata) and the same operations with the same
 // arguments as written. Expressions that only compute the same result,
-// such as `x.T` and `x.transpose(1, 0)`, are not equal; compare their
-// Simplify forms for that.
+// such as `x.T` and `x.transpose(1, 0)`, are not equal.
 func Equal(a, b Expr) bool {
 	x, y := a.node(), b.node()
 	for x != nil && y != nil {

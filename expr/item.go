@@ -210,12 +210,12 @@ func reduced(first, step, count, n int) Item {
 	return Span(first, stop, step)
 }
 
-// ReduceSlice returns the canonical form of the slice it on an axis of
+// reduceSlice returns the canonical form of the slice it on an axis of
 // size n, as ndindex's Slice.reduce(shape) computes it (step 1 printed
 // without its place), and the number of positions it selects. It fails,
 // with an error wrapping arrow.ErrInvalid, when it is not a slice, n is
 // negative or the step is 0.
-func ReduceSlice(it Item, n int) (Item, int, error) {
+func reduceSlice(it Item, n int) (Item, int, error) {
 	switch {
 	case it.kind != itemSlice:
 		return Item{}, 0, errorf("%s is not a slice", it)
@@ -228,12 +228,12 @@ func ReduceSlice(it Item, n int) (Item, int, error) {
 	return reduced(first, step, count, n), count, nil
 }
 
-// Indices returns what Python's slice(start, stop, step).indices(n) returns
+// indices returns what Python's slice(start, stop, step).indices(n) returns
 // for the slice it on an axis of size n: the start, stop and step with
 // negatives and clipping resolved, and the number of positions selected.
-// It has ReduceSlice's errors.
-func Indices(it Item, n int) (start, stop, step, count int, err error) {
-	if _, _, err := ReduceSlice(it, n); err != nil {
+// It has reduceSlice's errors.
+func indices(it Item, n int) (start, stop, step, count int, err error) {
+	if _, _, err := reduceSlice(it, n); err != nil {
 		return 0, 0, 0, 0, err
 	}
 	start, stop, step, count = it.indices(n)

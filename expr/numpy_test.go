@@ -300,7 +300,7 @@ func evalNumpyCase[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | fl
 		if diff := cmp.Diff(got[i], vals, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("Apply on tensor %d differs from Eval (-Eval +Apply):\n%s", i, diff)
 		}
-		buf = r.Data()
+		buf = r.PhysicalData()
 	}
 	return shape, got, nil
 }

@@ -46,6 +46,7 @@ func TestParse(t *testing.T) {
 		{"0-D reshape", scalar, "x.reshape(1, 1).reshape(())", "x.reshape(1, 1).reshape(())", nil, nil, "x"},
 		{"size-0 dim", empty, "x[:, ::-1].reshape(0, 5)", "x[:, ::-1].reshape(0, 5)", []int{0, 5}, nil, "x.reshape(0, 5)"},
 		{"identity index", x234, "x[...]", "x[...]", []int{2, 3, 4}, []string{"c", "h", "w"}, "x"},
+		{"slices under cancelling transposes", expr.InputOf(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{4, 5}, nil, nil)), "x[:, 1:][:, ::-1].T.transpose(1, 0)", "x[:, 1:][:, ::-1].T.transpose(1, 0)", []int{4, 4}, nil, "x[0:4, 4:0:-1]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,10 +10,10 @@ import (
 	"github.com/fstensor/fstensor/stride"
 )
 
-// Stage is one copy of a Plan: a strided view over the stage's source.
+// stage is one copy of a Plan: a strided view over the stage's source.
 // The first stage reads an input tensor's physical elements; each later
 // stage reads the dense row-major result of the stage before it.
-type Stage struct {
+type stage struct {
 	// Shape is the logical shape the stage produces.
 	Shape []int
 	// Strides are the element strides of Shape's axes over the source,
@@ -35,7 +35,7 @@ type Plan struct {
 	in      metadata.Metadata
 	inSize  int
 	out     metadata.Metadata
-	stages  []Stage
+	stages  []stage
 	kernels []kernel.Plan
 	inShape []int    // the input's logical shape
 	inElem  []int    // the input's logical element strides
@@ -75,7 +75,7 @@ func Compile(e Expr) (*Plan, error) {
 		chain = append(chain, m)
 	}
 	slices.Reverse(chain)
-	v := Stage{Shape: n.in.Shape(), Strides: slices.Clone(p.inElem)}
+	v := stage{Shape: n.in.Shape(), Strides: slices.Clone(p.inElem)}
 	for _, m := range chain {
 		switch m.op {
 		case opIndex:
@@ -83,7 +83,7 @@ func Compile(e Expr) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			var s Stage
+			var s stage
 			s.Offset = v.Offset
 			for _, sl := range sels {
 				if sl.axis < 0 {
@@ -112,7 +112,7 @@ func Compile(e Expr) (*Plan, error) {
 				break
 			}
 			p.stages = append(p.stages, v)
-			v = Stage{Shape: shape, Strides: stride.RowMajor(nil, shape)}
+			v = stage{Shape: shape, Strides: stride.RowMajor(nil, shape)}
 		}
 	}
 	p.stages = append(p.stages, v)
@@ -230,15 +230,6 @@ func (p *Plan) Metadata() metadata.Metadata {
 		return p.comp.meta
 	}
 	return p.out
-}
-
-// Stages returns a copy of the plan's copies, first to last.
-func (p *Plan) Stages() []Stage {
-	out := make([]Stage, len(p.stages))
-	for i, s := range p.stages {
-		out[i] = Stage{Shape: slices.Clone(s.Shape), Strides: slices.Clone(s.Strides), Offset: s.Offset}
-	}
-	return out
 }
 
 // Relabel reports whether the result is a relabelling of the input's

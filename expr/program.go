@@ -97,7 +97,7 @@ type compute struct {
 
 // compileCompute lowers the computing nodes above the view node v (whose
 // result the plan's last stage describes) to passes.
-func compileCompute(top, v *node, last Stage) (*compute, error) {
+func compileCompute(top, v *node, last stage) (*compute, error) {
 	var chain []*node
 	for m := top; m != v; m = m.x {
 		chain = append(chain, m)
@@ -147,60 +147,9 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 			}
 			p.prog = append(p.prog, instr{code: code, from: m.dt, to: m.dt, k: p.konst(m.c, m.dt)})
 		case opReduce:
-			red, _ := reducedAxes(m.axes, len(p.shape))
-			r := &reducer{kind: m.red, red: red, out: m.dt, argAxis: -1, count: 1, ddof: m.ddof}
-			if m.axes != nil && len(m.axes) == 1 {
-				r.argAxis = m.axes[0]
-				if r.argAxis < 0 {
-					r.argAxis += len(p.shape)
-				}
-			}
-			for a, on := range red {
-				if on {
-					r.count *= p.shape[a]
-				} else {
-					r.outShape = append(r.outShape, p.shape[a])
-				}
-			}
-			r.float = p.val.float() || m.red == Mean || m.red == Norm || m.red == Var || m.red == Std
-			if len(p.prog) == 1 && p.prog[0].code == iCast && exactCast(p.src, p.val) && m.red != ArgMax && m.red != ArgMin {
-				// x.astype(float32).mean(): the conversion changes no value,
-				// so the reduction reads the elements as they are.
-				p.prog, p.val = nil, p.src
-			}
-			p.red = r
+			p.reduce(m)
 		case opSim:
-			if !m.c.scalar() {
-				p.broadcastTo(mustBroadcast(p.shape, m.c.shape))
-			}
-			pt := promoteWeak(p.val, m.c.weak)
-			if !m.c.scalar() {
-				pt = promote(p.val, m.c.dt)
-			}
-			red := make([]bool, len(p.shape))
-			for a := range red {
-				red[a] = true
-			}
-			count, _ := stride.NumElements(p.shape)
-			if m.metric == Dot && !pt.float() {
-				// (x * c).sum() in integers.
-				p.cast(pt)
-				p.prog = append(p.prog, instr{code: iMul, from: pt, to: pt, k: p.konst(m.c, pt)})
-				p.red = &reducer{kind: Sum, red: red, out: m.dt, argAxis: -1, count: count}
-				break
-			}
-			if !pt.float() {
-				pt = dtF64
-			}
-			k := p.konst(m.c, pt)
-			if k.f == nil { // integer constant with float64 arithmetic
-				k.f = make([]float64, len(k.i))
-				for j, v := range k.i {
-					k.f[j] = float64(v)
-				}
-				k.i = nil
-			}
-			p.red = &reducer{c32: pt == dtF32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
+			p.similarity(m)
 		}
 	}
 	end := c.second
@@ -223,6 +172,70 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 		c.second.prepF32()
 	}
 	return c, nil
+}
+
+// reduce ends p with the reduction m: the reducer of m's axes over p's
+// shape.
+func (p *pass) reduce(m *node) {
+	red, _ := reducedAxes(m.axes, len(p.shape))
+	r := &reducer{kind: m.red, red: red, out: m.dt, argAxis: -1, count: 1, ddof: m.ddof}
+	if m.axes != nil && len(m.axes) == 1 {
+		r.argAxis = m.axes[0]
+		if r.argAxis < 0 {
+			r.argAxis += len(p.shape)
+		}
+	}
+	for a, on := range red {
+		if on {
+			r.count *= p.shape[a]
+		} else {
+			r.outShape = append(r.outShape, p.shape[a])
+		}
+	}
+	r.float = p.val.float() || m.red == Mean || m.red == Norm || m.red == Var || m.red == Std
+	if len(p.prog) == 1 && p.prog[0].code == iCast && exactCast(p.src, p.val) && m.red != ArgMax && m.red != ArgMin {
+		// x.astype(float32).mean(): the conversion changes no value,
+		// so the reduction reads the elements as they are.
+		p.prog, p.val = nil, p.src
+	}
+	p.red = r
+}
+
+// similarity ends p with the similarity m against its constant: an
+// integer dot product as a multiply and sum, other metrics as a
+// similarity reducer over every axis.
+func (p *pass) similarity(m *node) {
+	if !m.c.scalar() {
+		p.broadcastTo(mustBroadcast(p.shape, m.c.shape))
+	}
+	pt := promoteWeak(p.val, m.c.weak)
+	if !m.c.scalar() {
+		pt = promote(p.val, m.c.dt)
+	}
+	red := make([]bool, len(p.shape))
+	for a := range red {
+		red[a] = true
+	}
+	count, _ := stride.NumElements(p.shape)
+	if m.metric == Dot && !pt.float() {
+		// (x * c).sum() in integers.
+		p.cast(pt)
+		p.prog = append(p.prog, instr{code: iMul, from: pt, to: pt, k: p.konst(m.c, pt)})
+		p.red = &reducer{kind: Sum, red: red, out: m.dt, argAxis: -1, count: count}
+		return
+	}
+	if !pt.float() {
+		pt = dtF64
+	}
+	k := p.konst(m.c, pt)
+	if k.f == nil { // integer constant with float64 arithmetic
+		k.f = make([]float64, len(k.i))
+		for j, v := range k.i {
+			k.f[j] = float64(v)
+		}
+		k.i = nil
+	}
+	p.red = &reducer{c32: pt == dtF32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
 }
 
 func mustBroadcast(a, b []int) []int {

@@ -6,16 +6,16 @@ import (
 	"github.com/fstensor/fstensor/stride"
 )
 
-// Simplify returns an expression equivalent to e in canonical form:
+// simplifyExpr returns an expression equivalent to e in canonical form:
 // consecutive indexes merged into one, consecutive transposes composed and
 // consecutive reshapes collapsed into one with explicit sizes, and identity
 // operations dropped (x[...], x[:, :], a transpose that moves nothing, a
 // reshape to the same shape). Each index is reduced as ndindex's
-// Tuple.reduce(shape) does: slices in their canonical form (ReduceSlice),
+// Tuple.reduce(shape) does: slices in their canonical form (reduceSlice),
 // negative integers resolved, trailing full slices and ellipses removed.
 // Computing operations are kept as they are, over their simplified
 // operand. An expression that fails Check is returned unchanged.
-func Simplify(e Expr) Expr {
+func simplifyExpr(e Expr) Expr {
 	if Check(e) != nil {
 		return e
 	}

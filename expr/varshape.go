@@ -202,13 +202,6 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	return pl, nil
 }
 
-// Plans returns the number of distinct row shapes compiled so far.
-func (p *VarPlan) Plans() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.plans)
-}
-
 // Eval evaluates the plan over every row of in, which must be of the
 // plan's type (its names and uniform shape may differ), and returns a new
 // column allocated from the option's allocator; the caller releases it.

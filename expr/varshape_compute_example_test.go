@@ -52,7 +52,7 @@ func ExampleVarPlan_Eval_compute() {
 			if err != nil {
 				panic(err)
 			}
-			fmt.Println("fixed", o.TensorType().Shape(), c.Tensor(1).Data())
+			fmt.Println("fixed", o.TensorType().Shape(), c.Tensor(1).PhysicalData())
 		case *varshape.Array:
 			fmt.Println("variable", o.Shape(nil, 0), o.Shape(nil, 1))
 		default:

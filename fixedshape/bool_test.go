@@ -1,13 +1,11 @@
 package fixedshape_test
 
 import (
-	"bytes"
 	"errors"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -98,28 +96,13 @@ func TestBool(t *testing.T) {
 				t.Error("a changed element is Equal")
 			}
 
-			var buf bytes.Buffer
 			schema := arrow.NewSchema([]arrow.Field{{Name: "mask", Type: typ, Nullable: true}}, nil)
 			rec := array.NewRecordBatch(schema, []arrow.Array{sa}, int64(sa.Len()))
 			defer rec.Release()
-			w := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Release()
-			if !r.Next() {
-				t.Fatal(r.Err())
-			}
-			got, ok := r.RecordBatch().Column(0).(*fixedshape.Array)
+			back := ipcRoundTrip(t, mem, rec)
+			got, ok := back.Column(0).(*fixedshape.Array)
 			if !ok || !arrow.TypeEqual(got.DataType(), typ) || !fixedshape.Equal(got, sa) {
-				t.Errorf("IPC round trip: %v, want %v", r.RecordBatch().Column(0), sa)
+				t.Errorf("IPC round trip: %v, want %v", back.Column(0), sa)
 			}
 			if diff := cmp.Diff(sa.NullN(), got.NullN()); diff != "" {
 				t.Errorf("nulls (-want +got):\n%s", diff)

@@ -133,6 +133,31 @@ func readBack(t *testing.T, mem memory.Allocator, format string, data []byte) ar
 	return col
 }
 
+// ipcRoundTrip writes rec to an IPC stream allocating from mem and
+// returns the first batch read back. The reader, which owns the batch,
+// is released when the test ends, before the checks of allocators made
+// by newMem earlier.
+func ipcRoundTrip(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch) arrow.RecordBatch {
+	t.Helper()
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	t.Cleanup(r.Release)
+	if !r.Next() {
+		t.Fatalf("no batch: %v", r.Err())
+	}
+	return r.RecordBatch()
+}
+
 // TestIPCCorruptMetadata rewrites the extension metadata inside an IPC
 // stream (same length, so the framing stays valid) and checks that the
 // reader reports an error instead of panicking or guessing.

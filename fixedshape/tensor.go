@@ -103,13 +103,6 @@ func (t Tensor[T]) AppendElemStrides(dst []int) []int { return append(dst, t.str
 // fills) or with PhysicalShape and the permutation at hand.
 func (t Tensor[T]) PhysicalData() []T { return t.data }
 
-// Data returns the elements in storage order, as PhysicalData does.
-//
-// Deprecated: the name hides that the order is physical, not logical; use
-// PhysicalData for the storage order, or All and AppendLogical for the
-// logical order.
-func (t Tensor[T]) Data() []T { return t.data }
-
 // At returns the element at a logical index. It panics, like slice
 // indexing, when the index has the wrong number of entries or an entry is
 // out of range; it does not allocate.

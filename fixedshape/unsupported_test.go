@@ -7,8 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -53,8 +51,7 @@ func TestUnsupportedIPC(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := newMem(t)
 			storageType := arrow.FixedSizeListOf(tt.size, tt.elem)
 			ext, err := (&fixedshape.Type{}).Deserialize(storageType, tt.data)
 			if err != nil {
@@ -103,23 +100,7 @@ func TestUnsupportedIPC(t *testing.T) {
 			rec := array.NewRecordBatch(schema, []arrow.Array{img3, col}, int64(col.Len()))
 			defer rec.Release()
 
-			var buf bytes.Buffer
-			w := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
-			if err != nil {
-				t.Fatalf("read: %v", err)
-			}
-			defer r.Release()
-			if !r.Next() {
-				t.Fatalf("no batch: %v", r.Err())
-			}
-			got := r.RecordBatch()
+			got := ipcRoundTrip(t, mem, rec)
 			if _, ok := got.Column(0).(*fixedshape.Array); !ok {
 				t.Errorf("column img is %T, want a tensor column", got.Column(0))
 			}

@@ -10,12 +10,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 )
 
-// Shared test helpers (internal/testvec).
+// Shared test helpers (internal/testsupport/testvec).
 var (
 	checkedMem = testvec.CheckedMem
 	seqColumn  = testvec.SeqColumn

@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/internal/validate"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"

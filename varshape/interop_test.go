@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/internal/pyrun"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/fstensor/fstensor/varshape"
 )

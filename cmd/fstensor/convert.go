@@ -16,28 +16,57 @@ func newConvert(stdout io.Writer) *cobra.Command {
 	var outf outputFlags
 	var columns []string
 	cmd := &cobra.Command{
-		Use:   "convert IN OUT",
+		Use:   "convert IN -o OUT",
 		Short: "Copy the batches of one file into another format",
 		Long: `Convert copies the record batches of IN into OUT, in the format of OUT's extension (or --to).
-OUT is written to a temporary file and renamed over OUT only when everything was written:
-on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be IN.`,
-		Example: `  fstensor convert testdata/permuted.arrow permuted.parquet --compression zstd
-  fstensor convert testdata/embeddings.arrow embeddings.npy --column embedding
-  fstensor convert vectors.parquet vectors.arrow --shape 768     # plain lists of 768 floats as tensors
-  fstensor convert big.arrows head.arrows --rows 0:100
-  curl -s https://example.org/x.parquet | fstensor convert - x.arrow   # standard input, format sniffed
-  fstensor convert data.pb data.arrow --name vec                        # the column of a single-column input
-  fstensor convert testdata/nulls.arrow nulls.npy --fill-nulls -32768   # int16: a whole number in range
+OUT is named by -o/--output, as for eval and show, or as a second argument (convert IN OUT);
+naming it both ways is a usage error. OUT is written to a temporary file and renamed over
+OUT only when everything was written: on an error, Ctrl-C or SIGTERM an existing OUT is
+left as it was. OUT may not be IN.`,
+		Example: `  fstensor convert testdata/permuted.arrow -o permuted.parquet --compression zstd
+  fstensor convert testdata/embeddings.arrow -o embeddings.npy --column embedding
+  fstensor convert vectors.parquet -o vectors.arrow --shape 768     # plain lists of 768 floats as tensors
+  fstensor convert big.arrows -o head.arrows --rows 0:100
+  curl -s https://example.org/x.parquet | fstensor convert - -o x.arrow   # standard input, format sniffed
+  fstensor convert data.pb -o data.arrow --name vec                        # the column of a single-column input
+  fstensor convert testdata/nulls.arrow -o nulls.npy --fill-nulls -32768   # int16: a whole number in range
+  fstensor convert testdata/images.arrow images.parquet                   # OUT as the second argument
   fstensor eval 'x.astype(float32)' testdata/nulls.arrow -o nulls.npy --fill-nulls NaN`,
-		Args: exactArgs(2, "IN and OUT"),
+		Args: convertArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConvert(args[0], args[1], inf, outf, columns, stdout)
+			out, err := convertOutput(args, outf.out)
+			if err != nil {
+				return err
+			}
+			return runConvert(args[0], out, inf, outf, columns, stdout)
 		},
 	}
 	inf.register(cmd)
-	outf.register(cmd, false)
+	outf.register(cmd)
 	cmd.Flags().StringArrayVar(&columns, "column", nil, "a column to keep (repeatable; default all)")
 	return cmd
+}
+
+// convertArgs requires IN and, unless -o names OUT, OUT.
+func convertArgs(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 && len(args) != 2 {
+		return fmt.Errorf("%w: convert takes IN and -o OUT (or IN OUT), got %d argument(s)", errUsage, len(args))
+	}
+	return nil
+}
+
+// convertOutput returns the output path of convert: the second argument
+// or the value of -o, which may not both be given.
+func convertOutput(args []string, flag string) (string, error) {
+	switch {
+	case len(args) == 2 && flag != "":
+		return "", fmt.Errorf("%w: convert takes OUT as -o OUT or as its second argument, not both (%s and -o %s)", errUsage, args[1], flag)
+	case len(args) == 2:
+		return args[1], nil
+	case flag == "":
+		return "", fmt.Errorf("%w: convert needs -o OUT", errUsage)
+	}
+	return flag, nil
 }
 
 // runConvert copies the batches of one file into another format.

@@ -26,65 +26,93 @@ func TestUnsupportedColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
-	unsupported := map[string]string{"text": "element type utf8"}
-	raw := map[string]string{"mask": "bool", "dec": "decimal(9, 2)", "ts": "timestamp[us]", "fsb": "fixed_size_binary[3]"}
 	for _, name := range []string{"mixed.arrow", "mixed.parquet"} {
 		in := filepath.Join(dir, name)
 		t.Run(name, func(t *testing.T) {
-			code, out, stderr := runCmd(t, "inspect", "--json", in)
-			if code != 0 {
-				t.Fatalf("inspect: code %d: %s", code, stderr)
-			}
-			var rep inspectReport
-			if err := json.Unmarshal([]byte(out), &rep); err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]string{}
-			var names []string
-			for _, c := range rep.Columns {
-				names = append(names, c.Name)
-				if c.Unsupported != "" {
-					got[c.Name] = c.Unsupported
-					if want := unsupported[c.Name]; !strings.Contains(c.Unsupported, want) {
-						t.Errorf("column %s: reason %q lacks %q", c.Name, c.Unsupported, want)
-					}
-				}
-				if c.Name == "img" && (!c.Tensor || c.Stats == nil || c.Stats.Rows != 3 || c.Stats.Nulls != 1) {
-					t.Errorf("img: %+v", c)
-				}
-				if want, ok := raw[c.Name]; ok && (!c.Tensor || c.ElemType != want || c.Stats == nil || c.Stats.Rows != 3 || c.Stats.Nulls != 1) {
-					t.Errorf("%s: %+v, want a tensor of %s", c.Name, c, want)
-				}
-			}
-			if diff := cmp.Diff([]string{"img", "mask", "dec", "ts", "fsb", "text", "label"}, names); diff != "" {
-				t.Errorf("columns (-want +got):\n%s", diff)
-			}
-			if len(got) != len(unsupported) {
-				t.Errorf("unsupported columns %v, want %v", got, unsupported)
-			}
+			inspectMixed(t, in)
+			evalMixed(t, dir, name, in)
+			reverseMixed(t, dir, name, in)
+			transposeMask(t, dir, name, in)
+			convertMixed(t, dir, name, in)
+		})
+	}
+}
 
-			// eval transforms img and keeps the others, naming them.
-			code, _, stderr = runCmd(t, "eval", "x.T", in, "-o", filepath.Join(dir, "e-"+name+".arrow"))
-			if code != 0 || !strings.Contains(stderr, "text: kept as it is") {
-				t.Errorf("eval: code %d: %s", code, stderr)
-			}
-			code, _, stderr = runCmd(t, "eval", "x.T", in, "--column", "text", "-o", filepath.Join(dir, "x.arrow"))
-			if code != 2 || !strings.Contains(stderr, `column "text"`) || !strings.Contains(stderr, "element type utf8") {
-				t.Errorf("eval --column text: code %d: %s", code, stderr)
-			}
-			for _, c := range rep.Columns {
-				if c.Name == "mask" && (c.Stats == nil || c.Stats.True == nil || *c.Stats.True != 10) {
-					t.Errorf("mask: true count %+v, want 10", c.Stats)
-				}
-			}
+// mixedUnsupported are the columns of mixed.py that fstensor does not
+// view, and a word of why; mixedRaw those it views as raw elements, and
+// their element types.
+var (
+	mixedUnsupported = map[string]string{"text": "element type utf8"}
+	mixedRaw         = map[string]string{"mask": "bool", "dec": "decimal(9, 2)", "ts": "timestamp[us]", "fsb": "fixed_size_binary[3]"}
+)
 
-			// Raw element types transform like numeric ones: reversing
-			// the first axis, checked against NumPy on the storage.
-			rev := filepath.Join(dir, "r-"+name+".arrow")
-			if code, _, stderr := runCmd(t, "eval", "x[::-1]", in, "--column", "dec", "--column", "ts", "--column", "fsb", "--column", "mask", "-o", rev); code != 0 {
-				t.Fatalf("eval x[::-1]: %s", stderr)
+// inspectMixed checks inspect's report of the columns of in.
+func inspectMixed(t *testing.T, in string) {
+	code, out, stderr := runCmd(t, "inspect", "--json", in)
+	if code != 0 {
+		t.Fatalf("inspect: code %d: %s", code, stderr)
+	}
+	var rep inspectReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	var names []string
+	for _, c := range rep.Columns {
+		names = append(names, c.Name)
+		if c.Unsupported != "" {
+			got[c.Name] = c.Unsupported
+			if want := mixedUnsupported[c.Name]; !strings.Contains(c.Unsupported, want) {
+				t.Errorf("column %s: reason %q lacks %q", c.Name, c.Unsupported, want)
 			}
-			const revCheck = `
+		}
+		if c.Name == "img" && (!c.Tensor || c.Stats == nil || c.Stats.Rows != 3 || c.Stats.Nulls != 1) {
+			t.Errorf("img: %+v", c)
+		}
+		if want, ok := mixedRaw[c.Name]; ok && (!c.Tensor || c.ElemType != want || c.Stats == nil || c.Stats.Rows != 3 || c.Stats.Nulls != 1) {
+			t.Errorf("%s: %+v, want a tensor of %s", c.Name, c, want)
+		}
+	}
+	if diff := cmp.Diff([]string{"img", "mask", "dec", "ts", "fsb", "text", "label"}, names); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+	if len(got) != len(mixedUnsupported) {
+		t.Errorf("unsupported columns %v, want %v", got, mixedUnsupported)
+	}
+	for _, c := range rep.Columns {
+		if c.Name == "mask" && (c.Stats == nil || c.Stats.True == nil || *c.Stats.True != 10) {
+			t.Errorf("mask: true count %+v, want 10", c.Stats)
+		}
+	}
+}
+
+// evalMixed checks that eval transforms img and keeps the others,
+// naming them, and refuses to transform the column of strings.
+func evalMixed(t *testing.T, dir, name, in string) {
+	code, _, stderr := runCmd(t, "eval", "x.T", in, "-o", filepath.Join(dir, "e-"+name+".arrow"))
+	if code != 0 || !strings.Contains(stderr, "text: kept as it is") {
+		t.Errorf("eval: code %d: %s", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "eval", "x.T", in, "--column", "text", "-o", filepath.Join(dir, "x.arrow"))
+	if code != 2 || !strings.Contains(stderr, `column "text"`) || !strings.Contains(stderr, "element type utf8") {
+		t.Errorf("eval --column text: code %d: %s", code, stderr)
+	}
+}
+
+// reverseMixed checks that raw element types transform like numeric
+// ones: the first axis reversed, against NumPy on the storage.
+func reverseMixed(t *testing.T, dir, name, in string) {
+	rev := filepath.Join(dir, "r-"+name+".arrow")
+	if code, _, stderr := runCmd(t, "eval", "x[::-1]", in, "--column", "dec", "--column", "ts", "--column", "fsb", "--column", "mask", "-o", rev); code != 0 {
+		t.Fatalf("eval x[::-1]: %s", stderr)
+	}
+	if out := pyrun.Run(t, revCheck, nil, []string{"pyarrow", "numpy"}, in, rev); strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("pyarrow check: %s", out)
+	}
+}
+
+// revCheck compares the reversed columns with NumPy on the storage.
+const revCheck = `
 import sys, numpy as np, pyarrow as pa, pyarrow.parquet as pq
 src = pq.read_table(sys.argv[1]) if sys.argv[1].endswith(".parquet") else pa.ipc.open_file(sys.argv[1]).read_all()
 got = pa.ipc.open_file(sys.argv[2]).read_all()
@@ -98,17 +126,21 @@ for name, shape, perm in [("dec", (2,), (0,)), ("ts", (2, 2), (0, 1)), ("fsb", (
         assert got.schema.field(name).type == src.schema.field(name).type
 print("ok")
 `
-			if out := pyrun.Run(t, revCheck, nil, []string{"pyarrow", "numpy"}, in, rev); strings.TrimSpace(string(out)) != "ok" {
-				t.Errorf("pyarrow check: %s", out)
-			}
 
-			// The bool mask transposed: logical (5,3) over physical (3,5)
-			// with permutation [1,0], so x.T is the physical order.
-			tr := filepath.Join(dir, "t-"+name+".arrow")
-			if code, _, stderr := runCmd(t, "eval", "x.T", in, "--column", "mask", "-o", tr); code != 0 {
-				t.Fatalf("eval x.T: %s", stderr)
-			}
-			const trCheck = `
+// transposeMask checks the bool mask transposed: logical (5,3) over
+// physical (3,5) with permutation [1,0], so x.T is the physical order.
+func transposeMask(t *testing.T, dir, name, in string) {
+	tr := filepath.Join(dir, "t-"+name+".arrow")
+	if code, _, stderr := runCmd(t, "eval", "x.T", in, "--column", "mask", "-o", tr); code != 0 {
+		t.Fatalf("eval x.T: %s", stderr)
+	}
+	if out := pyrun.Run(t, trCheck, nil, []string{"pyarrow", "numpy"}, tr, filepath.Join(dir, "mixed.json")); strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("transpose check: %s", out)
+	}
+}
+
+// trCheck compares the transposed mask with the values mixed.py wrote.
+const trCheck = `
 import sys, json, numpy as np, pyarrow as pa
 want = json.load(open(sys.argv[2]))["mask"]
 got = pa.ipc.open_file(sys.argv[1]).read_all().column("mask").combine_chunks()
@@ -120,26 +152,30 @@ for g, w in zip(rows, want):
         assert g == np.array(w).reshape(5, 3).T.reshape(-1).tolist(), (g, w)
 print("ok")
 `
-			if out := pyrun.Run(t, trCheck, nil, []string{"pyarrow", "numpy"}, tr, filepath.Join(dir, "mixed.json")); strings.TrimSpace(string(out)) != "ok" {
-				t.Errorf("transpose check: %s", out)
-			}
 
-			// convert copies every column; Parquet output of rows
-			// without nulls (arrow-go writes no null FixedSizeList
-			// entries through pqarrow), IPC output of every row.
-			arrowOut := filepath.Join(dir, "c-"+name+".arrow")
-			if code, _, stderr := runCmd(t, "convert", in, arrowOut); code != 0 {
-				t.Fatalf("convert: %s", stderr)
-			}
-			pqOut := filepath.Join(dir, "c-"+name+".parquet")
-			if code, _, stderr := runCmd(t, "convert", in, pqOut, "--rows", "2:3"); code != 0 {
-				t.Fatalf("convert: %s", stderr)
-			}
-			pqCol := filepath.Join(dir, "m-"+name+".arrow")
-			if code, _, stderr := runCmd(t, "convert", in, pqCol, "--column", "mask", "--column", "label"); code != 0 {
-				t.Fatalf("convert --column: %s", stderr)
-			}
-			check := `
+// convertMixed checks that convert copies every column: Parquet output
+// of rows without nulls (arrow-go writes no null FixedSizeList entries
+// through pqarrow), IPC output of every row.
+func convertMixed(t *testing.T, dir, name, in string) {
+	arrowOut := filepath.Join(dir, "c-"+name+".arrow")
+	if code, _, stderr := runCmd(t, "convert", in, arrowOut); code != 0 {
+		t.Fatalf("convert: %s", stderr)
+	}
+	pqOut := filepath.Join(dir, "c-"+name+".parquet")
+	if code, _, stderr := runCmd(t, "convert", in, pqOut, "--rows", "2:3"); code != 0 {
+		t.Fatalf("convert: %s", stderr)
+	}
+	pqCol := filepath.Join(dir, "m-"+name+".arrow")
+	if code, _, stderr := runCmd(t, "convert", in, pqCol, "--column", "mask", "--column", "label"); code != 0 {
+		t.Fatalf("convert --column: %s", stderr)
+	}
+	if out := pyrun.Run(t, convertCheck, nil, []string{"pyarrow"}, in, arrowOut, pqOut, pqCol); strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("pyarrow check: %s", out)
+	}
+}
+
+// convertCheck compares the converted files with the source.
+const convertCheck = `
 import sys, pyarrow as pa, pyarrow.parquet as pq
 src = pq.read_table(sys.argv[1]) if sys.argv[1].endswith(".parquet") else pa.ipc.open_file(sys.argv[1]).read_all()
 a = pa.ipc.open_file(sys.argv[2]).read_all()
@@ -151,12 +187,6 @@ assert m.equals(src.select(["mask", "label"])), m.schema
 assert str(m.schema.field("mask").type.value_type) == "bool"
 print("ok")
 `
-			if out := pyrun.Run(t, check, nil, []string{"pyarrow"}, in, arrowOut, pqOut, pqCol); strings.TrimSpace(string(out)) != "ok" {
-				t.Errorf("pyarrow check: %s", out)
-			}
-		})
-	}
-}
 
 // TestInvalidTensorMetadata reads pyarrow-written files with a column
 // whose tensor metadata is invalid (which Arrow C++ itself refuses to

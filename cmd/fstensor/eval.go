@@ -73,7 +73,7 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
 		},
 	}
 	inf.register(cmd)
-	outf.register(cmd, true)
+	outf.register(cmd)
 	fs := cmd.Flags()
 	fs.StringArrayVar(&columns, "column", nil, "a tensor column to transform (repeatable; default every tensor column); the others are kept")
 	fs.BoolVar(&relabel, "relabel", false, "write a result that only relabels the input (a transpose, a reshape) with the input's buffers and a permutation instead of copying")
@@ -104,100 +104,12 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 	if relabel {
 		opts = append(opts, expr.WithRelabel())
 	}
-
-	schema := in.Schema()
-	targets, err := selectColumns(schema, columns)
+	ep, err := newEvalPlan(text, in.Schema(), columns, outFormat.TensorsOnly(), fixed, opts, stderr)
 	if err != nil {
 		return err
 	}
-	plans := make([]*expr.Plan, schema.NumFields())
-	vplans := make([]*expr.VarPlan, schema.NumFields())
-	vscalar := make([]arrow.DataType, schema.NumFields()) // one value per row of vplans[i]: its type
-	transformed := func(i int) bool { return plans[i] != nil || vplans[i] != nil }
-	fields := slices.Clone(schema.Fields())
-	for _, i := range targets {
-		if vt, ok := varshape.TypeOf(fields[i].Type); ok {
-			vplans[i] = expr.ParseVar(text, vt)
-			continue
-		}
-		typ, ok := fixedshape.TypeOfField(fields[i])
-		if u, bad := fixedshape.UnsupportedOf(fields[i].Type); bad {
-			if len(columns) > 0 {
-				return fmt.Errorf("%w: column %q is a tensor column that cannot be transformed: %w", errUsage, fields[i].Name, u.Reason())
-			}
-			fmt.Fprintf(stderr, "%s: kept as it is: %v\n", printable(fields[i].Name), u.Reason())
-			continue
-		}
-		if !ok {
-			if len(columns) > 0 {
-				return fmt.Errorf("%w: column %q is %v, not a tensor column", errUsage, fields[i].Name, fields[i].Type)
-			}
-			continue
-		}
-		e, err := expr.Parse(text, expr.Input(typ))
-		if err != nil {
-			return fmt.Errorf("column %q: %w", fields[i].Name, err)
-		}
-		p, err := expr.Compile(e)
-		if err != nil {
-			return fmt.Errorf("column %q: %w", fields[i].Name, err)
-		}
-		rt, err := resultType(p, typ, opts)
-		if err != nil {
-			return fmt.Errorf("column %q: %w", fields[i].Name, err)
-		}
-		if p.Scalar() && outFormat.TensorsOnly() {
-			// One value per row, as a column of 0-D tensors.
-			if rt, err = fixedshape.NewType(rt, metadata.MustNew([]int{}, nil, nil)); err != nil {
-				return fmt.Errorf("column %q: %w", fields[i].Name, err)
-			}
-		}
-		plans[i] = p
-		fields[i].Type = rt
-		fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, typ.ElemType(), metadata.FormatShape(typ.Shape()), typeShape(rt))
-	}
-	if !slices.ContainsFunc(targets, transformed) {
+	if !ep.any() {
 		return fmt.Errorf("%w: %s has no tensor column to transform (plain lists of numbers become tensors with --shape)", errUsage, inPath)
-	}
-	// Formats of tensor columns alone keep the transformed columns only.
-	keep := make([]int, 0, len(fields))
-	for i := range fields {
-		if transformed(i) || !outFormat.TensorsOnly() {
-			keep = append(keep, i)
-		}
-	}
-	md := schema.Metadata()
-	var outSchema *arrow.Schema
-	// The output schema, once the first batch (nil: none) is read: the
-	// result types of variable-shape columns.
-	makeSchema := func(first arrow.RecordBatch) (*arrow.Schema, error) {
-		for i, vp := range vplans {
-			if vp == nil {
-				continue
-			}
-			rt, err := varResultType(vp, first, i, fixed)
-			if err != nil {
-				return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
-			}
-			vt, _ := varshape.TypeOf(schema.Field(i).Type)
-			fmt.Fprintf(stderr, "%s: %s %s -> %s\n", fields[i].Name, vt.ElemType(), formatUniform(vt.UniformShape(), vt.NDim()), typeShape(rt))
-			if _, ok := rt.(arrow.ExtensionType); !ok {
-				vscalar[i] = rt
-				if outFormat.TensorsOnly() {
-					// One value per row, as a column of 0-D tensors.
-					if rt, err = fixedshape.NewType(rt, metadata.MustNew([]int{}, nil, nil)); err != nil {
-						return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
-					}
-				}
-			}
-			fields[i].Type = rt
-		}
-		outFields := make([]arrow.Field, len(keep))
-		for k, i := range keep {
-			outFields[k] = fields[i]
-		}
-		outSchema = arrow.NewSchema(outFields, &md)
-		return outSchema, nil
 	}
 	var rows, bytes int64
 	batch := 0
@@ -207,69 +119,15 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 			fmt.Fprintln(stderr)
 		}
 	}()
-	return writeAll(outf.out, outFormat, makeSchema, wopts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return writeAll(outf.out, outFormat, ep.schema, wopts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		first := rows
 		rows += rec.NumRows()
 		batch++
 		if progress {
-			for i := range fields {
-				switch a := rec.Column(i).(type) {
-				case *fixedshape.Array:
-					if plans[i] != nil {
-						bytes += int64(len(a.ValueBytes()))
-					}
-				case *varshape.Array:
-					if vplans[i] != nil {
-						if raw, err := a.Raw(); err == nil && a.Len() > 0 {
-							bytes += int64(raw.Offsets[a.Len()]-raw.Offsets[0]) * int64(raw.Width)
-						}
-					}
-				}
-			}
+			bytes += ep.tensorBytes(rec)
 			fmt.Fprintf(stderr, "\r%d rows, %.1f MiB of tensors", rows, float64(bytes)/(1<<20))
 		}
-		cols := make([]arrow.Array, len(keep))
-		defer func() {
-			for k, c := range cols {
-				if c != nil && transformed(keep[k]) {
-					c.Release()
-				}
-			}
-		}()
-		for k, i := range keep {
-			var res arrow.Array
-			var err error
-			switch {
-			case plans[i] != nil:
-				res, err = plans[i].EvalArray(rec.Column(i).(*fixedshape.Array), opts...)
-				if err == nil && plans[i].Scalar() {
-					res, err = asTensors(res, fields[i].Type)
-				}
-			case vplans[i] != nil:
-				if vscalar[i] != nil {
-					res, err = vplans[i].EvalAs(vscalar[i], rec.Column(i).(*varshape.Array), opts...)
-					if err == nil {
-						res, err = asTensors(res, fields[i].Type)
-					}
-				} else {
-					res, err = vplans[i].EvalAs(fields[i].Type, rec.Column(i).(*varshape.Array), opts...)
-				}
-				if err != nil {
-					err = fmt.Errorf("batch %d (rows %d to %d): %w", batch, first, rows-1, err)
-				}
-			default:
-				cols[k] = rec.Column(i)
-				continue
-			}
-			if err != nil {
-				return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
-			}
-			cols[k] = res
-			if !arrow.TypeEqual(res.DataType(), fields[i].Type) {
-				return nil, fmt.Errorf("column %q: the result type %v differs from %v", fields[i].Name, res.DataType(), fields[i].Type)
-			}
-		}
-		return array.NewRecordBatch(outSchema, cols, rec.NumRows()), nil
+		return ep.apply(rec, batch, first)
 	})
 }
 

@@ -64,7 +64,7 @@ func TestEvalCompute(t *testing.T) {
 	means := make([]float64, sc.Len())
 	for i := range sc.Len() {
 		var s int
-		for _, v := range sc.Tensor(i).Data() {
+		for _, v := range sc.Tensor(i).PhysicalData() {
 			s += int(v)
 		}
 		means[i] = float64(s) / 3072

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
 

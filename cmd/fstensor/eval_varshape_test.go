@@ -17,7 +17,7 @@ import (
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/tensorio"
 	"github.com/fstensor/fstensor/varshape"
 )

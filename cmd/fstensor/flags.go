@@ -170,11 +170,9 @@ type outputFlags struct {
 	out, to, compression, fillNulls string
 }
 
-func (f *outputFlags) register(cmd *cobra.Command, withOut bool) {
+func (f *outputFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	if withOut {
-		fs.StringVarP(&f.out, "output", "o", "", "the output file (format from its extension, or --to); - for standard output")
-	}
+	fs.StringVarP(&f.out, "output", "o", "", "the output file (format from its extension, or --to); - for standard output")
 	fs.StringVar(&f.to, "to", "", "output format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
 	fs.StringVar(&f.compression, "compression", "none", "compression: none, lz4 or zstd (IPC, Parquet); deflate (.npz)")
 	fs.StringVar(&f.fillNulls, "fill-nulls", "", "write null tensors as tensors filled with this value (.npy and .npz have no nulls): NaN or any number for float columns, a whole number in range for integer columns, 0 or 1 for bool; other values are refused")

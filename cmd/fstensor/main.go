@@ -4,12 +4,14 @@
 //
 //	fstensor inspect FILE [--json]
 //	fstensor eval EXPR FILE -o OUT [--column NAME]... [--relabel] [--fixed]
-//	fstensor convert IN OUT [--from FORMAT] [--to FORMAT] [--column NAME]... [--name NAME]
+//	fstensor convert IN -o OUT [--from FORMAT] [--to FORMAT] [--column NAME]... [--name NAME]
 //	fstensor show FILE [--column NAME] [--row I] [--grid N] -o OUT.png
 //	fstensor search FILE (--query Q.npy | --query-row FILE2:ROW) [--metric M] [-k K]
 //	fstensor serve DIR [--addr HOST:PORT]
 //
-// Every command takes --help. Formats are chosen by extension or flag:
+// Every command that writes a file names it with -o/--output (convert
+// also takes OUT as a second argument, as before). Every command takes
+// --help. Formats are chosen by extension or flag:
 // .arrow/.feather/.ipc (IPC file), .arrows/.stream (IPC stream),
 // .parquet, .npz (NumPy archive, one member per tensor column) and the
 // single-column formats .npy (NumPy), .pb (varint-delimited TensorFlow
@@ -61,9 +63,10 @@ seeking, are first copied to a temporary file in $TMPDIR (or /tmp), removed when
 the command ends, on errors too. "-" as the output writes to standard output
 (arrows by default, or --to).
 
-Outputs are written to a temporary file beside the target and renamed over it only
-when everything was written: an error, Ctrl-C or SIGTERM leaves an existing file as
-it was. The temporary file (.OUT.tmp-PID-RANDOM) of a run killed outright is removed
+The commands that write a file (eval, convert, show) name it with -o/--output; convert
+also takes it as a second argument (convert IN OUT). Outputs are written to a temporary
+file beside the target and renamed over it only when everything was written: an
+error, Ctrl-C or SIGTERM leaves an existing file as it was. The temporary file (.OUT.tmp-PID-RANDOM) of a run killed outright is removed
 by the next run onto OUT once no process PID runs. An output that is the input (also
 through a link), exists and is not a regular file, or lies in a directory that does
 not exist is refused. Errors exit with 1, usage errors with 2.`
@@ -71,9 +74,9 @@ not exist is refused. Errors exit with 1, usage errors with 2.`
 const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor inspect --json testdata/permuted.arrow
   fstensor eval 'x[::2, ::2].transpose(2, 0, 1)' testdata/images.arrow -o small_chw.arrow
-  fstensor convert testdata/nulls.arrow nulls.arrows --compression zstd
-  fstensor convert testdata/embeddings.arrow embeddings.npy --column embedding
-  fstensor convert testdata/permuted.arrow permuted.zio
+  fstensor convert testdata/nulls.arrow -o nulls.arrows --compression zstd
+  fstensor convert testdata/embeddings.arrow -o embeddings.npy --column embedding
+  fstensor convert testdata/permuted.arrow -o permuted.zio
   fstensor show testdata/images.arrow --column image --row 3 -o image3.png
   fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png
   fstensor search testdata/embeddings.arrow --query-row testdata/embeddings.arrow:3 -k 4`

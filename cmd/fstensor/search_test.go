@@ -47,15 +47,20 @@ func writeNpy(t *testing.T, path string, shape []int, data []float32) {
 	}
 }
 
-// TestSearchCommand runs search through the built binary on an IPC file
-// of 500 embeddings (every 9th null) in batches, and checks its rows and
-// scores against package search on the same column.
-func TestSearchCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildBinary(t)
-	dir := t.TempDir()
+// searchFixture is an IPC file of 500 embeddings of shape (4,6) stored
+// transposed (every 9th null) in batches of 128, and query files.
+type searchFixture struct {
+	col        *fixedshape.Array // the file's column
+	typ, qtyp  *fixedshape.Type  // of the column and of the queries
+	emb        string            // the IPC file
+	one, batch string            // .npy files of one query and of 3
+	qdata      []float32         // the 3 queries, in logical order
+	row7       []float32         // row 7 of the column, in logical order
+}
+
+// newSearchFixture writes the files of a searchFixture into dir.
+func newSearchFixture(t *testing.T, dir string) searchFixture {
+	t.Helper()
 	const n, d = 500, 24
 	r := rand.New(rand.NewPCG(1, 2))
 	data := make([]float32, n*d)
@@ -66,19 +71,22 @@ func TestSearchCommand(t *testing.T) {
 	for i := range valid {
 		valid[i] = i%9 != 4
 	}
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 6}, nil, []int{1, 0}))
-	col, err := fixedshape.FromSlice(typ, data, valid)
-	if err != nil {
+	fx := searchFixture{
+		typ:  fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 6}, nil, []int{1, 0})),
+		qtyp: fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 6}, nil, nil)),
+		emb:  filepath.Join(dir, "emb.arrow"),
+	}
+	var err error
+	if fx.col, err = fixedshape.FromSlice(fx.typ, data, valid); err != nil {
 		t.Fatal(err)
 	}
-	schema := arrow.NewSchema([]arrow.Field{{Name: "emb", Type: typ, Nullable: true}}, nil)
-	emb := filepath.Join(dir, "emb.arrow")
-	w, err := tensorio.Create(emb, schema)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "emb", Type: fx.typ, Nullable: true}}, nil)
+	w, err := tensorio.Create(fx.emb, schema)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < n; i += 128 {
-		s := array.NewSlice(col, int64(i), int64(min(i+128, n)))
+		s := array.NewSlice(fx.col, int64(i), int64(min(i+128, n)))
 		rec := array.NewRecordBatch(schema, []arrow.Array{s}, int64(s.Len()))
 		if err := w.Write(rec); err != nil {
 			t.Fatal(err)
@@ -90,34 +98,45 @@ func TestSearchCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Queries in logical order, as .npy files: one tensor and a batch of 3.
-	qdata := make([]float32, 3*d)
-	for i := range qdata {
-		qdata[i] = float32(r.IntN(9) - 4)
+	fx.qdata = make([]float32, 3*d)
+	for i := range fx.qdata {
+		fx.qdata[i] = float32(r.IntN(9) - 4)
 	}
-	one, batch := filepath.Join(dir, "q1.npy"), filepath.Join(dir, "q3.npy")
-	writeNpy(t, one, []int{4, 6}, qdata[:d])
-	writeNpy(t, batch, []int{3, 4, 6}, qdata)
-	qtyp := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 6}, nil, nil))
+	fx.one, fx.batch = filepath.Join(dir, "q1.npy"), filepath.Join(dir, "q3.npy")
+	writeNpy(t, fx.one, []int{4, 6}, fx.qdata[:d])
+	writeNpy(t, fx.batch, []int{3, 4, 6}, fx.qdata)
+	c, _ := fixedshape.ColumnOf[float32](fx.col)
+	fx.row7 = c.Tensor(7).AppendLogical(make([]float32, 0, d))
+	return fx
+}
 
-	want := func(q []float32, k int, m search.Metric) [][]search.Hit {
-		qa, err := fixedshape.FromSlice(qtyp, q, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tk, err := search.NewTopK(typ, qa, k, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tk.Add(col); err != nil {
-			t.Fatal(err)
-		}
-		return tk.Results()
+// want returns the hits of package search for the queries q.
+func (fx searchFixture) want(t *testing.T, q []float32, k int, m search.Metric) [][]search.Hit {
+	t.Helper()
+	qa, err := fixedshape.FromSlice(fx.qtyp, q, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Row 7 of the file as a query, in logical order.
-	row7 := make([]float32, 0, d)
-	c, _ := fixedshape.ColumnOf[float32](col)
-	row7 = c.Tensor(7).AppendLogical(row7)
+	tk, err := search.NewTopK(fx.typ, qa, k, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tk.Add(fx.col); err != nil {
+		t.Fatal(err)
+	}
+	return tk.Results()
+}
 
+// TestSearchCommand runs search through the built binary on a
+// searchFixture, and checks its rows and scores against package search on
+// the same column.
+func TestSearchCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	fx := newSearchFixture(t, t.TempDir())
+	emb, one, batch, qdata, d := fx.emb, fx.one, fx.batch, fx.qdata, len(fx.row7)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -129,7 +148,7 @@ func TestSearchCommand(t *testing.T) {
 		{"npy-one/dot", []string{"--query", one}, qdata[:d], 10, search.MetricDot, 0},
 		{"npy-batch/l2", []string{"--query", batch, "--metric", "l2", "-k", "7"}, qdata, 7, search.MetricL2, 0},
 		{"npy-batch/cosine", []string{"--query", batch, "--metric", "cosine", "-k", "3", "--column", "emb"}, qdata, 3, search.MetricCosine, 0},
-		{"query-row/sqeuclidean", []string{"--query-row", emb + ":7", "--metric", "sqeuclidean", "-k", "5"}, row7, 5, search.MetricSquaredL2, 0},
+		{"query-row/sqeuclidean", []string{"--query-row", emb + ":7", "--metric", "sqeuclidean", "-k", "5"}, fx.row7, 5, search.MetricSquaredL2, 0},
 		{"k>rows", []string{"--query", one, "-k", "1000"}, qdata[:d], 1000, search.MetricDot, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -143,7 +162,7 @@ func TestSearchCommand(t *testing.T) {
 			}
 			var wantJSON searchJSON
 			wantJSON.Metric, wantJSON.Column, wantJSON.K = tc.m.String(), "emb", tc.k
-			for j, hs := range want(tc.q, tc.k, tc.m) {
+			for j, hs := range fx.want(t, tc.q, tc.k, tc.m) {
 				q := queryJSON{Query: j, Hits: []hitJSON{}}
 				for _, h := range hs {
 					q.Hits = append(q.Hits, hitJSON{Row: h.Row + tc.base, Score: jsonFloat(h.Score)})
@@ -164,9 +183,9 @@ func TestSearchCommand(t *testing.T) {
 		if len(lines) != 3 || strings.Fields(lines[0])[3] != "dot" {
 			t.Fatalf("output:\n%s", out)
 		}
-		sub := array.NewSlice(col, 100, 200)
+		sub := array.NewSlice(fx.col, 100, 200)
 		defer sub.Release()
-		qa, _ := fixedshape.FromSlice(qtyp, qdata[:d], nil)
+		qa, _ := fixedshape.FromSlice(fx.qtyp, qdata[:d], nil)
 		hits, err := search.Search(oneBatch(t, sub.(*fixedshape.Array)), qa, 2, search.MetricDot)
 		if err != nil {
 			t.Fatal(err)
@@ -178,6 +197,14 @@ func TestSearchCommand(t *testing.T) {
 			}
 		}
 	})
+	testSearchErrors(t, bin, fx)
+}
+
+// testSearchErrors checks the exit codes and messages of search's usage
+// and input errors.
+func testSearchErrors(t *testing.T, bin string, fx searchFixture) {
+	emb, one := fx.emb, fx.one
+	dir := filepath.Dir(emb)
 	bad := filepath.Join(dir, "bad.npy")
 	writeNpy(t, bad, []int{5}, make([]float32, 5))
 	for _, tc := range []struct {

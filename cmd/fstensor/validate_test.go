@@ -9,7 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestConvertRefusesInvalidBatch converts streams whose string column has

@@ -14,7 +14,7 @@ import (
 
 	"github.com/fstensor/fstensor/codec/mshadow"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/fstensor/fstensor/codec/tfproto"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 

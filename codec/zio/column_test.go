@@ -3,7 +3,7 @@ package zio_test
 import (
 	"encoding/json"
 	"errors"
-	"github.com/fstensor/fstensor/internal/testvec"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"

@@ -172,14 +172,12 @@ func TestValidTensorAndStringsInNullSlots(t *testing.T) {
 	}
 }
 
-func TestInvalidArrays(t *testing.T) {
+// invalidArrays are arrays that break one invariant each, with the
+// fault validate.Data reports.
+var invalidArrays = func() []invalidArray {
 	str := arrow.BinaryTypes.String
 	i32 := arrow.PrimitiveTypes.Int32
-	tests := []struct {
-		name string
-		data func(t *testing.T) arrow.ArrayData
-		want fault
-	}{
+	return []invalidArray{
 		{"values buffer short", func(*testing.T) arrow.ArrayData {
 			return newData(i32, 3, []*memory.Buffer{nil, i32s(1, 2)}, nil, 0, 0)
 		}, fault{"c", -1}},
@@ -336,7 +334,16 @@ func TestInvalidArrays(t *testing.T) {
 			return newData(arrow.Null, 2, []*memory.Buffer{bytesBuf([]byte{1})}, nil, 2, 0)
 		}, fault{"c", -1}},
 	}
-	for _, tt := range tests {
+}()
+
+type invalidArray struct {
+	name string
+	data func(t *testing.T) arrow.ArrayData
+	want fault
+}
+
+func TestInvalidArrays(t *testing.T) {
+	for _, tt := range invalidArrays {
 		t.Run(tt.name, func(t *testing.T) {
 			d := tt.data(t)
 			defer d.Release()

@@ -9,7 +9,7 @@
 //	                  the 3-cycle permutation [2,0,1]
 //	nulls.arrow       int16 (2,3) tensors, every third one null
 //
-// Run it from the repository root: go run ./internal/cmd/gensamples.
+// Run it from the repository root: go run ./internal/testsupport/gensamples.
 // The output is deterministic.
 package main
 

@@ -23,7 +23,7 @@ import (
 // Dir returns the absolute path of the repository's testdata directory.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata")
 }
 
 // Path returns the absolute path of a file under testdata.

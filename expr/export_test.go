@@ -1,0 +1,30 @@
+package expr
+
+import "slices"
+
+// The simplifier, slice arithmetic and stages of a plan are checked by
+// the external tests (against NumPy and ndindex) but are not API.
+var (
+	Simplify    = simplifyExpr
+	ReduceSlice = reduceSlice
+	Indices     = indices
+)
+
+// Stage is one copy of a Plan.
+type Stage = stage
+
+// Stages returns a copy of the plan's copies, first to last.
+func (p *Plan) Stages() []Stage {
+	out := make([]Stage, len(p.stages))
+	for i, s := range p.stages {
+		out[i] = Stage{Shape: slices.Clone(s.Shape), Strides: slices.Clone(s.Strides), Offset: s.Offset}
+	}
+	return out
+}
+
+// Plans returns the number of distinct row shapes compiled so far.
+func (p *VarPlan) Plans() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.plans)
+}
