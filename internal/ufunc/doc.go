@@ -22,7 +22,7 @@
 // of 8, 16 or 32 elements when the CPU and the operating system support
 // them (golang.org/x/sys/cpu), and Go loops the rest; the purego build
 // tag, or another architecture, uses the Go loops throughout, as
-// internal/kernel does.
+// internal/layout does.
 //
 // # Errors
 //

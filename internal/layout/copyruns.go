@@ -1,4 +1,4 @@
-package kernel
+package layout
 
 import (
 	"fmt"
@@ -35,7 +35,7 @@ func CopyRuns(dst, src []byte, r, next Runs, stream bool) {
 	}
 	need, ok := mulOK(count, run)
 	if run < 0 || !ok || len(dst) < need {
-		panic(fmt.Sprintf("kernel: destination of %d bytes for %d runs of %d bytes", len(dst), count, run))
+		panic(fmt.Sprintf("layout: destination of %d bytes for %d runs of %d bytes", len(dst), count, run))
 	}
 	// The span of the run starts, checked against overflow: both ends
 	// must lie in [0, len(src)-run].
@@ -47,7 +47,7 @@ func CopyRuns(dst, src []byte, r, next Runs, stream bool) {
 		hi += reach
 	}
 	if !ok || run > len(src) || off < 0 || off > len(src) || reach > len(src) || lo < 0 || hi > len(src)-run {
-		panic(fmt.Sprintf("kernel: source of %d bytes, %d runs of %d bytes from %d at stride %d read past it", len(src), count, run, off, stride))
+		panic(fmt.Sprintf("layout: source of %d bytes, %d runs of %d bytes from %d at stride %d read past it", len(src), count, run, off, stride))
 	}
 	d := unsafe.Pointer(unsafe.SliceData(dst))
 	s := unsafe.Add(unsafe.Pointer(unsafe.SliceData(src)), off)

@@ -1,4 +1,4 @@
-package kernel_test
+package layout_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 )
 
 // TestRunsOfRows covers the run-copy kernel of slices and indexes: runs
@@ -35,7 +35,7 @@ func testRunsOfRows(t *testing.T) {
 			for _, ahead := range []int{0, 64, 4096} {
 				name := fmt.Sprintf("rows=%d/run=%d/reversed=%v/n=%d/width=%d/ahead=%d", tt.rows, tt.runLen, tt.reversed, tt.n, width, ahead)
 				t.Run(name, func(t *testing.T) {
-					defer kernel.SetRuns(ahead, 32)()
+					defer layout.SetRuns(ahead, 32)()
 					shape := []int{tt.rows, tt.runLen}
 					strides := []int{tt.rowStride, 1}
 					off := 2
@@ -43,7 +43,7 @@ func testRunsOfRows(t *testing.T) {
 						strides[0] = -tt.rowStride
 						off += (tt.rows - 1) * tt.rowStride
 					}
-					p, err := kernel.NewPlan(width, shape, strides, off)
+					p, err := layout.NewPlan(width, shape, strides, off)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -109,14 +109,14 @@ func testCopyRuns(t *testing.T) {
 					buf := make([]byte, len(want)+128+shift)
 					buf = buf[int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf)))&63):]
 					got := buf[shift : shift+len(want)]
-					r := kernel.Runs{Off: tt.off, Run: tt.run, Count: tt.count, Stride: tt.stride}
+					r := layout.Runs{Off: tt.off, Run: tt.run, Count: tt.count, Stride: tt.stride}
 					// Prefetching the same runs again, or none.
 					next := r
 					if shift == 8 {
-						next = kernel.Runs{}
+						next = layout.Runs{}
 					}
-					kernel.CopyRuns(got, src, r, next, stream)
-					kernel.Fence()
+					layout.CopyRuns(got, src, r, next, stream)
+					layout.Fence()
 					if !bytes.Equal(want, got) {
 						t.Fatal("result differs from the reference")
 					}
@@ -153,11 +153,11 @@ func TestCopyRunsBounds(t *testing.T) {
 					t.Errorf("panic %v, want one about the %s", r, tt.want)
 				}
 			}()
-			kernel.CopyRuns(make([]byte, tt.dst), src, kernel.Runs{Off: tt.off, Run: tt.run, Count: tt.n, Stride: tt.stride}, kernel.Runs{}, true)
+			layout.CopyRuns(make([]byte, tt.dst), src, layout.Runs{Off: tt.off, Run: tt.run, Count: tt.n, Stride: tt.stride}, layout.Runs{}, true)
 		})
 	}
 	// In bounds to the last byte, both directions.
-	kernel.CopyRuns(make([]byte, 20), src, kernel.Runs{Off: 0, Run: 10, Count: 2, Stride: 90}, kernel.Runs{}, true)
-	kernel.CopyRuns(make([]byte, 20), src, kernel.Runs{Off: 90, Run: 10, Count: 2, Stride: -90}, kernel.Runs{Off: 1 << 20, Run: 64, Count: 3, Stride: -1 << 30}, true)
-	kernel.Fence()
+	layout.CopyRuns(make([]byte, 20), src, layout.Runs{Off: 0, Run: 10, Count: 2, Stride: 90}, layout.Runs{}, true)
+	layout.CopyRuns(make([]byte, 20), src, layout.Runs{Off: 90, Run: 10, Count: 2, Stride: -90}, layout.Runs{Off: 1 << 20, Run: 64, Count: 3, Stride: -1 << 30}, true)
+	layout.Fence()
 }

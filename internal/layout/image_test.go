@@ -1,11 +1,11 @@
-package kernel_test
+package layout_test
 
 import (
 	"bytes"
 	"fmt"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 )
 
 // TestImageLayouts covers the channel split (HWC -> CHW) and interleave
@@ -31,7 +31,7 @@ func testImageLayouts(t *testing.T) {
 					for _, off := range []int{0, 5} {
 						name := fmt.Sprintf("%s/c=%d/%dx%d/n=%d/width=%d/off=%d", dir, c, tt.h, tt.w, tt.n, width, off)
 						t.Run(name, func(t *testing.T) {
-							p, err := kernel.NewPlan(width, shape, strides, off)
+							p, err := layout.NewPlan(width, shape, strides, off)
 							if err != nil {
 								t.Fatal(err)
 							}

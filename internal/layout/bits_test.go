@@ -1,17 +1,17 @@
-package kernel_test
+package layout_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 )
 
 func TestTransposeBits8(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, x := range []uint64{0, 1, 1 << 63, 0x8040201008040201, ^uint64(0), r.Uint64(), r.Uint64(), r.Uint64()} {
-		got := kernel.TransposeBits8(x)
+		got := layout.TransposeBits8(x)
 		for i := range 8 {
 			for j := range 8 {
 				if got>>(8*j+i)&1 != x>>(8*i+j)&1 {
@@ -19,7 +19,7 @@ func TestTransposeBits8(t *testing.T) {
 				}
 			}
 		}
-		if back := kernel.TransposeBits8(got); back != x {
+		if back := layout.TransposeBits8(got); back != x {
 			t.Errorf("TransposeBits8 twice of %#x = %#x", x, back)
 		}
 	}
@@ -28,7 +28,7 @@ func TestTransposeBits8(t *testing.T) {
 func TestTransposeBits64(t *testing.T) {
 	t.Run("avx2=auto", testTransposeBits64)
 	t.Run("avx2=off", func(t *testing.T) {
-		defer kernel.SetAVX2(false)()
+		defer layout.SetAVX2(false)()
 		testTransposeBits64(t)
 	})
 }
@@ -53,7 +53,7 @@ func testTransposeBits64(t *testing.T) {
 			}
 		}
 		got := m
-		kernel.TransposeBits64(&got)
+		layout.TransposeBits64(&got)
 		if got != want {
 			t.Errorf("trial %d: TransposeBits64 differs from the bit-by-bit transpose", trial)
 		}
@@ -66,17 +66,17 @@ func BenchmarkTransposeBits(b *testing.B) {
 		b.ReportAllocs()
 		x := uint64(0x0123456789abcdef)
 		for b.Loop() {
-			x = kernel.TransposeBits8(x) + 1
+			x = layout.TransposeBits8(x) + 1
 		}
 	})
 	for _, avx2 := range []bool{true, false} {
 		b.Run(fmt.Sprintf("size=64x64/avx2=%v/impl=kernel", avx2), func(b *testing.B) {
-			defer kernel.SetAVX2(avx2)()
+			defer layout.SetAVX2(avx2)()
 			b.SetBytes(512)
 			b.ReportAllocs()
 			var m [64]uint64
 			for b.Loop() {
-				kernel.TransposeBits64(&m)
+				layout.TransposeBits64(&m)
 			}
 		})
 	}

@@ -1,6 +1,6 @@
 //go:build !purego
 
-package kernel
+package layout
 
 import "unsafe"
 

@@ -1,4 +1,4 @@
-package kernel
+package layout
 
 import (
 	"fmt"
@@ -59,7 +59,7 @@ func (p *Plan) runChecked(dst, src []byte, n, srcStride, workers int, stream boo
 	if p.factor > 1 {
 		s, ok := mulOK(srcStride, p.factor)
 		if !ok {
-			panic(fmt.Sprintf("kernel: source stride %d overflows", srcStride))
+			panic(fmt.Sprintf("layout: source stride %d overflows", srcStride))
 		}
 		srcStride = s
 	}
@@ -70,14 +70,14 @@ func (p *Plan) runChecked(dst, src []byte, n, srcStride, workers int, stream boo
 	elems, ok := mulOK(n, p.size)
 	need, ok2 := mulOK(elems, w)
 	if !ok || !ok2 || len(dst) < need {
-		panic(fmt.Sprintf("kernel: destination of %d bytes for %d tensors of %d %d-byte elements", len(dst), n, p.size, w))
+		panic(fmt.Sprintf("layout: destination of %d bytes for %d tensors of %d %d-byte elements", len(dst), n, p.size, w))
 	}
 	if srcStride < 0 {
-		panic("kernel: negative source stride")
+		panic("layout: negative source stride")
 	}
 	reach, ok := mulOK(n-1, srcStride)
 	if !ok || reach > len(src)/w-1-p.maxOff {
-		panic(fmt.Sprintf("kernel: source of %d bytes, view of tensor %d at stride %d reads past it", len(src), n-1, srcStride))
+		panic(fmt.Sprintf("layout: source of %d bytes, view of tensor %d at stride %d reads past it", len(src), n-1, srcStride))
 	}
 	if uintptr(unsafe.Pointer(unsafe.SliceData(src)))%uintptr(w) != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%uintptr(w) != 0 {
 		// Misaligned buffers (never produced by Arrow or Go slices of

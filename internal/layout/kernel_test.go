@@ -1,4 +1,4 @@
-package kernel_test
+package layout_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -101,7 +101,7 @@ func randomView(r *rand.Rand, maxDim int) view {
 func bothKernels(t *testing.T, f func(t *testing.T)) {
 	for _, on := range []bool{true, false} {
 		t.Run(fmt.Sprintf("asm=%v", on), func(t *testing.T) {
-			defer kernel.SetAVX2(on)()
+			defer layout.SetAVX2(on)()
 			f(t)
 		})
 	}
@@ -122,7 +122,7 @@ func testRunMatchesNaive(t *testing.T) {
 		for i := range src {
 			src[i] = byte(r.Uint32())
 		}
-		p, err := kernel.NewPlan(width, v.shape, v.strides, v.offset)
+		p, err := layout.NewPlan(width, v.shape, v.strides, v.offset)
 		if err != nil {
 			t.Fatalf("NewPlan(%d, %v, %v, %d): %v", width, v.shape, v.strides, v.offset, err)
 		}
@@ -175,7 +175,7 @@ func testRunParallel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, width := range []int{1, 2, 4, 8, 16} {
-				p, err := kernel.NewPlan(width, tt.shape, tt.strides, tt.offset)
+				p, err := layout.NewPlan(width, tt.shape, tt.strides, tt.offset)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -240,7 +240,7 @@ func testRunPaths(t *testing.T) {
 				}
 			}
 			for _, width := range []int{1, 2, 4, 8, 16} {
-				p, err := kernel.NewPlan(width, tt.shape, tt.strides, off)
+				p, err := layout.NewPlan(width, tt.shape, tt.strides, off)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -287,8 +287,8 @@ func TestNewPlanErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := kernel.NewPlan(tt.width, tt.shape, tt.strides, tt.offset)
-			if !errors.Is(err, kernel.ErrInvalid) {
+			_, err := layout.NewPlan(tt.width, tt.shape, tt.strides, tt.offset)
+			if !errors.Is(err, layout.ErrInvalid) {
 				t.Fatalf("NewPlan = %v, want ErrInvalid", err)
 			}
 		})
@@ -296,7 +296,7 @@ func TestNewPlanErrors(t *testing.T) {
 }
 
 func TestNewPlanEmpty(t *testing.T) {
-	p, err := kernel.NewPlan(4, []int{3, 0, 2}, []int{0, 2, 1}, 0)
+	p, err := layout.NewPlan(4, []int{3, 0, 2}, []int{0, 2, 1}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestNewPlanEmpty(t *testing.T) {
 }
 
 func TestRunPanicsOutside(t *testing.T) {
-	p, err := kernel.NewPlan(4, []int{4}, []int{2}, 1)
+	p, err := layout.NewPlan(4, []int{4}, []int{2}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestRunPanicsOutside(t *testing.T) {
 func ExamplePlan_Run() {
 	// Transpose two 2x3 tensors of int16 stored row-major: the view has
 	// shape (3,2) and strides (1,3).
-	p, err := kernel.NewPlan(2, []int{3, 2}, []int{1, 3}, 0)
+	p, err := layout.NewPlan(2, []int{3, 2}, []int{1, 3}, 0)
 	if err != nil {
 		panic(err)
 	}

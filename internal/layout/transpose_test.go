@@ -1,11 +1,11 @@
-package kernel_test
+package layout_test
 
 import (
 	"bytes"
 	"fmt"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 )
 
 // TestTransposeBlocks covers the 2-D transposes of every width around the
@@ -38,7 +38,7 @@ func testTransposeBlocks(t *testing.T) {
 				if tt.reversed {
 					strides[1], off = -line, (tt.rows-1)*line
 				}
-				p, err := kernel.NewPlan(width, shape, strides, off)
+				p, err := layout.NewPlan(width, shape, strides, off)
 				if err != nil {
 					t.Fatal(err)
 				}

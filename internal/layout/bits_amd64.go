@@ -1,6 +1,6 @@
 //go:build !purego
 
-package kernel
+package layout
 
 // transposeBits64AVX2 is TransposeBits64 four rows a step: rounds 32 to 4
 // exchange blocks of four rows in YMM registers, rounds 2 and 1 permute

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package kernel
+package layout
 
 // The pure-Go build never calls these (useAVX2 is false); they keep
 // NarrowInt32To8 and NarrowInt32To16 free of build tags.

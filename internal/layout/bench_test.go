@@ -1,11 +1,11 @@
-package kernel_test
+package layout_test
 
 import (
 	"fmt"
 	"sync"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 )
 
 // kernelCase is one benchmark view of a batch of tensors: the plan's
@@ -54,7 +54,7 @@ func BenchmarkRun(b *testing.B) {
 			srcStride *= d
 		}
 		srcStride /= c.width
-		p, err := kernel.NewPlan(c.width, c.shape, c.strides, c.offset)
+		p, err := layout.NewPlan(c.width, c.shape, c.strides, c.offset)
 		if err != nil {
 			b.Fatal(err)
 		}

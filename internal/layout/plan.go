@@ -1,4 +1,4 @@
-package kernel
+package layout
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 const MaxRank = 40
 
 // ErrInvalid is matched by the errors of NewPlan.
-var ErrInvalid = errors.New("kernel: invalid plan")
+var ErrInvalid = errors.New("layout: invalid plan")
 
 type kind uint8
 

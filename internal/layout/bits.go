@@ -1,4 +1,4 @@
-package kernel
+package layout
 
 // Bit-matrix transposes for bool tensors (bit-packed, least significant bit
 // first), after Hacker's Delight 7-3: log2(n) rounds of block swaps, each

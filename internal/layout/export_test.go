@@ -1,4 +1,4 @@
-package kernel
+package layout
 
 // SetAVX2 turns the AVX2 kernels on (where the CPU has them) or off, and
 // returns the function that restores the previous setting.

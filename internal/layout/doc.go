@@ -1,7 +1,10 @@
-// Package kernel copies strided views of tensors into dense row-major
-// buffers at memory speed. It is the materialization engine of package
-// expr and knows nothing about Arrow, expressions or element types beyond
-// their width.
+// Package layout moves tensor elements in memory without computing on
+// them: it copies strided views into dense row-major buffers, transposes
+// (blocks, channels and bit matrices) and narrows integers, at memory
+// speed. It is the materialization engine of package expr and of the
+// codecs, and knows nothing about Arrow, expressions or element types
+// beyond their width; the kernels that compute on elements are in
+// internal/numeric.
 //
 // # Overview
 //
@@ -94,4 +97,4 @@
 // NewPlan's errors match ErrInvalid. Run panics when a buffer is too short
 // for the plan, as slice indexing does; it reads and writes through unsafe
 // pointers only after that check.
-package kernel
+package layout

@@ -1,4 +1,4 @@
-package kernel_test
+package layout_test
 
 import (
 	"encoding/binary"
@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -50,7 +50,7 @@ func TestNarrow(t *testing.T) {
 				for _, bad := range []int{-2, -1, 0, 1} { // -2: none, else the index (from n) of a value out of range
 					name := fmt.Sprintf("avx2=%v/%s/n=%d/bad=%d", avx, c.name, n, bad)
 					t.Run(name, func(t *testing.T) {
-						defer kernel.SetAVX2(avx)()
+						defer layout.SetAVX2(avx)()
 						src := make([]byte, 4*n)
 						for i := range n {
 							binary.LittleEndian.PutUint32(src[4*i:], uint32(int32(c.lo+rng.Int64N(c.hi-c.lo+1))))
@@ -67,9 +67,9 @@ func TestNarrow(t *testing.T) {
 						got := make([]byte, n*c.w)
 						var ok bool
 						if c.w == 1 {
-							ok = kernel.NarrowInt32To8(got, src, c.bias)
+							ok = layout.NarrowInt32To8(got, src, c.bias)
 						} else {
-							ok = kernel.NarrowInt32To16(got, src, c.bias)
+							ok = layout.NarrowInt32To16(got, src, c.bias)
 						}
 						if ok != wantOK {
 							t.Fatalf("ok = %v, want %v", ok, wantOK)
@@ -101,14 +101,14 @@ func BenchmarkNarrow(b *testing.B) {
 		})
 		for _, avx := range []bool{true, false} {
 			b.Run(fmt.Sprintf("width=%d/avx2=%v", w, avx), func(b *testing.B) {
-				defer kernel.SetAVX2(avx)()
+				defer layout.SetAVX2(avx)()
 				b.SetBytes(int64(len(dst)))
 				b.ReportAllocs()
 				for b.Loop() {
 					if w == 1 {
-						kernel.NarrowInt32To8(dst, src, 0)
+						layout.NarrowInt32To8(dst, src, 0)
 					} else {
-						kernel.NarrowInt32To16(dst, src, 0)
+						layout.NarrowInt32To16(dst, src, 0)
 					}
 				}
 			})
