@@ -3,7 +3,7 @@ package expr
 import (
 	"math"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // accum holds one tensor's reduction state, one slot per result element.
@@ -134,7 +134,7 @@ func (a *accum) add(r *reducer, val dtype, f []float64, i []int64, ao, as, po, p
 			return
 		}
 		if as == 0 {
-			a.f[ao] += ufunc.SumF64(f)
+			a.f[ao] += numeric.SumF64(f)
 			return
 		}
 		for j, v := range f {
@@ -208,7 +208,7 @@ func (a *accum) finish(r *reducer, out view) {
 		// plain loop.
 		d := cast[float32](out.b)[:n]
 		if r.kind == Mean {
-			ufunc.DivToF32(d, res, float64(r.count))
+			numeric.DivToF32(d, res, float64(r.count))
 			return
 		}
 		for k, v := range res[:n] {
@@ -287,18 +287,18 @@ func (a *accum) foldSim(r *reducer, x []float32, o, ko, ks int) {
 	var dot, cc float64
 	if ks == 0 {
 		k := float64(c[ko])
-		dot = k * ufunc.SumF32(x)
+		dot = k * numeric.SumF32(x)
 		cc = k * k * float64(len(x))
 	} else {
 		cv := c[ko : ko+len(x)]
-		dot = ufunc.DotF32(x, cv)
+		dot = numeric.DotF32(x, cv)
 		if r.metric == Cosine {
-			cc = ufunc.SumSqF32(cv)
+			cc = numeric.SumSqF32(cv)
 		}
 	}
 	a.f[o] += dot
 	if r.metric == Cosine {
-		a.f2[o] += ufunc.SumSqF32(x)
+		a.f2[o] += numeric.SumSqF32(x)
 		a.f3[o] += cc
 	}
 }

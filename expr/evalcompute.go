@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
 
@@ -132,7 +132,7 @@ type worker struct {
 	red       []byte    // the reduced values before the second pass
 	sa, sb    []byte    // view stages before the last
 	f32       []float32 // a float32 program's chunk
-	steps     []ufunc.Step
+	steps     []numeric.Step
 	wf        []float64 // runBlocked's accumulators, one per chunk element
 	wi        []int64
 	wu        []uint32
@@ -142,7 +142,7 @@ type worker struct {
 func (p *Plan) newWorker() *worker {
 	c := p.comp
 	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk), f32: make([]float32, chunk),
-		wf: make([]float64, chunk), wi: make([]int64, chunk), wu: make([]uint32, chunk), steps: make([]ufunc.Step, 0, 16)}
+		wf: make([]float64, chunk), wi: make([]int64, chunk), wu: make([]uint32, chunk), steps: make([]numeric.Step, 0, 16)}
 	nops, nd := len(c.nest1.st), len(c.nest1.dims)
 	if c.second != nil {
 		nops, nd = max(nops, len(c.nest2.st)), max(nd, len(c.nest2.dims))
@@ -320,7 +320,7 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 	slot := -1
 	flush := func() {
 		if slot >= 0 {
-			acc.f[slot] += ufunc.SumF64(w.wf[:inner])
+			acc.f[slot] += numeric.SumF64(w.wf[:inner])
 			clear(w.wf[:inner])
 		}
 	}
@@ -343,13 +343,13 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 				// The whole dim around the run goes to the same slot: add
 				// its runs column by column in one kernel call, and move
 				// the odometer to its last run.
-				ufunc.AccRowsF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:], rows, nt.st[opSrc][last-1])
+				numeric.AccRowsF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:], rows, nt.st[opSrc][last-1])
 				for o := range offs {
 					offs[o] += nt.st[o][last-1] * (rows - 1)
 				}
 				cnt[last-1] = rows - 1
 			} else {
-				ufunc.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
+				numeric.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
 			}
 		} else if fastSim {
 			acc.foldSim(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[opDst], offs[kc], st(kc))
@@ -475,10 +475,10 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 			x := cast[float32](src.b)[offs[opSrc]:]
 			if o := offs[opDst]; sd == 1 {
 				// Straight into the slots.
-				ufunc.AccRowsF32(acc.f[o:o+inner], x, outer, inner)
+				numeric.AccRowsF32(acc.f[o:o+inner], x, outer, inner)
 			} else {
 				clear(w.wf[:inner])
-				ufunc.AccRowsF32(w.wf[:inner], x, outer, inner)
+				numeric.AccRowsF32(w.wf[:inner], x, outer, inner)
 				acc.foldWide(r, ps.val, w.wf, w.wi, inner, o, sd, inner)
 			}
 			if !nextOuter(nt, offs, cnt) {
@@ -495,12 +495,12 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 			m := min(per, outer-b) * inner
 			if bytes {
 				so := offs[opSrc] + b*inner
-				ufunc.AccU8(w.wu[:m], src.b[so:so+m])
+				numeric.AccU8(w.wu[:m], src.b[so:so+m])
 				continue
 			}
 			if wide && ss == 1 && ps.src == dtF32 && len(ps.prog) == 0 && r.float && r.kind != Norm {
 				so := offs[opSrc] + b*inner
-				ufunc.AccF32(w.wf[:m], cast[float32](src.b)[so:so+m])
+				numeric.AccF32(w.wf[:m], cast[float32](src.b)[so:so+m])
 				continue
 			}
 			f, i := w.f[:m], w.i[:m]
@@ -561,22 +561,22 @@ func foldRun(kind Reduction, a float64, src view, off, n int) float64 {
 	var v float64
 	switch {
 	case src.dt == dtU8:
-		return a + float64(ufunc.SumU8(src.b[off:off+n]))
+		return a + float64(numeric.SumU8(src.b[off:off+n]))
 	case kind == Norm:
-		return a + ufunc.SumSqF32(cast[float32](src.b)[off:off+n])
+		return a + numeric.SumSqF32(cast[float32](src.b)[off:off+n])
 	case kind == Sum || kind == Mean:
 		if src.dt == dtF32 {
-			return a + ufunc.SumF32(cast[float32](src.b)[off:off+n])
+			return a + numeric.SumF32(cast[float32](src.b)[off:off+n])
 		}
-		return a + ufunc.SumF64(cast[float64](src.b)[off:off+n])
+		return a + numeric.SumF64(cast[float64](src.b)[off:off+n])
 	case src.dt == dtF32 && kind == Max:
-		v = float64(ufunc.MaxF32(cast[float32](src.b)[off : off+n]))
+		v = float64(numeric.MaxF32(cast[float32](src.b)[off : off+n]))
 	case src.dt == dtF32:
-		v = float64(ufunc.MinF32(cast[float32](src.b)[off : off+n]))
+		v = float64(numeric.MinF32(cast[float32](src.b)[off : off+n]))
 	case kind == Max:
-		v = ufunc.MaxF64(cast[float64](src.b)[off : off+n])
+		v = numeric.MaxF64(cast[float64](src.b)[off : off+n])
 	default:
-		v = ufunc.MinF64(cast[float64](src.b)[off : off+n])
+		v = numeric.MinF64(cast[float64](src.b)[off : off+n])
 	}
 	if v != v || kind == Max && v > a || kind == Min && v < a {
 		return v

@@ -4,7 +4,7 @@ package layout
 // returns the function that restores the previous setting.
 func SetAVX2(on bool) (restore func()) {
 	old := useAVX2
-	useAVX2 = on && old
+	useAVX2 = on && hasAVX2
 	return func() { useAVX2 = old }
 }
 

@@ -2,17 +2,7 @@
 
 package layout
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/cpu"
-)
-
-// useAVX2 selects the AVX2 kernels: the transpose blocks, the 3-channel
-// split and the 32-byte streaming copy. It is set from the CPU's features
-// (including the operating system's support for the YMM registers); tests
-// turn it off to cover the pure-Go and SSE2 loops.
-var useAVX2 = cpu.X86.HasAVX2
+import "unsafe"
 
 // transpose8x16 copies tiles x steps blocks of 8 source columns by 16
 // source lines of 4-byte elements: dst[i*dstRow+k] = src[i+k*srcRow] for

@@ -4,9 +4,6 @@ package layout
 
 import "unsafe"
 
-// useAVX2 is false: the pure-Go build has no assembly kernels.
-var useAVX2 = false
-
 // transposeBlocks copies nothing in the pure-Go build.
 func transposeBlocks(w int, dst, src unsafe.Pointer, a, b, dstRow, sb int, stream bool) (int, int) {
 	return 0, 0

@@ -1,10 +1,10 @@
-package ufunc_test
+package numeric_test
 
 import (
 	"testing"
 	"unsafe"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // Benchmarks of the reduction kernels over 64 MiB of float32, in runs of
@@ -16,55 +16,55 @@ func BenchmarkKernels(b *testing.B) {
 	}
 	const run = 4096
 	bytes := int64(len(x) * 4)
-	b.Run("op=sum/impl=ufunc", func(b *testing.B) {
+	b.Run("op=sum/impl=numeric", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		var s float64
 		for b.Loop() {
 			for q := 0; q < len(x); q += run {
-				s += ufunc.SumF32(x[q : q+run])
+				s += numeric.SumF32(x[q : q+run])
 			}
 		}
 	})
 	y := unsafe.Slice((*float64)(unsafe.Pointer(&x[0])), len(x)/2)
-	b.Run("op=sum64/impl=ufunc", func(b *testing.B) {
+	b.Run("op=sum64/impl=numeric", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		var s float64
 		for b.Loop() {
 			for q := 0; q < len(y); q += run {
-				s += ufunc.SumF64(y[q : q+run])
+				s += numeric.SumF64(y[q : q+run])
 			}
 		}
 	})
-	b.Run("op=max/impl=ufunc", func(b *testing.B) {
+	b.Run("op=max/impl=numeric", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		var s float32
 		for b.Loop() {
 			for q := 0; q < len(x); q += run {
-				s = max(s, ufunc.MaxF32(x[q:q+run]))
+				s = max(s, numeric.MaxF32(x[q:q+run]))
 			}
 		}
 	})
-	b.Run("op=dot/impl=ufunc", func(b *testing.B) {
+	b.Run("op=dot/impl=numeric", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		c := make([]float32, 256)
 		var s float64
 		for b.Loop() {
 			for q := 0; q < len(x); q += 256 {
-				s += ufunc.DotF32(x[q:q+256], c)
+				s += numeric.DotF32(x[q:q+256], c)
 			}
 		}
 	})
-	b.Run("op=rows/impl=ufunc", func(b *testing.B) {
+	b.Run("op=rows/impl=numeric", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		acc := make([]float64, 64)
 		for b.Loop() {
 			for q := 0; q < len(x); q += run {
-				ufunc.AccRowsF32(acc, x[q:q+run], 64, 64)
+				numeric.AccRowsF32(acc, x[q:q+run], 64, 64)
 			}
 		}
 	})

@@ -1,12 +1,11 @@
-package vecmath_test
+package numeric_test
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/vecmath"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 func randVec(r *rand.Rand, n int) []float32 {
@@ -35,32 +34,23 @@ func close32(got float32, want, scale float64, n int) bool {
 	return math.Abs(float64(got)-want) <= tol
 }
 
-func modes(t *testing.T, f func(t *testing.T)) {
-	for _, asm := range []bool{true, false} {
-		t.Run(fmt.Sprintf("asm=%v", asm), func(t *testing.T) {
-			defer vecmath.SetAsm(asm)()
-			f(t)
-		})
-	}
-}
-
 func TestKernels(t *testing.T) {
-	modes(t, func(t *testing.T) {
+	paths(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 2))
 		for _, n := range []int{0, 1, 3, 15, 16, 17, 31, 32, 33, 64, 100, 768, 1031} {
 			a, b := randVec(r, n), randVec(r, n+5)
 			dot, sq, aa, bb, abs := ref(a, b[:n])
-			if got := vecmath.Dot(a, b); !close32(got, dot, abs, n) {
+			if got := numeric.Dot(a, b); !close32(got, dot, abs, n) {
 				t.Errorf("n=%d: Dot = %v, want %v", n, got, dot)
 			}
-			if got := vecmath.SquaredL2(a, b); !close32(got, sq, sq, n) {
+			if got := numeric.SquaredL2(a, b); !close32(got, sq, sq, n) {
 				t.Errorf("n=%d: SquaredL2 = %v, want %v", n, got, sq)
 			}
-			gab, gaa, gbb := vecmath.DotNorms(a, b)
+			gab, gaa, gbb := numeric.DotNorms(a, b)
 			if !close32(gab, dot, abs, n) || !close32(gaa, aa, aa, n) || !close32(gbb, bb, bb, n) {
 				t.Errorf("n=%d: DotNorms = %v %v %v, want %v %v %v", n, gab, gaa, gbb, dot, aa, bb)
 			}
-			gab, gaa = vecmath.DotNorm(a, b)
+			gab, gaa = numeric.DotNorm(a, b)
 			if !close32(gab, dot, abs, n) || !close32(gaa, aa, aa, n) {
 				t.Errorf("n=%d: DotNorm = %v %v, want %v %v", n, gab, gaa, dot, aa)
 			}
@@ -68,10 +58,10 @@ func TestKernels(t *testing.T) {
 			for i := range a64 {
 				a64[i], b64[i] = float64(a[i]), float64(b[i])
 			}
-			if got := vecmath.Dot(a64, b64); math.Abs(got-dot) > 1e-12*(abs+1) {
+			if got := numeric.Dot(a64, b64); math.Abs(got-dot) > 1e-12*(abs+1) {
 				t.Errorf("n=%d: Dot float64 = %v, want %v", n, got, dot)
 			}
-			if got := vecmath.SquaredL2(a64, b64); math.Abs(got-sq) > 1e-12*(sq+1) {
+			if got := numeric.SquaredL2(a64, b64); math.Abs(got-sq) > 1e-12*(sq+1) {
 				t.Errorf("n=%d: SquaredL2 float64 = %v, want %v", n, got, sq)
 			}
 		}
@@ -79,13 +69,13 @@ func TestKernels(t *testing.T) {
 }
 
 func TestScores(t *testing.T) {
-	modes(t, func(t *testing.T) {
+	paths(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 4))
 		for _, tc := range []struct{ n, nq, d int }{
 			{0, 1, 8}, {1, 1, 1}, {6, 16, 32}, {7, 3, 768}, {13, 17, 5}, {12, 33, 64}, {25, 64, 100},
 		} {
 			x, q := randVec(r, tc.n*tc.d), randVec(r, tc.nq*tc.d)
-			p := vecmath.Pack(q, tc.nq, tc.d)
+			p := numeric.Pack(q, tc.nq, tc.d)
 			ld := p.Stride()
 			out := make([]float32, tc.n*ld)
 			for i := range out {

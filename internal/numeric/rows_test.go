@@ -1,11 +1,11 @@
-package ufunc_test
+package numeric_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // TestRowsF32 checks that every row of RowsF32 has the bits of the one-row
@@ -15,12 +15,12 @@ func TestRowsF32(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	ops := []struct {
 		name string
-		op   ufunc.RowOp
+		op   numeric.RowOp
 		one  func(x, c []float32) float64
 	}{
-		{"sum", ufunc.RowSum, func(x, _ []float32) float64 { return ufunc.SumF32(x) }},
-		{"sumsq", ufunc.RowSumSq, func(x, _ []float32) float64 { return ufunc.SumSqF32(x) }},
-		{"dot", ufunc.RowDot, ufunc.DotF32},
+		{"sum", numeric.RowSum, func(x, _ []float32) float64 { return numeric.SumF32(x) }},
+		{"sumsq", numeric.RowSumSq, func(x, _ []float32) float64 { return numeric.SumSqF32(x) }},
+		{"dot", numeric.RowDot, numeric.DotF32},
 	}
 	paths(t, func(t *testing.T) {
 		for _, n := range []int{0, 1, 15, 16, 17, 31, 32, 100, 256, 2047, 2048, 2049, 3000} {
@@ -41,7 +41,7 @@ func TestRowsF32(t *testing.T) {
 						for i := range out {
 							out[i] = math.NaN() // every slot must be written
 						}
-						ufunc.RowsF32(o.op, out, x, c, n, stride)
+						numeric.RowsF32(o.op, out, x, c, n, stride)
 						for i, got := range out {
 							want := o.one(x[i*stride:i*stride+n], c)
 							if math.Float64bits(got) != math.Float64bits(want) {

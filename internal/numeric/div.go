@@ -1,4 +1,4 @@
-package ufunc
+package numeric
 
 // DivToF32 sets d[k] = float32(v[k] / c) for every k < len(d) (v at least
 // as long): the float64 quotient rounded once to float32, as Go's

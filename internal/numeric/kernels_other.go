@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package ufunc
+package numeric
 
 // The pure-Go build has no assembly kernels: each returns 0, the number
 // of leading elements it handled.
@@ -23,8 +23,5 @@ func accU8(acc []uint32, x []uint8) int     { return 0 }
 func accRowsF32(acc []float64, x []float32, rows, stride int) int { return 0 }
 func sumF32(s []float32) (float64, int)                           { return 0, 0 }
 func sumF64(s []float64) (float64, int)                           { return 0, 0 }
-
-// useAVX2 and hasAVX2 are false: there are no assembly kernels.
-var useAVX2, hasAVX2 = false, false
 
 func sumLeavesF64(s []float64, out []float64) bool { return false }

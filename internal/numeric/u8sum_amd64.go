@@ -1,6 +1,6 @@
 //go:build !purego
 
-package ufunc
+package numeric
 
 import "unsafe"
 

@@ -1,4 +1,4 @@
-package ufunc_test
+package numeric_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,8 +19,7 @@ func paths(t *testing.T, f func(t *testing.T)) {
 			name = "avx2"
 		}
 		t.Run(name, func(t *testing.T) {
-			old := ufunc.SetAVX2(avx)
-			defer ufunc.SetAVX2(old)
+			defer numeric.SetAVX2(avx)()
 			f(t)
 		})
 	}
@@ -41,10 +40,10 @@ func TestSums(t *testing.T) {
 				exact += f64[i] // float64 sums of float32 values: far inside the tolerance
 			}
 			tol := 1e-12 * float64(n+1)
-			if got := ufunc.SumF32(f32); math.Abs(got-exact) > tol {
+			if got := numeric.SumF32(f32); math.Abs(got-exact) > tol {
 				t.Errorf("SumF32 of %d = %v, want %v", n, got, exact)
 			}
-			if got := ufunc.SumF64(f64); math.Abs(got-exact) > tol {
+			if got := numeric.SumF64(f64); math.Abs(got-exact) > tol {
 				t.Errorf("SumF64 of %d = %v, want %v", n, got, exact)
 			}
 		}
@@ -64,10 +63,10 @@ func TestDots(t *testing.T) {
 				sq += float64(x[i]) * float64(x[i])
 			}
 			tol := 1e-12 * float64(n+1)
-			if got := ufunc.DotF32(x, c); math.Abs(got-dot) > tol {
+			if got := numeric.DotF32(x, c); math.Abs(got-dot) > tol {
 				t.Errorf("DotF32 of %d = %v, want %v", n, got, dot)
 			}
-			if got := ufunc.SumSqF32(x); math.Abs(got-sq) > tol*(1+sq) {
+			if got := numeric.SumSqF32(x); math.Abs(got-sq) > tol*(1+sq) {
 				t.Errorf("SumSqF32 of %d = %v, want %v", n, got, sq)
 			}
 		}
@@ -86,17 +85,17 @@ func TestExtremesLong(t *testing.T) {
 			for _, v := range x {
 				mx, mn = max(mx, v), min(mn, v)
 			}
-			if got := ufunc.MaxF32(x); got != mx {
+			if got := numeric.MaxF32(x); got != mx {
 				t.Errorf("MaxF32 of %d = %v, want %v", n, got, mx)
 			}
-			if got := ufunc.MinF32(x); got != mn {
+			if got := numeric.MinF32(x); got != mn {
 				t.Errorf("MinF32 of %d = %v, want %v", n, got, mn)
 			}
 			x[r.IntN(n)] = float32(math.NaN())
-			if got := ufunc.MaxF32(x); got == got {
+			if got := numeric.MaxF32(x); got == got {
 				t.Errorf("MaxF32 of %d with a NaN = %v", n, got)
 			}
-			if got := ufunc.MinF32(x); got == got {
+			if got := numeric.MinF32(x); got == got {
 				t.Errorf("MinF32 of %d with a NaN = %v", n, got)
 			}
 		}
@@ -105,17 +104,17 @@ func TestExtremesLong(t *testing.T) {
 
 func TestExtremes(t *testing.T) {
 	s := []float32{3, -1, 7, 2}
-	if got := ufunc.MaxF32(s); got != 7 {
+	if got := numeric.MaxF32(s); got != 7 {
 		t.Errorf("MaxF32 = %v", got)
 	}
-	if got := ufunc.MinF32(s); got != -1 {
+	if got := numeric.MinF32(s); got != -1 {
 		t.Errorf("MinF32 = %v", got)
 	}
 	s[2] = float32(math.NaN())
-	if got := ufunc.MaxF32(s); got == got {
+	if got := numeric.MaxF32(s); got == got {
 		t.Errorf("MaxF32 with a NaN = %v, want NaN", got)
 	}
-	if got := ufunc.MinF64(nil); !math.IsInf(got, 1) {
+	if got := numeric.MinF64(nil); !math.IsInf(got, 1) {
 		t.Errorf("MinF64 of nothing = %v, want +Inf", got)
 	}
 }
@@ -125,21 +124,21 @@ func TestExtremes(t *testing.T) {
 func TestApply(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	nan := float32(math.NaN())
-	want := func(op ufunc.Op, v, k float32) float32 {
+	want := func(op numeric.Op, v, k float32) float32 {
 		switch op {
-		case ufunc.Add:
+		case numeric.Add:
 			return v + k
-		case ufunc.Sub:
+		case numeric.Sub:
 			return v - k
-		case ufunc.Mul:
+		case numeric.Mul:
 			return v * k
-		case ufunc.Div:
+		case numeric.Div:
 			return v / k
-		case ufunc.RSub:
+		case numeric.RSub:
 			return k - v
-		case ufunc.RDiv:
+		case numeric.RDiv:
 			return k / v
-		case ufunc.Max:
+		case numeric.Max:
 			if v < k {
 				return k
 			}
@@ -152,7 +151,7 @@ func TestApply(t *testing.T) {
 	}
 	same := func(a, b float32) bool { return a == b || a != a && b != b }
 	paths(t, func(t *testing.T) {
-		for op := ufunc.Add; op <= ufunc.Min; op++ {
+		for op := numeric.Add; op <= numeric.Min; op++ {
 			for _, n := range lengths[:12] {
 				v := make([]float32, n)
 				k := make([]float32, n)
@@ -166,14 +165,14 @@ func TestApply(t *testing.T) {
 					}
 				}
 				got := append([]float32(nil), v...)
-				ufunc.ApplyF32(op, got, k)
+				numeric.ApplyF32(op, got, k)
 				for i := range v {
 					if w := want(op, v[i], k[i]); !same(w, got[i]) {
 						t.Fatalf("ApplyF32(%d) at %d of %d: %v op %v = %v, want %v", op, i, n, v[i], k[i], got[i], w)
 					}
 				}
 				got = append(got[:0], v...)
-				ufunc.ApplyScalarF32(op, got, 0.75)
+				numeric.ApplyScalarF32(op, got, 0.75)
 				for i := range v {
 					if w := want(op, v[i], 0.75); !same(w, got[i]) {
 						t.Fatalf("ApplyScalarF32(%d) at %d of %d: %v op 0.75 = %v, want %v", op, i, n, v[i], got[i], w)
@@ -187,7 +186,7 @@ func TestApply(t *testing.T) {
 				buf[i] = float32(i)
 			}
 			dst := make([]float32, n)
-			ufunc.StreamF32(dst, buf)
+			numeric.StreamF32(dst, buf)
 			for i := range dst {
 				if dst[i] != float32(i) {
 					t.Fatalf("StreamF32 at %d of %d = %v", i, n, dst[i])
@@ -200,7 +199,7 @@ func TestApply(t *testing.T) {
 				src[i] = uint8(r.UintN(256))
 			}
 			dst := make([]float32, n)
-			ufunc.U8ToF32(dst, src)
+			numeric.U8ToF32(dst, src)
 			for i := range src {
 				if dst[i] != float32(src[i]) {
 					t.Fatalf("U8ToF32 at %d of %d = %v, want %d", i, n, dst[i], src[i])
@@ -226,34 +225,34 @@ func TestChain(t *testing.T) {
 		for i := range k1 {
 			k1[i], k2[i] = float32(r.Float64()), float32(r.Float64()+0.5)
 		}
-		lists := [][]ufunc.Step{
-			{{Op: ufunc.Div, C: 255}, {Op: ufunc.Sub, K: k1}, {Op: ufunc.Div, K: k2}, {Op: ufunc.Mul, C: 3},
-				{Op: ufunc.Add, K: k1}, {Op: ufunc.RSub, C: 1}, {Op: ufunc.RDiv, K: k2}},
-			{{Op: ufunc.Add, C: 0.5}, {Op: ufunc.Sub, C: 7}, {Op: ufunc.RDiv, C: 3}, {Op: ufunc.Mul, K: k2},
-				{Op: ufunc.RSub, K: k1}, {Op: ufunc.Div, C: 0.3}},
+		lists := [][]numeric.Step{
+			{{Op: numeric.Div, C: 255}, {Op: numeric.Sub, K: k1}, {Op: numeric.Div, K: k2}, {Op: numeric.Mul, C: 3},
+				{Op: numeric.Add, K: k1}, {Op: numeric.RSub, C: 1}, {Op: numeric.RDiv, K: k2}},
+			{{Op: numeric.Add, C: 0.5}, {Op: numeric.Sub, C: 7}, {Op: numeric.RDiv, C: 3}, {Op: numeric.Mul, K: k2},
+				{Op: numeric.RSub, K: k1}, {Op: numeric.Div, C: 0.3}},
 		}
 		for li, fromU8 := range []bool{true, false, true, false} {
 			steps := lists[li/2]
 			want := make([]float32, n)
 			if fromU8 {
-				ufunc.U8ToF32(want, u8)
+				numeric.U8ToF32(want, u8)
 			} else {
 				copy(want, f)
 			}
 			for _, s := range steps {
 				if s.K != nil {
-					ufunc.ApplyF32(s.Op, want, s.K)
+					numeric.ApplyF32(s.Op, want, s.K)
 				} else {
-					ufunc.ApplyScalarF32(s.Op, want, s.C)
+					numeric.ApplyScalarF32(s.Op, want, s.C)
 				}
 			}
 			for _, stream := range []bool{false, true} {
 				got := make([]float32, n)
 				var done int
 				if fromU8 {
-					done = ufunc.ChainU8F32(got, u8, steps, stream)
+					done = numeric.ChainU8F32(got, u8, steps, stream)
 				} else {
-					done = ufunc.ChainF32(got, f, steps, stream)
+					done = numeric.ChainF32(got, f, steps, stream)
 				}
 				for i := range done {
 					if got[i] != want[i] && !(got[i] != got[i] && want[i] != want[i]) {
@@ -273,7 +272,7 @@ func TestAccF32(t *testing.T) {
 			for i := range x {
 				x[i], acc[i] = float32(i)*0.5, float64(i)
 			}
-			ufunc.AccF32(acc, x)
+			numeric.AccF32(acc, x)
 			for i := range acc {
 				if want := float64(i) + float64(float32(i)*0.5); acc[i] != want {
 					t.Fatalf("AccF32 of %d at %d = %v, want %v", n, i, acc[i], want)
@@ -291,7 +290,7 @@ func TestAccU8(t *testing.T) {
 			for i := range x {
 				x[i], acc[i] = uint8(i*7), uint32(i)
 			}
-			ufunc.AccU8(acc, x)
+			numeric.AccU8(acc, x)
 			for i := range acc {
 				if want := uint32(i) + uint32(uint8(i*7)); acc[i] != want {
 					t.Fatalf("AccU8 of %d at %d = %v, want %v", n, i, acc[i], want)
@@ -322,7 +321,7 @@ func TestAccRowsF32(t *testing.T) {
 							want[j] += float64(x[r*stride+j])
 						}
 					}
-					ufunc.AccRowsF32(acc, x, rows, stride)
+					numeric.AccRowsF32(acc, x, rows, stride)
 					if diff := cmp.Diff(want, acc); diff != "" {
 						t.Fatalf("AccRowsF32 of %d rows of %d, stride %d (-want +got):\n%s", rows, width, stride, diff)
 					}
@@ -378,11 +377,10 @@ func TestAccRowsF32NaN(t *testing.T) {
 						}
 						want[j] = math.Float64bits(sum)
 					}
-					ufunc.AccRowsF32(acc, x, rows, stride)
+					numeric.AccRowsF32(acc, x, rows, stride)
 					// The kernels' payloads are checked; Go's addition may
 					// take either operand's.
-					avx := ufunc.SetAVX2(true)
-					ufunc.SetAVX2(avx)
+					avx := numeric.UsesAVX2()
 					for j, v := range acc {
 						strict := avx && j < width&^15
 						if w := math.Float64frombits(want[j]); math.IsNaN(w) && !strict {
@@ -418,7 +416,7 @@ func TestSumSqDevF32(t *testing.T) {
 				for _, v := range x {
 					want += (float64(v) - m) * (float64(v) - m)
 				}
-				if got := ufunc.SumSqDevF32(x, m); math.Abs(got-want) > 1e-12*float64(n+1)*(1+want) {
+				if got := numeric.SumSqDevF32(x, m); math.Abs(got-want) > 1e-12*float64(n+1)*(1+want) {
 					t.Errorf("SumSqDevF32 of %d around %g = %v, want %v", n, off, got, want)
 				}
 			}
@@ -442,10 +440,10 @@ func TestSumDevF64(t *testing.T) {
 					sq += (v - k) * (v - k)
 				}
 				tol := 1e-12 * float64(n+1)
-				if got := ufunc.SumDevF64(x, k); math.Abs(got-dev) > tol*(1+math.Abs(dev)) {
+				if got := numeric.SumDevF64(x, k); math.Abs(got-dev) > tol*(1+math.Abs(dev)) {
 					t.Errorf("SumDevF64 of %d around %g = %v, want %v", n, off, got, dev)
 				}
-				if got := ufunc.SumSqDevF64(x, k); math.Abs(got-sq) > tol*(1+sq) {
+				if got := numeric.SumSqDevF64(x, k); math.Abs(got-sq) > tol*(1+sq) {
 					t.Errorf("SumSqDevF64 of %d around %g = %v, want %v", n, off, got, sq)
 				}
 			}

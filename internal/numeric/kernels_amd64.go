@@ -1,23 +1,11 @@
 //go:build !purego
 
-package ufunc
+package numeric
 
 import (
 	"runtime"
 	"unsafe"
-
-	"golang.org/x/sys/cpu"
 )
-
-// useAVX2 selects the AVX2 kernels when the CPU and the operating system
-// support them; tests turn it off to cover the Go loops.
-var useAVX2 = cpu.X86.HasAVX2
-
-// useFMA selects the kernels that also need FMA (dotF32x16, sumSqF32x16).
-var useFMA = cpu.X86.HasFMA
-
-// hasAVX2 is the CPU's support, which tests may not exceed.
-var hasAVX2 = cpu.X86.HasAVX2
 
 // Implemented in kernels_amd64.s, chain_amd64.s and acc_amd64.s: each
 // handles n elements, a multiple of 16 (8 for the apply kernels), n > 0.

@@ -1,11 +1,11 @@
-package ufunc_test
+package numeric_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -44,7 +44,7 @@ func TestSumU8Periodic(t *testing.T) {
 							want[c], got[c] = uint64(c)*1000, uint64(c)*1000 // added to, not overwritten
 						}
 						sumU8PeriodicRef(want, x)
-						ufunc.SumU8Periodic(got, x)
+						numeric.SumU8Periodic(got, x)
 						if diff := cmp.Diff(want, got); diff != "" {
 							t.Fatalf("start %d, %d bytes (-want +got):\n%s", start, n, diff)
 						}
@@ -69,7 +69,7 @@ func TestSumU8PeriodicOverflow(t *testing.T) {
 				want[c] = 255 * uint64((len(x)-c+p-1)/p)
 			}
 			got := make([]uint64, p)
-			ufunc.SumU8Periodic(got, x)
+			numeric.SumU8Periodic(got, x)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("period %d (-want +got):\n%s", p, diff)
 			}
@@ -78,13 +78,13 @@ func TestSumU8PeriodicOverflow(t *testing.T) {
 }
 
 func TestSumU8PeriodicEmpty(t *testing.T) {
-	ufunc.SumU8Periodic(nil, nil) // no bytes: no slot needed
+	numeric.SumU8Periodic(nil, nil) // no bytes: no slot needed
 	defer func() {
 		if recover() == nil {
 			t.Fatal("SumU8Periodic with an empty accumulator and bytes did not panic")
 		}
 	}()
-	ufunc.SumU8Periodic(nil, []uint8{1})
+	numeric.SumU8Periodic(nil, []uint8{1})
 }
 
 // BenchmarkSumU8Periodic sums 256 images of 224x224 pixels (37 MiB, past
@@ -96,13 +96,13 @@ func BenchmarkSumU8Periodic(b *testing.B) {
 		x[i] = uint8(i * 7)
 	}
 	for _, p := range []int{1, 3, 4, 9, 33} {
-		b.Run(fmt.Sprintf("period=%d/impl=ufunc", p), func(b *testing.B) {
+		b.Run(fmt.Sprintf("period=%d/impl=numeric", p), func(b *testing.B) {
 			b.SetBytes(int64(len(x)))
 			b.ReportAllocs()
 			acc := make([]uint64, p)
 			for b.Loop() {
 				for q := 0; q+img*p <= len(x); q += img * p {
-					ufunc.SumU8Periodic(acc, x[q:q+img*p])
+					numeric.SumU8Periodic(acc, x[q:q+img*p])
 				}
 			}
 		})
@@ -130,7 +130,7 @@ func TestSumU8(t *testing.T) {
 				}
 				want += uint64(x[i])
 			}
-			if got := ufunc.SumU8(x); got != want {
+			if got := numeric.SumU8(x); got != want {
 				t.Errorf("SumU8 of %d bytes = %d, want %d", n, got, want)
 			}
 		}

@@ -1,4 +1,4 @@
-package ufunc
+package numeric
 
 import "math"
 

@@ -1,11 +1,11 @@
-package ufunc_test
+package numeric_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // TestDivToF32 checks DivToF32 bit for bit against Go's own division and
@@ -27,7 +27,7 @@ func TestDivToF32(t *testing.T) {
 					}
 				}
 				d := make([]float32, n)
-				ufunc.DivToF32(d, v, c)
+				numeric.DivToF32(d, v, c)
 				for i := range d {
 					want := float32(v[i] / c)
 					if math.Float32bits(d[i]) != math.Float32bits(want) {

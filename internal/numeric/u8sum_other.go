@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package ufunc
+package numeric
 
 // sumU8Periodic has no assembly kernel in the pure-Go build: it handles
 // no bytes.

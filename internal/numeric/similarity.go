@@ -1,4 +1,4 @@
-package vecmath
+package numeric
 
 // Float is the element type of the kernels.
 type Float interface{ float32 | float64 }
@@ -7,10 +7,10 @@ type Float interface{ float32 | float64 }
 // shorter than a.
 func Dot[F Float](a, b []F) F {
 	b = b[:len(a)]
-	if a32, ok := any(a).([]float32); ok && useAsm && len(a) >= 32 {
+	if a32, ok := any(a).([]float32); ok && useAVX2 && useFMA && len(a) >= 32 {
 		b32 := any(b).([]float32)
 		n := len(a32) &^ 31
-		s := dotF32(&a32[0], &b32[0], n)
+		s := dotF32x32(&a32[0], &b32[0], n)
 		return F(s) + dotGo(a[n:], b[n:])
 	}
 	return dotGo(a, b)
@@ -20,10 +20,10 @@ func Dot[F Float](a, b []F) F {
 // and b[:len(a)]. It panics if b is shorter than a.
 func SquaredL2[F Float](a, b []F) F {
 	b = b[:len(a)]
-	if a32, ok := any(a).([]float32); ok && useAsm && len(a) >= 32 {
+	if a32, ok := any(a).([]float32); ok && useAVX2 && useFMA && len(a) >= 32 {
 		b32 := any(b).([]float32)
 		n := len(a32) &^ 31
-		s := sqL2F32(&a32[0], &b32[0], n)
+		s := sqL2F32x32(&a32[0], &b32[0], n)
 		return F(s) + sqL2Go(a[n:], b[n:])
 	}
 	return sqL2Go(a, b)
@@ -34,11 +34,11 @@ func SquaredL2[F Float](a, b []F) F {
 // a.
 func DotNorms[F Float](a, b []F) (ab, aa, bb F) {
 	b = b[:len(a)]
-	if a32, ok := any(a).([]float32); ok && useAsm && len(a) >= 16 {
+	if a32, ok := any(a).([]float32); ok && useAVX2 && useFMA && len(a) >= 16 {
 		b32 := any(b).([]float32)
 		n := len(a32) &^ 15
 		var r [3]float32
-		dot3F32(&a32[0], &b32[0], n, &r)
+		dot3F32x16(&a32[0], &b32[0], n, &r)
 		ab, aa, bb = dot3Go(a[n:], b[n:])
 		return F(r[0]) + ab, F(r[1]) + aa, F(r[2]) + bb
 	}
@@ -49,11 +49,11 @@ func DotNorms[F Float](a, b []F) (ab, aa, bb F) {
 // norm of a, in one pass. It panics if b is shorter than a.
 func DotNorm[F Float](a, b []F) (ab, aa F) {
 	b = b[:len(a)]
-	if a32, ok := any(a).([]float32); ok && useAsm && len(a) >= 32 {
+	if a32, ok := any(a).([]float32); ok && useAVX2 && useFMA && len(a) >= 32 {
 		b32 := any(b).([]float32)
 		n := len(a32) &^ 31
 		var r [2]float32
-		dot2F32(&a32[0], &b32[0], n, &r)
+		dot2F32x32(&a32[0], &b32[0], n, &r)
 		ab, aa, _ = dot3Go(a[n:], b[n:])
 		return F(r[0]) + ab, F(r[1]) + aa
 	}
@@ -165,7 +165,7 @@ func (p *Packed[F]) Scores(x []F, n int, out []F) {
 	_ = x[:n*d]
 	_ = out[:n*ld]
 	i := 0
-	if x32, ok := any(x).([]float32); ok && useAsm && d > 0 {
+	if x32, ok := any(x).([]float32); ok && useAVX2 && useFMA && d > 0 {
 		o32 := any(out).([]float32)
 		q32 := any(p.data).([]float32)
 		for ; i+Rows <= n; i += Rows {

@@ -1,4 +1,4 @@
-package ufunc
+package numeric
 
 // Op is an element-wise arithmetic operation of ApplyF32: v[j] = v[j] op
 // k, or k op v[j] for RSub and RDiv. Max and Min keep a NaN of v (and

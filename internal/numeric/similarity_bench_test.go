@@ -1,23 +1,23 @@
-package vecmath_test
+package numeric_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fstensor/fstensor/internal/vecmath"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 func BenchmarkDot(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{768} {
 		x, y := randVec(r, n), randVec(r, n)
-		b.Run(fmt.Sprintf("op=dot/dtype=float32/n=%d/impl=vecmath", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("op=dot/dtype=float32/n=%d/impl=numeric", n), func(b *testing.B) {
 			b.SetBytes(int64(8 * n))
 			b.ReportAllocs()
 			var s float32
 			for b.Loop() {
-				s += vecmath.Dot(x, y)
+				s += numeric.Dot(x, y)
 			}
 			_ = s
 		})
@@ -40,9 +40,9 @@ func BenchmarkScores(b *testing.B) {
 	const n, d = 120, 768
 	for _, nq := range []int{16, 64} {
 		x, q := randVec(r, n*d), randVec(r, nq*d)
-		p := vecmath.Pack(q, nq, d)
+		p := numeric.Pack(q, nq, d)
 		out := make([]float32, n*p.Stride())
-		b.Run(fmt.Sprintf("op=scores/dtype=float32/shape=%dx%d/queries=%d/impl=vecmath", n, d, nq), func(b *testing.B) {
+		b.Run(fmt.Sprintf("op=scores/dtype=float32/shape=%dx%d/queries=%d/impl=numeric", n, d, nq), func(b *testing.B) {
 			b.SetBytes(int64(2 * n * nq * d))
 			b.ReportAllocs()
 			for b.Loop() {

@@ -12,9 +12,9 @@
 	VPERMILPS    $0x01, XR, XS; \
 	VADDSS       XS, XR, XR
 
-// func dotF32(a, b *float32, n int) float32
+// func dotF32x32(a, b *float32, n int) float32
 // Four accumulators of 8 lanes; n is a positive multiple of 32.
-TEXT ·dotF32(SB), NOSPLIT, $0-28
+TEXT ·dotF32x32(SB), NOSPLIT, $0-28
 	MOVQ   a+0(FP), SI
 	MOVQ   b+8(FP), DI
 	MOVQ   n+16(FP), CX
@@ -46,9 +46,9 @@ dotloop:
 	VZEROUPPER
 	RET
 
-// func sqL2F32(a, b *float32, n int) float32
+// func sqL2F32x32(a, b *float32, n int) float32
 // Four accumulators of 8 lanes; n is a positive multiple of 32.
-TEXT ·sqL2F32(SB), NOSPLIT, $0-28
+TEXT ·sqL2F32x32(SB), NOSPLIT, $0-28
 	MOVQ   a+0(FP), SI
 	MOVQ   b+8(FP), DI
 	MOVQ   n+16(FP), CX
@@ -84,9 +84,9 @@ sqloop:
 	VZEROUPPER
 	RET
 
-// func dot3F32(a, b *float32, n int, r *[3]float32)
+// func dot3F32x16(a, b *float32, n int, r *[3]float32)
 // a.b in Y0+Y1, a.a in Y2+Y3, b.b in Y4+Y5; n is a positive multiple of 16.
-TEXT ·dot3F32(SB), NOSPLIT, $0-32
+TEXT ·dot3F32x16(SB), NOSPLIT, $0-32
 	MOVQ   a+0(FP), SI
 	MOVQ   b+8(FP), DI
 	MOVQ   n+16(FP), CX
@@ -196,9 +196,9 @@ gemmloop:
 	VZEROUPPER
 	RET
 
-// func dot2F32(a, b *float32, n int, r *[2]float32)
+// func dot2F32x32(a, b *float32, n int, r *[2]float32)
 // a.b in Y0-Y3, a.a in Y4-Y7; n is a positive multiple of 32.
-TEXT ·dot2F32(SB), NOSPLIT, $0-32
+TEXT ·dot2F32x32(SB), NOSPLIT, $0-32
 	MOVQ   a+0(FP), SI
 	MOVQ   b+8(FP), DI
 	MOVQ   n+16(FP), CX

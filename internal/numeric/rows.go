@@ -1,4 +1,4 @@
-package ufunc
+package numeric
 
 // RowOp is a reduction of RowsF32.
 type RowOp uint8

@@ -1,11 +1,11 @@
-package ufunc_test
+package numeric_test
 
 import (
 	"fmt"
 	"testing"
 	"unsafe"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // BenchmarkAccRowsF32 adds 64 MiB of float32 column by column, in blocks
@@ -18,14 +18,14 @@ func BenchmarkAccRowsF32(b *testing.B) {
 	}
 	bytes := int64(len(x) * 4)
 	for _, width := range []int{16, 32, 64, 128, 512, 1024} {
-		b.Run(fmt.Sprintf("width=%d/impl=ufunc", width), func(b *testing.B) {
+		b.Run(fmt.Sprintf("width=%d/impl=numeric", width), func(b *testing.B) {
 			b.SetBytes(bytes)
 			b.ReportAllocs()
 			acc := make([]float64, width)
 			run := 64 * width
 			for b.Loop() {
 				for q := 0; q < len(x); q += run {
-					ufunc.AccRowsF32(acc, x[q:q+run], 64, width)
+					numeric.AccRowsF32(acc, x[q:q+run], 64, width)
 				}
 			}
 		})

@@ -1,4 +1,4 @@
-package ufunc
+package numeric
 
 import "encoding/binary"
 
@@ -17,7 +17,7 @@ func SumU8Periodic(acc []uint64, x []uint8) {
 	}
 	p := len(acc)
 	if p == 0 {
-		panic("ufunc: SumU8Periodic with an empty accumulator")
+		panic("numeric: SumU8Periodic with an empty accumulator")
 	}
 	n := sumU8Periodic(acc, x) // a multiple of p
 	sumU8PeriodicGo(acc, x[n:])

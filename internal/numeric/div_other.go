@@ -1,5 +1,5 @@
 //go:build !amd64 || purego
 
-package ufunc
+package numeric
 
 func divToF32(d []float32, v []float64, c float64) int { return 0 }
