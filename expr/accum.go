@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fstensor/fstensor/internal/numeric"
+	"github.com/fstensor/fstensor/search"
 )
 
 // accum holds one tensor's reduction state, one slot per result element.
@@ -20,7 +21,7 @@ func newAccum(r *reducer, size int) *accum {
 	a := &accum{}
 	if r.float {
 		a.f = make([]float64, size)
-		if r.sim && r.metric == Cosine {
+		if r.sim && r.metric == search.MetricCosine {
 			a.f2, a.f3 = make([]float64, size), make([]float64, size)
 		}
 	} else {
@@ -97,9 +98,9 @@ func (a *accum) add(r *reducer, val dtype, f []float64, i []int64, ao, as, po, p
 			x := c[ko+j*ks]
 			o := ao + j*as
 			switch r.metric {
-			case Dot:
+			case search.MetricDot:
 				a.f[o] += v * x
-			case Cosine:
+			case search.MetricCosine:
 				a.f[o] += v * x
 				a.f2[o] += v * v
 				a.f3[o] += x * x
@@ -219,9 +220,9 @@ func (a *accum) finish(r *reducer, out view) {
 	for k := range n {
 		v := res[k]
 		switch {
-		case r.sim && r.metric == Cosine:
+		case r.sim && r.metric == search.MetricCosine:
 			v = v / (math.Sqrt(a.f2[k]) * math.Sqrt(a.f3[k]))
-		case r.sim && r.metric == L2, !r.sim && r.kind == Norm:
+		case r.sim && r.metric == search.MetricL2, !r.sim && r.kind == Norm:
 			v = math.Sqrt(v)
 		case !r.sim && r.kind == Mean:
 			v /= float64(r.count)
@@ -292,12 +293,12 @@ func (a *accum) foldSim(r *reducer, x []float32, o, ko, ks int) {
 	} else {
 		cv := c[ko : ko+len(x)]
 		dot = numeric.DotF32(x, cv)
-		if r.metric == Cosine {
+		if r.metric == search.MetricCosine {
 			cc = numeric.SumSqF32(cv)
 		}
 	}
 	a.f[o] += dot
-	if r.metric == Cosine {
+	if r.metric == search.MetricCosine {
 		a.f2[o] += numeric.SumSqF32(x)
 		a.f3[o] += cc
 	}

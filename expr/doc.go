@@ -50,7 +50,9 @@
 //	x.sum(axis=(0, 1), keepdims=True)          Reduce: sum, mean, min,
 //	x.mean()  x.argmax(axis=1)  norm(x, axis=-1)  max, argmax, argmin, norm,
 //	x.var()  x.std(axis=0, ddof=1)                var, std (ReduceDdof)
-//	dot(x, c)  cosine(x, c)  l2(x, c)  l2sq(x, c)  Similarity to a constant
+//	dot(x, c)  cosine(x, c)  l2(x, c)  sqeuclidean(x, c)  Similarity to a
+//	                            constant by a search.Metric; l2sq(x, c)
+//	                            is read as sqeuclidean(x, c)
 //
 // Reductions also read as functions (`sum(x, axis=1)`, `np.max(x)`). Axis
 // numbers are logical axes of one tensor; the row axis is not addressable.

@@ -10,6 +10,7 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
+	"github.com/fstensor/fstensor/search"
 )
 
 // ResultType returns the type of the column e evaluates to (see
@@ -219,7 +220,7 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 	var ks int
 	switch {
 	case r.sim:
-		if r.c.f32 == nil || ps.src != dtF32 || r.metric != Dot && r.metric != Cosine {
+		if r.c.f32 == nil || ps.src != dtF32 || r.metric != search.MetricDot && r.metric != search.MetricCosine {
 			return false
 		}
 		if ks = nt.st[kc][0]; ks != 0 && ks != 1 {
@@ -313,7 +314,7 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 			ps.src == dtU8 && r.float && (r.kind == Sum || r.kind == Mean))
 	kc := opK + len(nt.ks) - 1 // the similarity's constant operand
 	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c.f32 != nil && ps.src == dtF32 && st(opSrc) == 1 &&
-		(r.metric == Dot || r.metric == Cosine) && (st(kc) == 0 || st(kc) == 1)
+		(r.metric == search.MetricDot || r.metric == search.MetricCosine) && (st(kc) == 0 || st(kc) == 1)
 	// Short contiguous float32 runs summed into one slot: added element by
 	// element into w.wf, folded (pairwise) when the slot changes.
 	wideFold := fast && ps.src == dtF32 && (r.kind == Sum || r.kind == Mean) && inner < chunk/4

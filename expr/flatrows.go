@@ -5,6 +5,7 @@ import (
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/numeric"
+	"github.com/fstensor/fstensor/search"
 )
 
 // flatRows runs runFlat's one-value-per-tensor reductions of float32 rows
@@ -26,9 +27,9 @@ func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array
 	var k []float32
 	scale := 1.0
 	switch {
-	case r.sim && r.metric == Dot && ks == 1:
+	case r.sim && r.metric == search.MetricDot && ks == 1:
 		op, k = numeric.RowDot, r.c.f32[:n]
-	case r.sim && r.metric == Dot:
+	case r.sim && r.metric == search.MetricDot:
 		// As foldSim: the constant times the sum.
 		op, scale = numeric.RowSum, float64(r.c.f32[0])
 	case r.sim:

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/search"
 	"github.com/fstensor/fstensor/stride"
 )
 
@@ -66,7 +67,7 @@ type pass struct {
 type reducer struct {
 	kind     Reduction
 	sim      bool // a similarity (metric) rather than kind
-	metric   Metric
+	metric   search.Metric
 	c        *konst // the similarity's constant, as float64 values
 	red      []bool // the pass axes reduced
 	outShape []int  // the reduced shape without kept axes
@@ -182,7 +183,7 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 				red[a] = true
 			}
 			count, _ := stride.NumElements(p.shape)
-			if m.metric == Dot && !pt.float() {
+			if m.metric == search.MetricDot && !pt.float() {
 				// (x * c).sum() in integers.
 				p.cast(pt)
 				p.prog = append(p.prog, instr{code: iMul, from: pt, to: pt, k: p.konst(m.c, pt)})

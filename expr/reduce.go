@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/search"
 )
 
 // Reduction is a reduction of Reduce.
@@ -189,30 +190,6 @@ func reducedAxes(axes []int, nd int) ([]bool, error) {
 	return red, nil
 }
 
-// Metric is a similarity of Similarity.
-type Metric uint8
-
-// The similarities of a tensor x with a constant c broadcast to x's
-// shape, over all the elements of each tensor: Dot is sum(x*c), Cosine
-// dot(x, c)/(norm(x)*norm(c)) (NaN when a norm is 0), L2 the Euclidean
-// distance norm(x - c) and L2Squared its square.
-const (
-	Dot Metric = iota
-	Cosine
-	L2
-	L2Squared
-)
-
-var metricNames = [...]string{Dot: "dot", Cosine: "cosine", L2: "l2", L2Squared: "l2sq"}
-
-// String returns the metric's name in the text form.
-func (m Metric) String() string {
-	if int(m) < len(metricNames) {
-		return metricNames[m]
-	}
-	return "?"
-}
-
 // Similarity returns the metric m between each tensor of x and the
 // constant c, one value per tensor. c broadcasts against x by NumPy's
 // rules (a (768,) query against (768,) embeddings, a (3,) per-channel
@@ -222,13 +199,13 @@ func (m Metric) String() string {
 // products wrap around in the type x and c promote to (a Python integer
 // c is weak, so it must fit x's type) and the sum, int64 or uint64,
 // wraps around in 64 bits.
-func Similarity(x Expr, m Metric, c Const) Expr {
+func Similarity(x Expr, m search.Metric, c Const) Expr {
 	n, xn := deriveCompute(x, opSim)
 	n.metric, n.c = m, c
 	if n.err != nil {
 		return n
 	}
-	if m > L2Squared {
+	if m < search.MetricDot || m > search.MetricSquaredL2 {
 		return n.fail(errorf("unknown metric %d", m))
 	}
 	if c.err != nil {
@@ -247,7 +224,7 @@ func Similarity(x Expr, m Metric, c Const) Expr {
 		}
 	}
 	n.dt = meanType(p)
-	if m == Dot && !p.float() {
+	if m == search.MetricDot && !p.float() {
 		// NumPy's (x * c).sum(): the products wrap around in the promoted
 		// integer type, the sum in 64 bits.
 		if c.weak == weakInt && !p.fits(c.i[0]) {
