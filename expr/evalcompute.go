@@ -10,7 +10,6 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
-	"github.com/fstensor/fstensor/search"
 )
 
 // ResultType returns the type of the column e evaluates to (see
@@ -204,7 +203,7 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 // runFlat reduces tensors lo to hi of in to one value each when every
 // tensor is one contiguous float32 or float64 run (uint8 for sums and
 // means) folded by a vector kernel (foldMoments for Var and Std), or a
-// float32 run against a float32 constant (Dot, Cosine): the loop over the
+// float32 run against a float32 constant (a similarity): the loop over the
 // tensors without the odometer's per-tensor set-up. It reports false, doing nothing, when the
 // plan is not of that form.
 func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi int) bool {
@@ -220,7 +219,7 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 	var ks int
 	switch {
 	case r.sim:
-		if r.c.f32 == nil || ps.src != dtF32 || r.metric != search.MetricDot && r.metric != search.MetricCosine {
+		if !r.c32 || ps.src != dtF32 {
 			return false
 		}
 		if ks = nt.st[kc][0]; ks != 0 && ks != 1 {
@@ -236,7 +235,11 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 	if ps.src == dtF32 {
 		x = cast[float32](src)
 	}
-	if p.flatRows(w, dst, x, in, lo, hi, n, ks) {
+	if r.sim {
+		p.flatSim(dst, x, in, lo, hi, n, ks)
+		return true
+	}
+	if p.flatRows(w, dst, x, in, lo, hi, n) {
 		return true
 	}
 	sv := view{b: src, dt: ps.src}
@@ -250,8 +253,6 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 		off := t*p.inSize + ps.offset
 		a.reset(r, ps.val)
 		switch {
-		case r.sim:
-			a.foldSim(r, x[off:off+n], 0, 0, ks)
 		case r.kind == Var || r.kind == Std:
 			a.foldMoments(0, sv, off, n)
 		default:
@@ -313,8 +314,8 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 		((ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32 || r.kind == Var || r.kind == Std) ||
 			ps.src == dtU8 && r.float && (r.kind == Sum || r.kind == Mean))
 	kc := opK + len(nt.ks) - 1 // the similarity's constant operand
-	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c.f32 != nil && ps.src == dtF32 && st(opSrc) == 1 &&
-		(r.metric == search.MetricDot || r.metric == search.MetricCosine) && (st(kc) == 0 || st(kc) == 1)
+	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c32 && ps.src == dtF32 && st(opSrc) == 1 &&
+		(st(kc) == 0 || st(kc) == 1)
 	// Short contiguous float32 runs summed into one slot: added element by
 	// element into w.wf, folded (pairwise) when the slot changes.
 	wideFold := fast && ps.src == dtF32 && (r.kind == Sum || r.kind == Mean) && inner < chunk/4
@@ -353,7 +354,7 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 				numeric.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
 			}
 		} else if fastSim {
-			acc.foldSim(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[opDst], offs[kc], st(kc))
+			acc.sim.addF32(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[kc], st(kc))
 		} else if fast && (r.kind == Var || r.kind == Std) {
 			acc.foldMoments(offs[opDst], src, offs[opSrc], inner)
 		} else if fast {

@@ -5,18 +5,16 @@ import (
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/numeric"
-	"github.com/fstensor/fstensor/search"
 )
 
 // flatRows runs runFlat's one-value-per-tensor reductions of float32 rows
-// (sum, mean, norm, and dot with a constant) over the tensors lo..hi
+// (sum, mean, norm) over the tensors lo..hi
 // through numeric.RowsF32: one kernel call for every stretch of up to chunk
 // valid tensors instead of a call, a reset and a finish per tensor, so the
-// input streams on across tensor boundaries. n is the row length and ks
-// the constant's step (0: one value broadcast). The results have the bits
+// input streams on across tensor boundaries. n is the row length. The results have the bits
 // of the tensor-by-tensor path. It reports false, doing nothing, for the
 // other reductions.
-func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array, lo, hi, n, ks int) bool {
+func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array, lo, hi, n int) bool {
 	c := p.comp
 	ps := &c.first
 	r := ps.red
@@ -24,14 +22,7 @@ func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array
 		return false
 	}
 	var op numeric.RowOp
-	var k []float32
-	scale := 1.0
 	switch {
-	case r.sim && r.metric == search.MetricDot && ks == 1:
-		op, k = numeric.RowDot, r.c.f32[:n]
-	case r.sim && r.metric == search.MetricDot:
-		// As foldSim: the constant times the sum.
-		op, scale = numeric.RowSum, float64(r.c.f32[0])
 	case r.sim:
 		return false
 	case r.kind == Sum || r.kind == Mean:
@@ -54,14 +45,14 @@ func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array
 			e++
 		}
 		v := vals[:e-t]
-		numeric.RowsF32(op, v, x[t*p.inSize+ps.offset:], k, n, p.inSize)
+		numeric.RowsF32(op, v, x[t*p.inSize+ps.offset:], nil, n, p.inSize)
 		for j, s := range v {
 			// 0 + s as the accumulator that starts at 0 does (-0 becomes 0).
-			s = 0 + s*scale
+			s = 0 + s
 			switch {
-			case r.kind == Norm && !r.sim:
+			case r.kind == Norm:
 				s = math.Sqrt(s)
-			case r.kind == Mean && !r.sim:
+			case r.kind == Mean:
 				s /= float64(r.count)
 			}
 			v[j] = roundTo(s, r.out)

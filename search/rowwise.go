@@ -149,7 +149,7 @@ func rowwise[F numeric.Float](m Metric, a, b *fixedshape.Array, mem memory.Alloc
 	if bcast {
 		q = sb.row(0, sb1)
 		if m == MetricCosine {
-			qq = F(math.Sqrt(float64(numeric.Dot(q, q))))
+			qq = numeric.Norm(q)
 		}
 	}
 	for i := range n {
@@ -171,8 +171,7 @@ func rowwise[F numeric.Float](m Metric, a, b *fixedshape.Array, mem memory.Alloc
 			out[i] = F(math.Sqrt(float64(numeric.SquaredL2(x, y))))
 		case MetricCosine:
 			if bcast {
-				xy, xx := numeric.DotNorm(x, y) // one pass over x
-				out[i] = xy / (F(math.Sqrt(float64(xx))) * qq)
+				out[i] = numeric.Cosine(x, y, qq)
 			} else {
 				xy, xx, yy := numeric.DotNorms(x, y)
 				out[i] = xy / (F(math.Sqrt(float64(xx))) * F(math.Sqrt(float64(yy))))

@@ -155,7 +155,7 @@ func newEngine[F numeric.Float](col *fixedshape.Type, queries *fixedshape.Array,
 		flat = append(flat, q...)
 		switch m {
 		case MetricCosine:
-			e.qnorm = append(e.qnorm, F(math.Sqrt(float64(numeric.Dot(q, q)))))
+			e.qnorm = append(e.qnorm, numeric.Norm(q))
 		case MetricL2, MetricSquaredL2:
 			e.qnorm = append(e.qnorm, numeric.Dot(q, q))
 		default:
@@ -224,8 +224,7 @@ func (e *engine[F]) addOne(a *fixedshape.Array, src *source[F], base int64) {
 		case MetricDot:
 			key = float64(numeric.Dot(x, q))
 		case MetricCosine:
-			xy, xx := numeric.DotNorm(x, q) // one pass over x
-			key = float64(xy / (F(math.Sqrt(float64(xx))) * qn))
+			key = float64(numeric.Cosine(x, q, qn))
 		default:
 			key = -float64(numeric.SquaredL2(x, q))
 		}

@@ -1,5 +1,7 @@
 package numeric
 
+import "math"
+
 // Float is the element type of the kernels.
 type Float interface{ float32 | float64 }
 
@@ -59,6 +61,18 @@ func DotNorm[F Float](a, b []F) (ab, aa F) {
 	}
 	ab, aa, _ = dot3Go(a, b)
 	return ab, aa
+}
+
+// Norm returns the Euclidean norm sqrt(Dot(a, a)) of a, rounded to F.
+func Norm[F Float](a []F) F { return F(math.Sqrt(float64(Dot(a, a)))) }
+
+// Cosine returns the cosine similarity a.b / (|a| bnorm) of a and
+// b[:len(a)], in one pass over a, given bnorm = Norm(b[:len(a)]): NaN when
+// a norm is 0, as NumPy's dot/(norm*norm). It panics if b is shorter than
+// a.
+func Cosine[F Float](a, b []F, bnorm F) F {
+	ab, aa := DotNorm(a, b)
+	return ab / (F(math.Sqrt(float64(aa))) * bnorm)
 }
 
 func dotGo[F Float](a, b []F) F {
