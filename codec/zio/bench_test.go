@@ -1,6 +1,8 @@
 package zio_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -50,6 +52,25 @@ func BenchmarkCodec(b *testing.B) {
 				b.Fatal(err)
 			}
 			col, err := zio.ReadColumn(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			col.Release()
+		}
+	})
+	// Tensors stored with the rows descending: ReadColumn flips them.
+	desc := &zio.Message{Form: zio.Form}
+	entries := make([]string, tensors)
+	for i := range entries {
+		entries[i] = `{"shape":[64,64],"word":4,"dtype":"f","ascend":[false,true],"part":` + strconv.Itoa(i) + `}`
+		desc.Payload = append(desc.Payload, make([]byte, 64*64*4))
+	}
+	desc.Label = `{"TENS":{"tensors":[` + strings.Join(entries, ",") + `]}}`
+	b.Run("op=read/dtype=float32/shape=16x64x64/layout=descending", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(size)
+		for b.Loop() {
+			col, err := zio.ReadColumn(desc)
 			if err != nil {
 				b.Fatal(err)
 			}
