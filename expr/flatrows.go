@@ -45,7 +45,7 @@ func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array
 			e++
 		}
 		v := vals[:e-t]
-		numeric.RowsF32(op, v, x[t*p.inSize+ps.offset:], nil, n, p.inSize)
+		numeric.RowsF32(op, v, x[t*p.inSize+ps.offset:], n, p.inSize)
 		for j, s := range v {
 			// 0 + s as the accumulator that starts at 0 does (-0 becomes 0).
 			s = 0 + s

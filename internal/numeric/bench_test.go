@@ -47,14 +47,13 @@ func BenchmarkKernels(b *testing.B) {
 			}
 		}
 	})
-	b.Run("op=dot/impl=numeric", func(b *testing.B) {
+	b.Run("op=sumsq/impl=numeric", func(b *testing.B) {
 		b.SetBytes(bytes)
 		b.ReportAllocs()
-		c := make([]float32, 256)
 		var s float64
 		for b.Loop() {
 			for q := 0; q < len(x); q += 256 {
-				s += numeric.DotF32(x[q:q+256], c)
+				s += numeric.SumSqF32(x[q : q+256])
 			}
 		}
 	})

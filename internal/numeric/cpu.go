@@ -11,7 +11,7 @@ var (
 	// useAVX2 selects the AVX2 kernels; tests turn it off to cover the Go
 	// loops.
 	useAVX2 = hasAVX2
-	// useFMA selects the kernels that also need FMA: dotF32x16,
-	// sumSqF32x16, the squared deviations and every similarity kernel.
+	// useFMA selects the kernels that also need FMA: the sums of
+	// squares, the squared deviations and every similarity kernel.
 	useFMA = layout.HasFMA()
 )

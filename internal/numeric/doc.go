@@ -15,8 +15,8 @@
 // friends): SumF32 and SumF64 add a run pairwise over blocks summed by
 // independent accumulators (the error grows with the logarithm of the
 // length, as NumPy's pairwise sum's does, with float64 precision for
-// float32 input); DotF32 and SumSqF32 do the same for products and
-// squares. RowsF32 runs one of those three over many equal rows in one
+// float32 input); SumSqF32 does the same for squares. RowsF32 runs
+// SumF32 or SumSqF32 over many equal rows in one
 // kernel call, each row with the bits of the one-row function.
 // AccF32, AccRowsF32 and AccU8 add runs into accumulators; SumU8 and
 // SumU8Periodic add bytes exactly (SumU8Periodic into a few channels,

@@ -99,9 +99,6 @@ func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
 func sumF64x16(s unsafe.Pointer, n int) float64
 
 //go:noescape
-func dotF32x16(x, c unsafe.Pointer, n int) float64
-
-//go:noescape
 func sumSqF32x16(x unsafe.Pointer, n int) float64
 
 //go:noescape
@@ -179,14 +176,6 @@ func storeNT(dst, src []float32) bool {
 	}
 	storeNTF32x8(unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), n)
 	return true
-}
-
-func dotF32(x, c []float32) (float64, int) {
-	n := len(x) &^ 15
-	if !useAVX2 || !useFMA || n == 0 {
-		return 0, 0
-	}
-	return dotF32x16(unsafe.Pointer(&x[0]), unsafe.Pointer(&c[0]), n), n
 }
 
 // devF64 runs sumDevF64x16 (sq false) or sumSqDevF64x16 over the leading

@@ -145,24 +145,10 @@ nt:
 	VZEROUPPER
 	RET
 
-// func dotF32x16(x, c unsafe.Pointer, n int) float64
-// Returns the sum of x[j]*c[j] over n float32 (a multiple of 16), each
+// func sumSqF32x16(x unsafe.Pointer, n int) float64
+// Returns the sum of x[j]*x[j] over n float32 (a multiple of 16), each
 // product and sum in float64 (the products are exact), in four
 // accumulators of four lanes combined pairwise.
-TEXT ·dotF32x16(SB), NOSPLIT, $0-32
-	MOVQ x+0(FP), SI
-	MOVQ c+8(FP), DI
-	MOVQ n+16(FP), CX
-	SHRQ $4, CX
-	DOTF32(dot)
-	HSUMPD
-	VZEROUPPER
-	MOVSD X0, ret+24(FP)
-	RET
-
-// func sumSqF32x16(x unsafe.Pointer, n int) float64
-// Returns the sum of x[j]*x[j] over n float32 (a multiple of 16), as
-// dotF32x16 does.
 TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX

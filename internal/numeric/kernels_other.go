@@ -9,7 +9,6 @@ func applyF32(op Op, v, k []float32) int                    { return 0 }
 func applyScalarF32(op Op, v []float32, c float32) int      { return 0 }
 func u8ToF32(dst []float32, src []uint8) int                { return 0 }
 func storeNT(dst, src []float32) bool                       { return false }
-func dotF32(x, c []float32) (float64, int)                  { return 0, 0 }
 func sumSqF32(x []float32) (float64, int)                   { return 0, 0 }
 func sumSqDevF32(x []float32, m float64) (float64, int)     { return 0, 0 }
 func devF64(x []float64, k float64, sq bool) (float64, int) { return 0, 0 }

@@ -7,16 +7,15 @@ type RowOp uint8
 const (
 	RowSum   RowOp = iota // SumF32 of each row
 	RowSumSq              // SumSqF32 of each row
-	RowDot                // DotF32 of each row with c
 )
 
 // RowsF32 sets out[r] to the reduction op of row r, the n float32 from
-// x[r*stride], for every r < len(out): for RowDot, DotF32(row, c[:n]).
+// x[r*stride], for every r < len(out).
 // Each result has the bits the one-row function gives, but rows of up to
 // 2048 elements go through one kernel call for all of them, which keeps
 // the input streaming across row boundaries. It panics if x or c is too
 // short.
-func RowsF32(op RowOp, out []float64, x, c []float32, n, stride int) {
+func RowsF32(op RowOp, out []float64, x []float32, n, stride int) {
 	rows := len(out)
 	if rows == 0 {
 		return
@@ -26,45 +25,36 @@ func RowsF32(op RowOp, out []float64, x, c []float32, n, stride int) {
 		return
 	}
 	_ = x[(rows-1)*stride+n-1]
-	if op == RowDot {
-		_ = c[n-1]
-	}
 	m := 0
 	if n <= leafF32 {
-		m = rowsF32(op, out, x, c, n, stride)
+		m = rowsF32(op, out, x, n, stride)
 	}
 	for r := range out {
 		row := x[r*stride : r*stride+n]
 		switch {
 		case m == 0:
-			out[r] = rowF32(op, row, c)
+			out[r] = rowF32(op, row)
 		case m < n:
 			// The one-row functions add their Go tail to the kernel's
 			// sum the same way.
-			out[r] += tailF32(op, row[m:], c[min(m, len(c)):])
+			out[r] += tailF32(op, row[m:])
 		}
 	}
 }
 
 // rowF32 is the one-row function of op.
-func rowF32(op RowOp, x, c []float32) float64 {
-	switch op {
-	case RowSumSq:
+func rowF32(op RowOp, x []float32) float64 {
+	if op == RowSumSq {
 		return SumSqF32(x)
-	case RowDot:
-		return DotF32(x, c)
 	}
 	return SumF32(x)
 }
 
 // tailF32 is the Go loop the one-row function of op runs over the
 // elements its kernel leaves.
-func tailF32(op RowOp, x, c []float32) float64 {
-	switch op {
-	case RowSumSq:
-		return dotTail(x, x)
-	case RowDot:
-		return dotTail(x, c)
+func tailF32(op RowOp, x []float32) float64 {
+	if op == RowSumSq {
+		return sumSqTail(x)
 	}
 	return sumF32Go(x)
 }

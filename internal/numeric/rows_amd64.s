@@ -3,21 +3,20 @@
 #include "textflag.h"
 #include "sum_amd64.h"
 
-// ROWS defines NAME(x, c unsafe.Pointer, n, rows, stride int, out
+// ROWS defines NAME(x unsafe.Pointer, n, rows, stride int, out
 // unsafe.Pointer): out[r] = LOOP over the n float32 (a multiple of 16,
-// n > 0) from x + r*stride bytes (and c, for DOTF32), for r < rows
-// (rows > 0), each row summed exactly as the one-run kernel sums it.
+// n > 0) from x + r*stride bytes, for r < rows (rows > 0), each row
+// summed exactly as the one-run kernel sums it.
 #define ROWS(NAME, LOOP) \
-TEXT NAME(SB), NOSPLIT, $0-48; \
+TEXT NAME(SB), NOSPLIT, $0-40; \
 	MOVQ x+0(FP), R8; \
-	MOVQ n+16(FP), R9; \
+	MOVQ n+8(FP), R9; \
 	SHRQ $4, R9; \
-	MOVQ rows+24(FP), R10; \
-	MOVQ stride+32(FP), R11; \
-	MOVQ out+40(FP), DX; \
+	MOVQ rows+16(FP), R10; \
+	MOVQ stride+24(FP), R11; \
+	MOVQ out+32(FP), DX; \
 row: \
 	MOVQ R8, SI; \
-	MOVQ c+8(FP), DI; \
 	MOVQ R9, CX; \
 	LOOP(elems); \
 	HSUMPD; \
@@ -31,4 +30,3 @@ row: \
 
 ROWS(·sumRowsF32x16, SUMF32)
 ROWS(·sumSqRowsF32x16, SUMSQF32)
-ROWS(·dotRowsF32x16, DOTF32)

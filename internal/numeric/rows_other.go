@@ -2,4 +2,4 @@
 
 package numeric
 
-func rowsF32(op RowOp, out []float64, x, c []float32, n, stride int) int { return 0 }
+func rowsF32(op RowOp, out []float64, x []float32, n, stride int) int { return 0 }

@@ -140,31 +140,18 @@ func extremeF32Of(s []float32, max bool) float32 {
 	return m
 }
 
-// DotF32 returns the sum of x[j]*c[j] (c at least as long as x) in
-// float64, pairwise over blocks.
-func DotF32(x, c []float32) float64 {
-	c = c[:len(x)]
-	if len(x) > leafF32 {
-		h := len(x) / 2 &^ 15
-		return DotF32(x[:h], c[:h]) + DotF32(x[h:], c[h:])
-	}
-	r, n := dotF32(x, c)
-	return r + dotTail(x[n:], c[n:])
-}
-
-// dotTail is DotF32's loop over the elements its kernel leaves.
-func dotTail(x, c []float32) float64 {
-	c = c[:len(x)]
+// sumSqTail is SumSqF32's loop over the elements its kernel leaves.
+func sumSqTail(x []float32) float64 {
 	var a [4]float64
 	j := 0
 	for ; j+4 <= len(x); j += 4 {
-		a[0] += float64(x[j]) * float64(c[j])
-		a[1] += float64(x[j+1]) * float64(c[j+1])
-		a[2] += float64(x[j+2]) * float64(c[j+2])
-		a[3] += float64(x[j+3]) * float64(c[j+3])
+		a[0] += float64(x[j]) * float64(x[j])
+		a[1] += float64(x[j+1]) * float64(x[j+1])
+		a[2] += float64(x[j+2]) * float64(x[j+2])
+		a[3] += float64(x[j+3]) * float64(x[j+3])
 	}
 	for ; j < len(x); j++ {
-		a[0] += float64(x[j]) * float64(c[j])
+		a[0] += float64(x[j]) * float64(x[j])
 	}
 	return (a[0] + a[1]) + (a[2] + a[3])
 }
@@ -176,7 +163,7 @@ func SumSqF32(x []float32) float64 {
 		return SumSqF32(x[:h]) + SumSqF32(x[h:])
 	}
 	r, n := sumSqF32(x)
-	return r + dotTail(x[n:], x[n:])
+	return r + sumSqTail(x[n:])
 }
 
 // SumSqDevF32 returns the sum of (float64(x[j]) - m)^2 in float64,
