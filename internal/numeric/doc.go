@@ -23,8 +23,9 @@
 // x[j] into acc[j%p]). MinF32 ... MaxF64 return the extreme of a run, NaN
 // when the run holds a NaN.
 //
-// Similarity, accumulated in the element type (packages search and
-// expr's dot, l2 and cosine): Dot, SquaredL2, DotNorm and DotNorms keep,
+// Similarity, accumulated in the element type (package search and
+// expr's dot, cosine, l2 and sqeuclidean, which share these kernels and so
+// their bits): Dot, SquaredL2, DotNorm, DotNorms, Norm and Cosine keep,
 // for float32, 32 partial sums in four registers, so a result carries the
 // rounding of a sum of len/32 products per lane and a pairwise sum of the
 // lanes: an error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
