@@ -82,14 +82,15 @@
 // operation, which for + - * / and sqrt is exactly float32 (or float16)
 // arithmetic. Sums accumulate floats in float64 (float16 and float32
 // inputs too) and pairwise along the innermost axis, at least as accurate
-// as NumPy; similarities (dot, cosine, l2, sqeuclidean) accumulate in the
-// promoted type with package search's kernels and formulas, so a float32
+// as NumPy; similarities (dot, cosine, l2, sqeuclidean) accumulate the
+// way package search's do, with its kernels and formulas: a float32
 // similarity sums in float32 (32 partial sums, as FAISS and BLAS do) and
-// gives the bits the search command gives (Similarity); min and max propagate NaN, argmax and argmin return the first
-// NaN (or the first of equal extremes); an empty sum is 0 and an empty
-// mean NaN, and an empty min, max, argmax or argmin fails Check in
-// NumPy's words. Clip is NumPy's minimum(maximum(x, lo), hi), so a NaN
-// element or a NaN bound gives NaN (float64 for an integer tensor, as
+// gives the bits the search command gives (Similarity); min and max
+// propagate NaN, argmax and argmin return the first NaN (or the first
+// of equal extremes); an empty sum is 0 and an empty mean NaN, and an
+// empty min, max, argmax or argmin fails Check in NumPy's words. Clip is
+// NumPy's minimum(maximum(x, lo), hi), so a NaN element or a NaN bound
+// gives NaN (float64 for an integer tensor, as
 // a float bound promotes it). Norm is numpy.linalg.norm with its default
 // ord: over all axes (axis=None) the L2 norm of the flattened tensor,
 // over one axis the vector norm, over two the Frobenius norm (the L2

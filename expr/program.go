@@ -76,7 +76,7 @@ type reducer struct {
 	argAxis  int    // ArgMax, ArgMin: the axis (-1: all)
 	out      dtype  // the result dtype
 	float    bool   // accumulate as float64 (else int64)
-	c32      bool   // the similarity is in float32: its constant is exact as float32
+	c32      bool   // the similarity accumulates in float32: its constant is exact as float32
 }
 
 // compute is the computing part of a plan: the pass over the view's
@@ -201,7 +201,11 @@ func compileCompute(top, v *node, last Stage) (*compute, error) {
 				}
 				k.i = nil
 			}
-			p.red = &reducer{c32: pt == dtF32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
+			// As package search: float32 accumulation when x holds
+			// float16 or float32 values and the constant promotes with them
+			// to float16 or float32, float64 otherwise.
+			c32 := (pt == dtF16 || pt == dtF32) && p.val.float()
+			p.red = &reducer{c32: c32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
 		}
 	}
 	end := c.second

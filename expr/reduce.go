@@ -194,13 +194,15 @@ func reducedAxes(axes []int, nd int) ([]bool, error) {
 // constant c, one value per tensor. c broadcasts against x by NumPy's
 // rules (a (768,) query against (768,) embeddings, a (3,) per-channel
 // vector against (h, w, 3) images). The result is float64 unless x and c
-// promote to a float type, which it keeps. The sums accumulate in the
-// type x and c promote to, float32 or float64 (float64 for integers and
-// float16), with the kernels of package search, so that a float32
-// similarity has the bits of search.Rowwise and of the command's search:
-// for float32, 32 partial sums (error about (n/32 + 5) * 2^-24 *
-// sum |x_i c_i|). For float64 accumulation of float32 tensors, convert
-// one side: dot(x.astype(float64), c).
+// promote to a float type, which it keeps. The sums accumulate as package
+// search's do, with its kernels and formulas, so that a similarity has
+// the bits of search.Rowwise and of the command's search (rounded to the
+// result type): in float32 (32 partial sums, an error of about
+// (n/32 + 5) * 2^-24 * sum |x_i c_i|) when x holds float16 or float32
+// values and c promotes with them to float16 or float32, in float64
+// otherwise (integers included). For float64 accumulation of float32
+// tensors, make one side float64: dot(x.astype(float64), c) or a list
+// constant such as [0.5, 1.5], which is float64.
 // Dot of an integer x with an integer c is NumPy's (x * c).sum(): the
 // products wrap around in the type x and c promote to (a Python integer
 // c is weak, so it must fit x's type) and the sum, int64 or uint64,

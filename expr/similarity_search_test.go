@@ -8,9 +8,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/half"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
 	"github.com/google/go-cmp/cmp"
@@ -135,4 +137,94 @@ func bitsOf(v []float32) []uint32 {
 		b[i] = math.Float32bits(x)
 	}
 	return b
+}
+
+// TestSimilarityMatchesSearchTypes checks that expr accumulates where
+// search does for other element types: float32 for float16 tensors
+// against a float16 constant, float64 for int16 tensors against a float32
+// constant (NumPy's float32 result is the rounded float64 score).
+func TestSimilarityMatchesSearchTypes(t *testing.T) {
+	const d, rows = 384, 5
+	r := rand.New(rand.NewPCG(16, 27))
+	f16 := make([]float16.Num, rows*d)
+	i16 := make([]int16, rows*d)
+	for i := range f16 {
+		f16[i] = float16.New(float32(r.NormFloat64()))
+		i16[i] = int16(r.IntN(2001) - 1000)
+	}
+	q16 := make([]float16.Num, d)
+	q32 := make([]float32, d)
+	for i := range q16 {
+		q16[i] = float16.New(float32(r.NormFloat64()))
+		q32[i] = float32(r.NormFloat64())
+	}
+	tests := []struct {
+		name   string
+		col, q func(t *testing.T) *fixedshape.Array
+		c      expr.Const
+		// round turns search's score into expr's result type, as bits.
+		round func(score float64) uint64
+	}{
+		{"float16", column(f16, d), column(q16, d), expr.Array([]int{d}, q16),
+			func(s float64) uint64 { return uint64(half.FromFloat64(s)) }},
+		{"int16 with float32", column(i16, d), column(q32, d), expr.Array([]int{d}, q32),
+			func(s float64) uint64 { return uint64(math.Float32bits(float32(s))) }},
+	}
+	for _, tt := range tests {
+		for _, m := range []search.Metric{search.MetricDot, search.MetricCosine, search.MetricL2, search.MetricSquaredL2} {
+			t.Run(fmt.Sprintf("%s/%v", tt.name, m), func(t *testing.T) {
+				col, qa := tt.col(t), tt.q(t)
+				defer col.Release()
+				defer qa.Release()
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				out, err := expr.EvalArray(expr.Similarity(expr.Input(col.TensorType()), m, tt.c), col, expr.WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Release()
+				rw, err := search.Rowwise(m, col, qa, search.WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rw.Release()
+				want, got := make([]uint64, rows), make([]uint64, rows)
+				for i := range rows {
+					switch a := rw.(type) {
+					case *array.Float32:
+						want[i] = tt.round(float64(a.Value(i)))
+					case *array.Float64:
+						want[i] = tt.round(a.Value(i))
+					}
+					switch a := out.(type) {
+					case *array.Float16:
+						got[i] = uint64(a.Value(i).Uint16())
+					case *array.Float32:
+						got[i] = uint64(math.Float32bits(a.Value(i)))
+					default:
+						t.Fatalf("result type %v", out.DataType())
+					}
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("expr against search.Rowwise, bits (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// column returns the maker of a column of tensors of shape (d,) over vals.
+func column[T fixedshape.Elem](vals []T, d int) func(t *testing.T) *fixedshape.Array {
+	return func(t *testing.T) *fixedshape.Array {
+		t.Helper()
+		typ, err := fixedshape.NewType(arrow.GetDataType[T](), metadata.MustNew([]int{d}, nil, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := fixedshape.FromSlice(typ, vals, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
 }
