@@ -35,6 +35,7 @@ func TestSimilarityMatchesSearch(t *testing.T) {
 	}{
 		{"384", []int{384}, nil, 7, 1, false},
 		{"384 large values", []int{384}, nil, 5, 1e3, false},
+		{"0-D", []int{}, nil, 3, 1, false},
 		{"one element", []int{1}, nil, 3, 1, false},
 		{"17", []int{17}, nil, 4, 1, false},
 		{"1031", []int{1031}, nil, 3, 1, false},
@@ -226,5 +227,75 @@ func column[T fixedshape.Elem](vals []T, d int) func(t *testing.T) *fixedshape.A
 			t.Fatal(err)
 		}
 		return a
+	}
+}
+
+// TestSimilarityOfViewMatchesSearch checks the paths that do not read
+// whole contiguous rows: a similarity of a strided view x[:, ::2] equals
+// search's over the materialized view, and one with a broadcast scalar
+// constant equals search's with a query of that value everywhere.
+func TestSimilarityOfViewMatchesSearch(t *testing.T) {
+	const rows = 4
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{12, 32}, nil, nil))
+	r := rand.New(rand.NewPCG(12, 32))
+	vals := make([]float32, rows*typ.ListSize())
+	for i := range vals {
+		vals[i] = float32(r.NormFloat64())
+	}
+	x := expr.Input(typ)
+	view := expr.Subscript(x, expr.All(), expr.Step(2))
+	q := make([]float32, 12*16)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	half := make([]float32, 12*32)
+	for i := range half {
+		half[i] = 0.5
+	}
+	tests := []struct {
+		name  string
+		x     expr.Expr // the similarity's operand
+		c     expr.Const
+		query []float32 // c as search's query, over the materialized operand
+	}{
+		{"strided view", view, expr.Array([]int{12, 16}, q), q},
+		{"scalar constant", x, expr.Array([]int{}, []float32{0.5}), half},
+	}
+	for _, tt := range tests {
+		for _, m := range []search.Metric{search.MetricDot, search.MetricCosine, search.MetricL2, search.MetricSquaredL2} {
+			t.Run(fmt.Sprintf("%s/%v", tt.name, m), func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				col, err := fixedshape.FromSlice(typ, vals, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer col.Release()
+				dense, err := expr.Eval(tt.x, col, expr.WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer dense.Release()
+				qa, err := fixedshape.FromSlice(dense.TensorType(), tt.query, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer qa.Release()
+				out, err := expr.EvalArray(expr.Similarity(tt.x, m, tt.c), col, expr.WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Release()
+				rw, err := search.Rowwise(m, dense, qa, search.WithAllocator(mem))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rw.Release()
+				want := bitsOf(rw.(*array.Float32).Float32Values())
+				if diff := cmp.Diff(want, bitsOf(out.(*array.Float32).Float32Values())); diff != "" {
+					t.Errorf("expr against search.Rowwise, float32 bits (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }
