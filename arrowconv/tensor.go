@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/tensor"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -421,7 +421,7 @@ func copyStrided(typ *fixedshape.Type, src []byte, shape, estr []int, w int, mem
 	defer buf.Release()
 	buf.Resize(nbytes)
 	if total > 0 {
-		p, err := kernel.NewPlan(w, shape, estr, 0)
+		p, err := layout.NewPlan(w, shape, estr, 0)
 		if err != nil {
 			return nil, errorf("%w", err)
 		}

@@ -3,26 +3,24 @@ package expr
 import (
 	"math"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // accum holds one tensor's reduction state, one slot per result element.
 type accum struct {
-	f, f2, f3 []float64 // float sums (f2, f3: cosine's x.x and c.c), min/max values
-	i         []int64   // integer sums, min/max values
-	idx       []int64   // ArgMax, ArgMin: the position of the best value so far
-	nan       []bool    // min/max of floats: a NaN was seen
-	n, shift  []float64 // Var, Std: count and shift per slot (moments.go)
-	m2        []float64 // Var, Std: sum of squared deviations per slot
+	f        []float64 // float sums, min/max values
+	i        []int64   // integer sums, min/max values
+	idx      []int64   // ArgMax, ArgMin: the position of the best value so far
+	nan      []bool    // min/max of floats: a NaN was seen
+	n, shift []float64 // Var, Std: count and shift per slot (moments.go)
+	m2       []float64 // Var, Std: sum of squared deviations per slot
+	sim      simRow    // a similarity's values and constant (similarity.go)
 }
 
 func newAccum(r *reducer, size int) *accum {
 	a := &accum{}
 	if r.float {
 		a.f = make([]float64, size)
-		if r.sim && r.metric == Cosine {
-			a.f2, a.f3 = make([]float64, size), make([]float64, size)
-		}
 	} else {
 		a.i = make([]int64, size)
 	}
@@ -71,8 +69,7 @@ func (a *accum) reset(r *reducer, val dtype) {
 			a.i[k] = iinit
 		}
 	}
-	clear(a.f2)
-	clear(a.f3)
+	a.sim.reset()
 	clear(a.n)
 	clear(a.m2)
 	for k := range a.idx {
@@ -92,22 +89,7 @@ func (a *accum) add(r *reducer, val dtype, f []float64, i []int64, ao, as, po, p
 		}
 	}
 	if r.sim {
-		c := r.c.f
-		for j, v := range f {
-			x := c[ko+j*ks]
-			o := ao + j*as
-			switch r.metric {
-			case Dot:
-				a.f[o] += v * x
-			case Cosine:
-				a.f[o] += v * x
-				a.f2[o] += v * v
-				a.f3[o] += x * x
-			default:
-				d := v - x
-				a.f[o] += d * d
-			}
-		}
+		a.sim.add(r, f, ko, ks)
 		return
 	}
 	switch r.kind {
@@ -134,7 +116,7 @@ func (a *accum) add(r *reducer, val dtype, f []float64, i []int64, ao, as, po, p
 			return
 		}
 		if as == 0 {
-			a.f[ao] += ufunc.SumF64(f)
+			a.f[ao] += numeric.SumF64(f)
 			return
 		}
 		for j, v := range f {
@@ -208,7 +190,7 @@ func (a *accum) finish(r *reducer, out view) {
 		// plain loop.
 		d := cast[float32](out.b)[:n]
 		if r.kind == Mean {
-			ufunc.DivToF32(d, res, float64(r.count))
+			numeric.DivToF32(d, res, float64(r.count))
 			return
 		}
 		for k, v := range res[:n] {
@@ -219,9 +201,9 @@ func (a *accum) finish(r *reducer, out view) {
 	for k := range n {
 		v := res[k]
 		switch {
-		case r.sim && r.metric == Cosine:
-			v = v / (math.Sqrt(a.f2[k]) * math.Sqrt(a.f3[k]))
-		case r.sim && r.metric == L2, !r.sim && r.kind == Norm:
+		case r.sim:
+			v = a.sim.score(r)
+		case r.kind == Norm:
 			v = math.Sqrt(v)
 		case !r.sim && r.kind == Mean:
 			v /= float64(r.count)
@@ -277,30 +259,6 @@ func sub[T any](s []T, q, n int) []T {
 		return s[:0]
 	}
 	return s[q : q+n]
-}
-
-// foldSim adds a contiguous float32 run x of a Dot or Cosine similarity
-// with a float32 constant (r.c.f32 from element ko, ks 0 or 1 apart) to
-// slot o.
-func (a *accum) foldSim(r *reducer, x []float32, o, ko, ks int) {
-	c := r.c.f32
-	var dot, cc float64
-	if ks == 0 {
-		k := float64(c[ko])
-		dot = k * ufunc.SumF32(x)
-		cc = k * k * float64(len(x))
-	} else {
-		cv := c[ko : ko+len(x)]
-		dot = ufunc.DotF32(x, cv)
-		if r.metric == Cosine {
-			cc = ufunc.SumSqF32(cv)
-		}
-	}
-	a.f[o] += dot
-	if r.metric == Cosine {
-		a.f2[o] += ufunc.SumSqF32(x)
-		a.f3[o] += cc
-	}
 }
 
 // addWide adds a chunk of a blocked Sum, Mean or Norm element by element

@@ -1,10 +1,10 @@
 package expr
 
-import "github.com/fstensor/fstensor/internal/ufunc"
+import "github.com/fstensor/fstensor/internal/numeric"
 
 // maxU8Channels bounds the kept inner elements (the channels of an HWC
 // image) whose byte sums runBlocked takes in one pass over a tensor's
-// run with ufunc.SumU8Periodic.
+// run with numeric.SumU8Periodic.
 const maxU8Channels = 32
 
 // sumU8Channels sets wi[c] to the exact sum of the bytes of x at
@@ -14,7 +14,7 @@ const maxU8Channels = 32
 func sumU8Channels(wi []int64, x []uint8) {
 	var s [maxU8Channels]uint64
 	tot := s[:len(wi)]
-	ufunc.SumU8Periodic(tot, x)
+	numeric.SumU8Periodic(tot, x)
 	for c, v := range tot {
 		wi[c] = int64(v)
 	}

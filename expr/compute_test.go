@@ -14,6 +14,7 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/half"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/search"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -112,10 +113,10 @@ func TestComputeConstructors(t *testing.T) {
 		{"empty axes", expr.Reduce(x, expr.Sum, false, []int{}...), "x.sum(axis=())", u64, []int{4, 3}, []string{"h", "c"}},
 		{"norm one axis", expr.Reduce(x, expr.Norm, true, -1), "norm(x, axis=-1, keepdims=True)", f64, []int{4, 1}, []string{"h", "c"}},
 		{"clip nan", expr.Clip(x, &nan, nil), "x.clip(nan, None)", f64, []int{4, 3}, []string{"h", "c"}},
-		{"dot integer", expr.Similarity(x, expr.Dot, expr.Int(3)), "dot(x, 3)", u64, nil, nil},
-		{"dot integer list", expr.Similarity(x, expr.Dot, expr.Ints([]int{3}, 1, -2, 3)), "dot(x, [1, -2, 3])", i64, nil, nil},
-		{"cosine", expr.Similarity(x, expr.Cosine, expr.Floats([]int{3}, 1, 0, 0)), "cosine(x, [1.0, 0.0, 0.0])", f64, nil, nil},
-		{"l2 float32", expr.Similarity(expr.Astype(x, f32), expr.L2, expr.Array([]int{3}, []float32{1, 2, 3})), "l2(x.astype(float32), float32([1.0, 2.0, 3.0]))", f32, nil, nil},
+		{"dot integer", expr.Similarity(x, search.MetricDot, expr.Int(3)), "dot(x, 3)", u64, nil, nil},
+		{"dot integer list", expr.Similarity(x, search.MetricDot, expr.Ints([]int{3}, 1, -2, 3)), "dot(x, [1, -2, 3])", i64, nil, nil},
+		{"cosine", expr.Similarity(x, search.MetricCosine, expr.Floats([]int{3}, 1, 0, 0)), "cosine(x, [1.0, 0.0, 0.0])", f64, nil, nil},
+		{"l2 float32", expr.Similarity(expr.Astype(x, f32), search.MetricL2, expr.Array([]int{3}, []float32{1, 2, 3})), "l2(x.astype(float32), float32([1.0, 2.0, 3.0]))", f32, nil, nil},
 		{"precedence", expr.Arith(expr.Arith(x, expr.Add, expr.Int(1)), expr.Mul, expr.Int(2)), "(x + 1) * 2", u8, []int{4, 3}, []string{"h", "c"}},
 		{"precedence left", expr.ArithLeft(expr.Int(9), expr.Sub, expr.Arith(x, expr.Sub, expr.Int(1))), "9 - (x - 1)", u8, []int{4, 3}, []string{"h", "c"}},
 		{"negative scalar", expr.Arith(x, expr.Sub, expr.Float(-0.5)), "x - (-0.5)", f64, []int{4, 3}, []string{"h", "c"}},
@@ -167,9 +168,9 @@ func TestComputeConstructors(t *testing.T) {
 		{"norm three axes", expr.Reduce(expr.Reshape(x, 2, 2, 3), expr.Norm, false, 0, 1, 2), "Improper number of dimensions to norm."},
 		{"norm no axes", expr.Reduce(x, expr.Norm, false, []int{}...), "Improper number of dimensions to norm."},
 		{"norm duplicate axes", expr.Reduce(x, expr.Norm, false, 1, -1), "Duplicate axes given."},
-		{"dot python int out of bounds", expr.Similarity(x, expr.Dot, expr.Int(256)), "Python integer 256 out of bounds for uint8"},
+		{"dot python int out of bounds", expr.Similarity(x, search.MetricDot, expr.Int(256)), "Python integer 256 out of bounds for uint8"},
 		{"empty max", expr.Reduce(expr.Slice(x, 0, 2, 1, expr.Omit), expr.Max, false, 0), "zero-size array to reduction operation maximum which has no identity"},
-		{"similarity broadcast", expr.Similarity(x, expr.Dot, expr.Floats([]int{4}, 1, 2, 3, 4)), "could not be broadcast"},
+		{"similarity broadcast", expr.Similarity(x, search.MetricDot, expr.Floats([]int{4}, 1, 2, 3, 4)), "could not be broadcast"},
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {

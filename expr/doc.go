@@ -49,7 +49,9 @@
 //	x.sum(axis=(0, 1), keepdims=True)          Reduce: sum, mean, min,
 //	x.mean()  x.argmax(axis=1)  norm(x, axis=-1)  max, argmax, argmin, norm,
 //	x.var()  x.std(axis=0, ddof=1)                var, std (ReduceDdof)
-//	dot(x, c)  cosine(x, c)  l2(x, c)  l2sq(x, c)  Similarity to a constant
+//	dot(x, c)  cosine(x, c)  l2(x, c)  sqeuclidean(x, c)  Similarity to a
+//	                            constant by a search.Metric; l2sq(x, c)
+//	                            is read as sqeuclidean(x, c)
 //
 // Reductions also read as functions (`sum(x, axis=1)`, `np.max(x)`). Axis
 // numbers are logical axes of one tensor; the row axis is not addressable.
@@ -79,11 +81,15 @@
 // operation, which for + - * / and sqrt is exactly float32 (or float16)
 // arithmetic. Sums accumulate floats in float64 (float16 and float32
 // inputs too) and pairwise along the innermost axis, at least as accurate
-// as NumPy; min and max propagate NaN, argmax and argmin return the first
-// NaN (or the first of equal extremes); an empty sum is 0 and an empty
-// mean NaN, and an empty min, max, argmax or argmin fails Check in
-// NumPy's words. Clip is NumPy's minimum(maximum(x, lo), hi), so a NaN
-// element or a NaN bound gives NaN (float64 for an integer tensor, as
+// as NumPy; similarities (dot, cosine, l2, sqeuclidean) accumulate the
+// way package search's do, with its kernels and formulas: a float32
+// similarity sums in float32 (32 partial sums, as FAISS and BLAS do) and
+// gives the bits the search command gives (Similarity); min and max
+// propagate NaN, argmax and argmin return the first NaN (or the first
+// of equal extremes); an empty sum is 0 and an empty mean NaN, and an
+// empty min, max, argmax or argmin fails Check in NumPy's words. Clip is
+// NumPy's minimum(maximum(x, lo), hi), so a NaN element or a NaN bound
+// gives NaN (float64 for an integer tensor, as
 // a float bound promotes it). Norm is numpy.linalg.norm with its default
 // ord: over all axes (axis=None) the L2 norm of the flattened tensor,
 // over one axis the vector norm, over two the Frobenius norm (the L2

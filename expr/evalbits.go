@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/fstensor/fstensor/stride"
 )
 
@@ -267,7 +267,7 @@ func transpose64(dst []byte, do int, src []byte, so int, t *bitTile) {
 				s += t.step
 			}
 			clear(m[cw:])
-			kernel.TransposeBits64(&m)
+			layout.TransposeBits64(&m)
 			d := do + r0*t.row + c0
 			for r := range rh {
 				storeBits(dst, d, m[r], uint(cw))
@@ -300,7 +300,7 @@ func transpose8(dst []byte, do int, src []byte, so int, t *bitTile) {
 					s += t.step
 				}
 			}
-			x = kernel.TransposeBits8(x)
+			x = layout.TransposeBits8(x)
 			d := do + r0*t.row + int(c0)
 			if t.row == t.C && t.C <= 8 {
 				var v uint64
@@ -339,7 +339,7 @@ func interleave(dst []byte, do int, src []byte, so int, t *bitTile) {
 			for k := range c {
 				x |= (w[k] >> g & 0xff) << (8 * k)
 			}
-			storeBits(dst, d, compactBytes(kernel.TransposeBits8(x), c), n*c)
+			storeBits(dst, d, compactBytes(layout.TransposeBits8(x), c), n*c)
 			d += int(n * c)
 		}
 	}
@@ -358,7 +358,7 @@ func deinterleave(dst []byte, do int, src []byte, so int, t *bitTile) {
 		s := so + c0*t.R
 		for g := uint(0); g < cw; g += 8 {
 			n := min(8, cw-g)
-			x := kernel.TransposeBits8(expandBytes(loadBits64(src, s, n*r), r))
+			x := layout.TransposeBits8(expandBytes(loadBits64(src, s, n*r), r))
 			for k := range r {
 				rows[k] |= (x >> (8 * k) & 0xff) << g
 			}

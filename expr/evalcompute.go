@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
 
@@ -132,7 +132,7 @@ type worker struct {
 	red       []byte    // the reduced values before the second pass
 	sa, sb    []byte    // view stages before the last
 	f32       []float32 // a float32 program's chunk
-	steps     []ufunc.Step
+	steps     []numeric.Step
 	wf        []float64 // runBlocked's accumulators, one per chunk element
 	wi        []int64
 	wu        []uint32
@@ -142,7 +142,7 @@ type worker struct {
 func (p *Plan) newWorker() *worker {
 	c := p.comp
 	w := &worker{f: make([]float64, chunk), i: make([]int64, chunk), f32: make([]float32, chunk),
-		wf: make([]float64, chunk), wi: make([]int64, chunk), wu: make([]uint32, chunk), steps: make([]ufunc.Step, 0, 16)}
+		wf: make([]float64, chunk), wi: make([]int64, chunk), wu: make([]uint32, chunk), steps: make([]numeric.Step, 0, 16)}
 	nops, nd := len(c.nest1.st), len(c.nest1.dims)
 	if c.second != nil {
 		nops, nd = max(nops, len(c.nest2.st)), max(nd, len(c.nest2.dims))
@@ -203,7 +203,7 @@ func (p *Plan) runCompute(dst, src []byte, in *fixedshape.Array, workers int) {
 // runFlat reduces tensors lo to hi of in to one value each when every
 // tensor is one contiguous float32 or float64 run (uint8 for sums and
 // means) folded by a vector kernel (foldMoments for Var and Std), or a
-// float32 run against a float32 constant (Dot, Cosine): the loop over the
+// float32 run against a float32 constant (a similarity): the loop over the
 // tensors without the odometer's per-tensor set-up. It reports false, doing nothing, when the
 // plan is not of that form.
 func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi int) bool {
@@ -219,7 +219,7 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 	var ks int
 	switch {
 	case r.sim:
-		if r.c.f32 == nil || ps.src != dtF32 || r.metric != Dot && r.metric != Cosine {
+		if !r.c32 || ps.src != dtF32 {
 			return false
 		}
 		if ks = nt.st[kc][0]; ks != 0 && ks != 1 {
@@ -235,7 +235,11 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 	if ps.src == dtF32 {
 		x = cast[float32](src)
 	}
-	if p.flatRows(w, dst, x, in, lo, hi, n, ks) {
+	if r.sim {
+		p.flatSim(dst, x, in, lo, hi, n, ks)
+		return true
+	}
+	if p.flatRows(w, dst, x, in, lo, hi, n) {
 		return true
 	}
 	sv := view{b: src, dt: ps.src}
@@ -249,8 +253,6 @@ func (p *Plan) runFlat(w *worker, dst, src []byte, in *fixedshape.Array, lo, hi 
 		off := t*p.inSize + ps.offset
 		a.reset(r, ps.val)
 		switch {
-		case r.sim:
-			a.foldSim(r, x[off:off+n], 0, 0, ks)
 		case r.kind == Var || r.kind == Std:
 			a.foldMoments(0, sv, off, n)
 		default:
@@ -312,15 +314,15 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 		((ps.src == dtF32 || ps.src == dtF64) && (r.kind <= Max || r.kind == Norm && ps.src == dtF32 || r.kind == Var || r.kind == Std) ||
 			ps.src == dtU8 && r.float && (r.kind == Sum || r.kind == Mean))
 	kc := opK + len(nt.ks) - 1 // the similarity's constant operand
-	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c.f32 != nil && ps.src == dtF32 && st(opSrc) == 1 &&
-		(r.metric == Dot || r.metric == Cosine) && (st(kc) == 0 || st(kc) == 1)
+	fastSim := acc != nil && len(ps.prog) == 0 && r.sim && r.c32 && ps.src == dtF32 && st(opSrc) == 1 &&
+		(st(kc) == 0 || st(kc) == 1)
 	// Short contiguous float32 runs summed into one slot: added element by
 	// element into w.wf, folded (pairwise) when the slot changes.
 	wideFold := fast && ps.src == dtF32 && (r.kind == Sum || r.kind == Mean) && inner < chunk/4
 	slot := -1
 	flush := func() {
 		if slot >= 0 {
-			acc.f[slot] += ufunc.SumF64(w.wf[:inner])
+			acc.f[slot] += numeric.SumF64(w.wf[:inner])
 			clear(w.wf[:inner])
 		}
 	}
@@ -343,16 +345,16 @@ func (ps *pass) run(nt *nest, w *worker, src view, sbase int, dst view, acc *acc
 				// The whole dim around the run goes to the same slot: add
 				// its runs column by column in one kernel call, and move
 				// the odometer to its last run.
-				ufunc.AccRowsF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:], rows, nt.st[opSrc][last-1])
+				numeric.AccRowsF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:], rows, nt.st[opSrc][last-1])
 				for o := range offs {
 					offs[o] += nt.st[o][last-1] * (rows - 1)
 				}
 				cnt[last-1] = rows - 1
 			} else {
-				ufunc.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
+				numeric.AccF32(w.wf[:inner], cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner])
 			}
 		} else if fastSim {
-			acc.foldSim(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[opDst], offs[kc], st(kc))
+			acc.sim.addF32(r, cast[float32](src.b)[offs[opSrc]:offs[opSrc]+inner], offs[kc], st(kc))
 		} else if fast && (r.kind == Var || r.kind == Std) {
 			acc.foldMoments(offs[opDst], src, offs[opSrc], inner)
 		} else if fast {
@@ -487,10 +489,10 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 			x := cast[float32](src.b)[offs[opSrc]:]
 			if o := offs[opDst]; sd == 1 {
 				// Straight into the slots.
-				ufunc.AccRowsF32(acc.f[o:o+inner], x, outer, inner)
+				numeric.AccRowsF32(acc.f[o:o+inner], x, outer, inner)
 			} else {
 				clear(w.wf[:inner])
-				ufunc.AccRowsF32(w.wf[:inner], x, outer, inner)
+				numeric.AccRowsF32(w.wf[:inner], x, outer, inner)
 				acc.foldWide(r, ps.val, w.wf, w.wi, inner, o, sd, inner)
 			}
 			if !nextOuter(nt, offs, cnt) {
@@ -507,12 +509,12 @@ func (ps *pass) runBlocked(nt *nest, w *worker, src view, sbase int, acc *accum)
 			m := min(per, outer-b) * inner
 			if bytes {
 				so := offs[opSrc] + b*inner
-				ufunc.AccU8(w.wu[:m], src.b[so:so+m])
+				numeric.AccU8(w.wu[:m], src.b[so:so+m])
 				continue
 			}
 			if wide && ss == 1 && ps.src == dtF32 && len(ps.prog) == 0 && r.float && r.kind != Norm {
 				so := offs[opSrc] + b*inner
-				ufunc.AccF32(w.wf[:m], cast[float32](src.b)[so:so+m])
+				numeric.AccF32(w.wf[:m], cast[float32](src.b)[so:so+m])
 				continue
 			}
 			f, i := w.f[:m], w.i[:m]
@@ -573,22 +575,22 @@ func foldRun(kind Reduction, a float64, src view, off, n int) float64 {
 	var v float64
 	switch {
 	case src.dt == dtU8:
-		return a + float64(ufunc.SumU8(src.b[off:off+n]))
+		return a + float64(numeric.SumU8(src.b[off:off+n]))
 	case kind == Norm:
-		return a + ufunc.SumSqF32(cast[float32](src.b)[off:off+n])
+		return a + numeric.SumSqF32(cast[float32](src.b)[off:off+n])
 	case kind == Sum || kind == Mean:
 		if src.dt == dtF32 {
-			return a + ufunc.SumF32(cast[float32](src.b)[off:off+n])
+			return a + numeric.SumF32(cast[float32](src.b)[off:off+n])
 		}
-		return a + ufunc.SumF64(cast[float64](src.b)[off:off+n])
+		return a + numeric.SumF64(cast[float64](src.b)[off:off+n])
 	case src.dt == dtF32 && kind == Max:
-		v = float64(ufunc.MaxF32(cast[float32](src.b)[off : off+n]))
+		v = float64(numeric.MaxF32(cast[float32](src.b)[off : off+n]))
 	case src.dt == dtF32:
-		v = float64(ufunc.MinF32(cast[float32](src.b)[off : off+n]))
+		v = float64(numeric.MinF32(cast[float32](src.b)[off : off+n]))
 	case kind == Max:
-		v = ufunc.MaxF64(cast[float64](src.b)[off : off+n])
+		v = numeric.MaxF64(cast[float64](src.b)[off : off+n])
 	default:
-		v = ufunc.MinF64(cast[float64](src.b)[off : off+n])
+		v = numeric.MinF64(cast[float64](src.b)[off : off+n])
 	}
 	if v != v || kind == Max && v > a || kind == Min && v < a {
 		return v

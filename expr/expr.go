@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/search"
 	"github.com/fstensor/fstensor/stride"
 )
 
@@ -65,18 +66,18 @@ type node struct {
 	err   error
 
 	// Computing operations (compute.go, reduce.go).
-	computes     bool      // this node or one below it computes
-	reduced      bool      // this node or one below it reduces
-	dt           dtype     // the result's dtype
-	bop          BinaryOp  // opArith
-	left         bool      // opArith: the constant is the left operand
-	c, c2        Const     // opArith, opSim: the constant; opClip: the bounds
-	hasLo, hasHi bool      // opClip: which bounds are given
-	red          Reduction // opReduce
-	metric       Metric    // opSim
-	axes         []int     // opReduce: the axes as given, nil for all
-	keep         bool      // opReduce: keepdims
-	ddof         int       // opReduce: Var and Std's delta degrees of freedom
+	computes     bool          // this node or one below it computes
+	reduced      bool          // this node or one below it reduces
+	dt           dtype         // the result's dtype
+	bop          BinaryOp      // opArith
+	left         bool          // opArith: the constant is the left operand
+	c, c2        Const         // opArith, opSim: the constant; opClip: the bounds
+	hasLo, hasHi bool          // opClip: which bounds are given
+	red          Reduction     // opReduce
+	metric       search.Metric // opSim
+	axes         []int         // opReduce: the axes as given, nil for all
+	keep         bool          // opReduce: keepdims
+	ddof         int           // opReduce: Var and Std's delta degrees of freedom
 }
 
 func (n *node) node() *node                 { return n }

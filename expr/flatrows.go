@@ -4,39 +4,31 @@ import (
 	"math"
 
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // flatRows runs runFlat's one-value-per-tensor reductions of float32 rows
-// (sum, mean, norm, and dot with a constant) over the tensors lo..hi
-// through ufunc.RowsF32: one kernel call for every stretch of up to chunk
+// (sum, mean, norm) over the tensors lo..hi
+// through numeric.RowsF32: one kernel call for every stretch of up to chunk
 // valid tensors instead of a call, a reset and a finish per tensor, so the
-// input streams on across tensor boundaries. n is the row length and ks
-// the constant's step (0: one value broadcast). The results have the bits
+// input streams on across tensor boundaries. n is the row length. The results have the bits
 // of the tensor-by-tensor path. It reports false, doing nothing, for the
 // other reductions.
-func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array, lo, hi, n, ks int) bool {
+func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array, lo, hi, n int) bool {
 	c := p.comp
 	ps := &c.first
 	r := ps.red
 	if ps.src != dtF32 || c.meta.Size() != 1 {
 		return false
 	}
-	var op ufunc.RowOp
-	var k []float32
-	scale := 1.0
+	var op numeric.RowOp
 	switch {
-	case r.sim && r.metric == Dot && ks == 1:
-		op, k = ufunc.RowDot, r.c.f32[:n]
-	case r.sim && r.metric == Dot:
-		// As foldSim: the constant times the sum.
-		op, scale = ufunc.RowSum, float64(r.c.f32[0])
 	case r.sim:
 		return false
 	case r.kind == Sum || r.kind == Mean:
-		op = ufunc.RowSum
+		op = numeric.RowSum
 	case r.kind == Norm:
-		op = ufunc.RowSumSq
+		op = numeric.RowSumSq
 	default:
 		return false
 	}
@@ -53,14 +45,14 @@ func (p *Plan) flatRows(w *worker, dst []byte, x []float32, in *fixedshape.Array
 			e++
 		}
 		v := vals[:e-t]
-		ufunc.RowsF32(op, v, x[t*p.inSize+ps.offset:], k, n, p.inSize)
+		numeric.RowsF32(op, v, x[t*p.inSize+ps.offset:], n, p.inSize)
 		for j, s := range v {
 			// 0 + s as the accumulator that starts at 0 does (-0 becomes 0).
-			s = 0 + s*scale
+			s = 0 + s
 			switch {
-			case r.kind == Norm && !r.sim:
+			case r.kind == Norm:
 				s = math.Sqrt(s)
-			case r.kind == Mean && !r.sim:
+			case r.kind == Mean:
 				s /= float64(r.count)
 			}
 			v[j] = roundTo(s, r.out)

@@ -3,7 +3,7 @@ package expr
 import (
 	"math"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // Var and Std accumulate per slot the count a.n, the mean a.f and the sum
@@ -40,8 +40,8 @@ func (a *accum) addMoments(f []float64, ao, as int) {
 		a.shift[ao] = f[0]
 	}
 	nb := float64(len(f))
-	mb := ufunc.SumDevF64(f, a.shift[ao]) / nb
-	a.merge(ao, nb, mb, ufunc.SumSqDevF64(f, a.shift[ao]+mb))
+	mb := numeric.SumDevF64(f, a.shift[ao]) / nb
+	a.merge(ao, nb, mb, numeric.SumSqDevF64(f, a.shift[ao]+mb))
 }
 
 // foldMoments reduces a contiguous run of n float32 or float64 source
@@ -60,8 +60,8 @@ func (a *accum) foldMoments(o int, src view, off, n int) {
 		// Both passes in the AVX2 kernels. The float64 sum of float32
 		// values is close enough that the shift comes off after it: an
 		// error e in the mean adds only n*e^2 to the deviations.
-		mb := (ufunc.SumF32(x) - nb*a.shift[o]) / nb
-		a.merge(o, nb, mb, ufunc.SumSqDevF32(x, a.shift[o]+mb))
+		mb := (numeric.SumF32(x) - nb*a.shift[o]) / nb
+		a.merge(o, nb, mb, numeric.SumSqDevF32(x, a.shift[o]+mb))
 		return
 	}
 	a.addMoments(cast[float64](src.b)[off:off+n], o, 0)

@@ -31,7 +31,7 @@ const (
 // .clip(lo, hi) (None for no bound), abs(x), sqrt(x), the reductions as
 // methods (x.sum(axis=1, keepdims=True); axis an integer, a tuple or
 // None) or functions (sum(x, axis=1), np.mean(x), norm(x, axis=-1)) and
-// dot, cosine, l2, l2sq(x, constant); with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
+// dot, cosine, l2, sqeuclidean (or its alias l2sq)(x, constant); with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
 // an expression of tensors of type t, and Parse(text, e) extends e.
 // Integers have at most MaxInt magnitude and fit in an int (so at most
 // math.MaxInt32 on a 32-bit platform).

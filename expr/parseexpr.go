@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"strconv"
+
+	"github.com/fstensor/fstensor/search"
 )
 
 // maxDepth bounds the nesting of parentheses, calls and lists.
@@ -478,7 +480,7 @@ func (p *parser) primary() (operand, error) {
 		return p.typedConst(d, at)
 	}
 	switch w {
-	case "abs", "absolute", "sqrt", "norm", "dot", "cosine", "l2", "l2sq":
+	case "abs", "absolute", "sqrt", "norm", "dot", "cosine", "l2", "l2sq", "sqeuclidean":
 	default:
 		if _, ok := reductionNamed(w); !ok {
 			p.pos = at
@@ -499,7 +501,7 @@ func (p *parser) primary() (operand, error) {
 		e = Abs(o.e)
 	case "sqrt":
 		e = Sqrt(o.e)
-	case "dot", "cosine", "l2", "l2sq":
+	case "dot", "cosine", "l2", "l2sq", "sqeuclidean":
 		if err := p.expect(","); err != nil {
 			return o, err
 		}
@@ -511,7 +513,7 @@ func (p *parser) primary() (operand, error) {
 			p.pos = k.pos
 			return o, p.errorf("%s compares x with a constant", w)
 		}
-		m := map[string]Metric{"dot": Dot, "cosine": Cosine, "l2": L2, "l2sq": L2Squared}[w]
+		m, _ := search.ParseMetric(w) // w is one of the names above
 		e = Similarity(o.e, m, k.c)
 	default:
 		r, _ := reductionNamed(w)

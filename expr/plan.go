@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -36,7 +36,7 @@ type Plan struct {
 	inSize  int
 	out     metadata.Metadata
 	stages  []stage
-	kernels []kernel.Plan
+	kernels []layout.Plan
 	inShape []int    // the input's logical shape
 	inElem  []int    // the input's logical element strides
 	relabel []int    // the zero-copy result's permutation when ok
@@ -140,7 +140,7 @@ func Compile(e Expr) (*Plan, error) {
 	srcSize = p.inSize
 	for i, s := range p.stages {
 		// Bool stages are checked as 1-byte plans and run by runBits.
-		k, err := kernel.NewPlan(max(p.width, 1), s.Shape, s.Strides, s.Offset)
+		k, err := layout.NewPlan(max(p.width, 1), s.Shape, s.Strides, s.Offset)
 		if err != nil {
 			return nil, errorf("planning stage %d: %v", i, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/search"
 	"github.com/fstensor/fstensor/stride"
 )
 
@@ -66,7 +67,7 @@ type pass struct {
 type reducer struct {
 	kind     Reduction
 	sim      bool // a similarity (metric) rather than kind
-	metric   Metric
+	metric   search.Metric
 	c        *konst // the similarity's constant, as float64 values
 	red      []bool // the pass axes reduced
 	outShape []int  // the reduced shape without kept axes
@@ -75,7 +76,7 @@ type reducer struct {
 	argAxis  int    // ArgMax, ArgMin: the axis (-1: all)
 	out      dtype  // the result dtype
 	float    bool   // accumulate as float64 (else int64)
-	c32      bool   // the similarity is in float32: its constant is exact as float32
+	c32      bool   // the similarity accumulates in float32: its constant is exact as float32
 }
 
 // compute is the computing part of a plan: the pass over the view's
@@ -217,7 +218,7 @@ func (p *pass) similarity(m *node) {
 		red[a] = true
 	}
 	count, _ := stride.NumElements(p.shape)
-	if m.metric == Dot && !pt.float() {
+	if m.metric == search.MetricDot && !pt.float() {
 		// (x * c).sum() in integers.
 		p.cast(pt)
 		p.prog = append(p.prog, instr{code: iMul, from: pt, to: pt, k: p.konst(m.c, pt)})
@@ -235,7 +236,11 @@ func (p *pass) similarity(m *node) {
 		}
 		k.i = nil
 	}
-	p.red = &reducer{c32: pt == dtF32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
+	// As package search: float32 accumulation when x holds float16 or
+	// float32 values and the constant promotes with them to float16 or
+	// float32, float64 otherwise.
+	c32 := (pt == dtF16 || pt == dtF32) && p.val.float()
+	p.red = &reducer{c32: c32, sim: true, metric: m.metric, c: k, red: red, out: m.dt, argAxis: -1, count: count, float: true}
 }
 
 func mustBroadcast(a, b []int) []int {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/search"
 )
 
 // Reduction is a reduction of Reduce.
@@ -189,46 +190,30 @@ func reducedAxes(axes []int, nd int) ([]bool, error) {
 	return red, nil
 }
 
-// Metric is a similarity of Similarity.
-type Metric uint8
-
-// The similarities of a tensor x with a constant c broadcast to x's
-// shape, over all the elements of each tensor: Dot is sum(x*c), Cosine
-// dot(x, c)/(norm(x)*norm(c)) (NaN when a norm is 0), L2 the Euclidean
-// distance norm(x - c) and L2Squared its square.
-const (
-	Dot Metric = iota
-	Cosine
-	L2
-	L2Squared
-)
-
-var metricNames = [...]string{Dot: "dot", Cosine: "cosine", L2: "l2", L2Squared: "l2sq"}
-
-// String returns the metric's name in the text form.
-func (m Metric) String() string {
-	if int(m) < len(metricNames) {
-		return metricNames[m]
-	}
-	return "?"
-}
-
 // Similarity returns the metric m between each tensor of x and the
 // constant c, one value per tensor. c broadcasts against x by NumPy's
 // rules (a (768,) query against (768,) embeddings, a (3,) per-channel
 // vector against (h, w, 3) images). The result is float64 unless x and c
-// promote to a float type, which it keeps; the sums accumulate in float64.
+// promote to a float type, which it keeps. The sums accumulate as package
+// search's do, with its kernels and formulas, so that a similarity has
+// the bits of search.Rowwise and of the command's search (rounded to the
+// result type): in float32 (32 partial sums, an error of about
+// (n/32 + 5) * 2^-24 * sum |x_i c_i|) when x holds float16 or float32
+// values and c promotes with them to float16 or float32, in float64
+// otherwise (integers included). For float64 accumulation of float32
+// tensors, make one side float64: dot(x.astype(float64), c) or a list
+// constant such as [0.5, 1.5], which is float64.
 // Dot of an integer x with an integer c is NumPy's (x * c).sum(): the
 // products wrap around in the type x and c promote to (a Python integer
 // c is weak, so it must fit x's type) and the sum, int64 or uint64,
 // wraps around in 64 bits.
-func Similarity(x Expr, m Metric, c Const) Expr {
+func Similarity(x Expr, m search.Metric, c Const) Expr {
 	n, xn := deriveCompute(x, opSim)
 	n.metric, n.c = m, c
 	if n.err != nil {
 		return n
 	}
-	if m > L2Squared {
+	if m < search.MetricDot || m > search.MetricSquaredL2 {
 		return n.fail(errorf("unknown metric %d", m))
 	}
 	if c.err != nil {
@@ -247,7 +232,7 @@ func Similarity(x Expr, m Metric, c Const) Expr {
 		}
 	}
 	n.dt = meanType(p)
-	if m == Dot && !p.float() {
+	if m == search.MetricDot && !p.float() {
 		// NumPy's (x * c).sum(): the products wrap around in the promoted
 		// integer type, the sum in 64 bits.
 		if c.weak == weakInt && !p.fits(c.i[0]) {

@@ -4,13 +4,13 @@ import (
 	"math"
 	"slices"
 
-	"github.com/fstensor/fstensor/internal/ufunc"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // f32Ops maps the instructions a float32 program may hold to the
 // kernels' operations.
-var f32Ops = [...]ufunc.Op{iAdd: ufunc.Add, iSub: ufunc.Sub, iMul: ufunc.Mul, iDiv: ufunc.Div,
-	iRSub: ufunc.RSub, iRDiv: ufunc.RDiv, iMax: ufunc.Max, iMin: ufunc.Min}
+var f32Ops = [...]numeric.Op{iAdd: numeric.Add, iSub: numeric.Sub, iMul: numeric.Mul, iDiv: numeric.Div,
+	iRSub: numeric.RSub, iRDiv: numeric.RDiv, iMax: numeric.Max, iMin: numeric.Min}
 
 // prepF32 marks a pass that can run in float32: a store of float32
 // computed from uint8 or float32 elements by float32 instructions only.
@@ -62,13 +62,13 @@ func (ps *pass) runF32(nt *nest, w *worker, src, dst view, offs []int, c0, n int
 	v := out
 	if w.stream {
 		v = w.f32[:n]
-		defer ufunc.StreamF32(out, v)
+		defer numeric.StreamF32(out, v)
 	}
 	so, ss := offs[opSrc]+c0*st(opSrc), st(opSrc)
 	if ps.src == dtU8 {
 		s := src.b
 		if ss == 1 {
-			ufunc.U8ToF32(v, s[so:so+n])
+			numeric.U8ToF32(v, s[so:so+n])
 		} else {
 			for j := range v {
 				v[j] = float32(s[so+j*ss])
@@ -105,21 +105,21 @@ func (ps *pass) runF32(nt *nest, w *worker, src, dst view, offs []int, c0, n int
 		k := in.k.f32
 		switch ks {
 		case 0:
-			ufunc.ApplyScalarF32(f32Ops[in.code], v, k[ko])
+			numeric.ApplyScalarF32(f32Ops[in.code], v, k[ko])
 		case 1:
-			ufunc.ApplyF32(f32Ops[in.code], v, k[ko:ko+n])
+			numeric.ApplyF32(f32Ops[in.code], v, k[ko:ko+n])
 		default:
 			kv := make([]float32, n)
 			for j := range kv {
 				kv[j] = k[ko+j*ks]
 			}
-			ufunc.ApplyF32(f32Ops[in.code], v, kv)
+			numeric.ApplyF32(f32Ops[in.code], v, kv)
 		}
 	}
 }
 
 // chainF32 runs the leading whole blocks of a chunk in one pass of the
-// ufunc chain kernel when the source is contiguous and every instruction
+// numeric chain kernel when the source is contiguous and every instruction
 // is arithmetic with a scalar or a contiguous constant; it returns the
 // number of elements done (0 when it does not apply).
 func (ps *pass) chainF32(nt *nest, w *worker, src view, out []float32, offs []int, c0 int) int {
@@ -141,16 +141,16 @@ func (ps *pass) chainF32(nt *nest, w *worker, src view, out []float32, offs []in
 		o++
 		switch ks {
 		case 0:
-			steps = append(steps, ufunc.Step{Op: f32Ops[in.code], C: in.k.f32[ko]})
+			steps = append(steps, numeric.Step{Op: f32Ops[in.code], C: in.k.f32[ko]})
 		case 1:
-			steps = append(steps, ufunc.Step{Op: f32Ops[in.code], K: in.k.f32[ko : ko+n]})
+			steps = append(steps, numeric.Step{Op: f32Ops[in.code], K: in.k.f32[ko : ko+n]})
 		default:
 			return 0
 		}
 	}
 	so := offs[opSrc] + c0
 	if ps.src == dtU8 {
-		return ufunc.ChainU8F32(out, src.b[so:so+n], steps, w.stream)
+		return numeric.ChainU8F32(out, src.b[so:so+n], steps, w.stream)
 	}
-	return ufunc.ChainF32(out, cast[float32](src.b)[so:so+n], steps, w.stream)
+	return numeric.ChainF32(out, cast[float32](src.b)[so:so+n], steps, w.stream)
 }

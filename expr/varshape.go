@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
@@ -52,7 +52,7 @@ type rowPlan struct {
 	outBytes int         // bytes of one result
 	outSize  int         // elements of one result
 	outWidth int         // bytes per result element
-	sruns    kernel.Runs // runs of a row from its first byte, when streams
+	sruns    layout.Runs // runs of a row from its first byte, when streams
 	streams  bool        // runs.streams(): a streamed row is one CopyRuns
 	outND    int         // the result's number of axes, -1 when more than 4
 	outShape [4]int32    // its shape when it has at most 4 axes

@@ -1,6 +1,6 @@
 package expr
 
-import "github.com/fstensor/fstensor/internal/kernel"
+import "github.com/fstensor/fstensor/internal/layout"
 
 // runCopy is the fast path of a one-stage plan whose view is made of
 // contiguous runs of at least minRun bytes (a crop of images, a slice of
@@ -23,7 +23,7 @@ type runCopy struct {
 // 0.58x against 0.38x). A column whose whole result has at least
 // streamBytes is written with non-temporal stores, as copy() writes one
 // copy that large: rows of one outer axis of runs or fewer by
-// kernel.CopyRuns, one call per row prefetching the next row, and rows
+// layout.CopyRuns, one call per row prefetching the next row, and rows
 // over maxRunCopy by Plan.RunStream (10,000 images of 32 to 64 pixels a
 // side, 32x32 crops: 0.40x copy() against 0.23x; 96x96 crops of 96 to
 // 160: 0.60x against 0.41x; 1,000 224x224 crops: 0.86x against 0.57x).
@@ -111,8 +111,8 @@ func (c *runCopy) streams() bool { return c != nil && len(c.shape) <= 1 }
 
 // runsAt returns the runs of the row whose elements start at byte at of
 // the source; c.streams() must hold.
-func (c *runCopy) runsAt(at int) kernel.Runs {
-	r := kernel.Runs{Off: at + c.off, Run: c.run, Count: 1}
+func (c *runCopy) runsAt(at int) layout.Runs {
+	r := layout.Runs{Off: at + c.off, Run: c.run, Count: 1}
 	if len(c.shape) == 1 {
 		r.Count, r.Stride = c.shape[0], c.strides[0]
 	}
@@ -158,12 +158,12 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 			// of a row further on when it copies the same way.
 			r := pl.sruns
 			r.Off += int(offs[i]) * w
-			var next kernel.Runs
+			var next layout.Runs
 			if a := i + streamAhead; a < hi && rp.plans[a] != nil && rp.plans[a].streams {
 				next = rp.plans[a].sruns
 				next.Off += int(offs[a]) * w
 			}
-			kernel.CopyRuns(dst[off:off+pl.outBytes], vals, r, next, true)
+			layout.CopyRuns(dst[off:off+pl.outBytes], vals, r, next, true)
 			off += pl.outBytes
 			i++
 			continue
@@ -180,7 +180,7 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 	}
 	if stream {
 		// The run copies leave their non-temporal stores unfenced.
-		kernel.Fence()
+		layout.Fence()
 	}
 }
 

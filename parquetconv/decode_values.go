@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/fstensor/fstensor/internal/kernel"
+	"github.com/fstensor/fstensor/internal/layout"
 )
 
 // narrowing tells how a Parquet INT32 value becomes a narrower Arrow
@@ -31,9 +31,9 @@ func (c *elemCodec) narrowInto(dst, src []byte, k int) error {
 	ok := false
 	switch c.w {
 	case 1:
-		ok = kernel.NarrowInt32To8(dst[:k], src[:4*k], bias)
+		ok = layout.NarrowInt32To8(dst[:k], src[:4*k], bias)
 	case 2:
-		ok = kernel.NarrowInt32To16(dst[:2*k], src[:4*k], bias)
+		ok = layout.NarrowInt32To16(dst[:2*k], src[:4*k], bias)
 	}
 	if ok {
 		return nil

@@ -31,6 +31,10 @@
 // registers of 8 lanes on amd64, four partial sums in pure Go), so their
 // error is about (n/32 + 5) * 2^-24 * sum |a_i b_i| for n elements, the
 // order of NumPy's pairwise summation. float64 sums use four partial sums.
+// Package expr's similarities (`dot(x, c)`, expr.Similarity) use the same
+// kernels and formulas, so a float32 row scores the same bits through
+// eval and through [Rowwise] or a one-query [Search]; for float64
+// accumulation of float32 data, use a float64 query or convert the column.
 //
 // [Search] and [TopK] with two or more queries score blocks of 6 rows by
 // 16 queries with one kernel (each element of the column is read once

@@ -8,7 +8,14 @@ import (
 )
 
 // Metric is a similarity or distance between two tensors of one logical
-// shape, computed over their elements at equal logical indexes.
+// shape, computed over their elements at equal logical indexes. It is the
+// one metric type of the library: package expr's similarities
+// (expr.Similarity, `dot(x, c)` in the text form) take it too.
+//
+// Each metric has one canonical name, which String returns and the
+// command prints: "dot", "cosine", "l2" and "sqeuclidean" (SciPy's name).
+// ParseMetric also reads the aliases listed there; "l2sq", the name of
+// expr's function `l2sq(x, c)`, is one of them.
 type Metric int
 
 const (
@@ -46,10 +53,10 @@ func (m Metric) Larger() bool { return m == MetricDot || m == MetricCosine }
 
 func (m Metric) valid() bool { return m >= MetricDot && m <= MetricSquaredL2 }
 
-// ParseMetric returns the metric named s, case-insensitively: "dot" (or
-// "ip", "inner"), "cosine", "l2" (or "euclidean") and "sqeuclidean" (or
-// "l2sq", "squared_l2"). Other names give an error wrapping
-// arrow.ErrInvalid.
+// ParseMetric returns the metric named s, case-insensitively: the
+// canonical names "dot", "cosine", "l2" and "sqeuclidean", and the aliases
+// "ip" and "inner" (dot), "euclidean" (l2), "l2sq" and "squared_l2"
+// (sqeuclidean). Other names give an error wrapping arrow.ErrInvalid.
 func ParseMetric(s string) (Metric, error) {
 	switch strings.ToLower(s) {
 	case "dot", "ip", "inner":

@@ -10,8 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
-	"github.com/fstensor/fstensor/internal/vecmath"
 )
 
 // Option configures [Rowwise] and its shorthands ([WithAllocator]) and
@@ -91,7 +91,7 @@ func Rowwise(m Metric, a, b *fixedshape.Array, opts ...Option) (arrow.Array, err
 	return rowwise[float64](m, a, b, c.mem, arrow.PrimitiveTypes.Float64)
 }
 
-func rowwise[F vecmath.Float](m Metric, a, b *fixedshape.Array, mem memory.Allocator, dt arrow.DataType) (arrow.Array, error) {
+func rowwise[F numeric.Float](m Metric, a, b *fixedshape.Array, mem memory.Allocator, dt arrow.DataType) (arrow.Array, error) {
 	sa, err := newSource[F](a, nil)
 	if err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func rowwise[F vecmath.Float](m Metric, a, b *fixedshape.Array, mem memory.Alloc
 	if bcast {
 		q = sb.row(0, sb1)
 		if m == MetricCosine {
-			qq = F(math.Sqrt(float64(vecmath.Dot(q, q))))
+			qq = numeric.Norm(q)
 		}
 	}
 	for i := range n {
@@ -164,17 +164,16 @@ func rowwise[F vecmath.Float](m Metric, a, b *fixedshape.Array, mem memory.Alloc
 		}
 		switch m {
 		case MetricDot:
-			out[i] = vecmath.Dot(x, y)
+			out[i] = numeric.Dot(x, y)
 		case MetricSquaredL2:
-			out[i] = vecmath.SquaredL2(x, y)
+			out[i] = numeric.SquaredL2(x, y)
 		case MetricL2:
-			out[i] = F(math.Sqrt(float64(vecmath.SquaredL2(x, y))))
+			out[i] = F(math.Sqrt(float64(numeric.SquaredL2(x, y))))
 		case MetricCosine:
 			if bcast {
-				xy, xx := vecmath.DotNorm(x, y) // one pass over x
-				out[i] = xy / (F(math.Sqrt(float64(xx))) * qq)
+				out[i] = numeric.Cosine(x, y, qq)
 			} else {
-				xy, xx, yy := vecmath.DotNorms(x, y)
+				xy, xx, yy := numeric.DotNorms(x, y)
 				out[i] = xy / (F(math.Sqrt(float64(xx))) * F(math.Sqrt(float64(yy))))
 			}
 		}
@@ -184,7 +183,7 @@ func rowwise[F vecmath.Float](m Metric, a, b *fixedshape.Array, mem memory.Alloc
 	return array.MakeFromData(data), nil
 }
 
-func unsafeSizeof[F vecmath.Float](v F) uintptr {
+func unsafeSizeof[F numeric.Float](v F) uintptr {
 	if _, ok := any(v).(float32); ok {
 		return 4
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/float16"
 
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/vecmath"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // float32Acc reports whether tensors of element types a and b are scored
@@ -61,7 +61,7 @@ func gatherOrder(to, from *fixedshape.Type) []int {
 }
 
 // source reads the rows of a column as []F in a chosen element order.
-type source[F vecmath.Float] struct {
+type source[F numeric.Float] struct {
 	arr    *fixedshape.Array
 	n, ls  int
 	direct []F                  // the physical values, when they need no conversion
@@ -95,7 +95,7 @@ type number interface {
 
 // newSource returns the rows of a as []F, each in the element order given
 // by order (physical offsets of a; nil for a's own physical order).
-func newSource[F vecmath.Float](a *fixedshape.Array, order []int) (*source[F], error) {
+func newSource[F numeric.Float](a *fixedshape.Array, order []int) (*source[F], error) {
 	s := &source[F]{arr: a, n: a.Len(), ls: a.TensorType().ListSize()}
 	var err error
 	switch a.TensorType().ElemType().ID() {
@@ -145,7 +145,7 @@ func newSource[F vecmath.Float](a *fixedshape.Array, order []int) (*source[F], e
 	return s, nil
 }
 
-func setNum[T number, F vecmath.Float](s *source[F], order []int) error {
+func setNum[T number, F numeric.Float](s *source[F], order []int) error {
 	col, err := fixedshape.ColumnOf[T](s.arr)
 	if err != nil {
 		return err

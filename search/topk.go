@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/vecmath"
+	"github.com/fstensor/fstensor/internal/numeric"
 )
 
 // TopK finds the k rows nearest to each of a batch of queries over a
@@ -117,16 +117,16 @@ func (t *TopK) score(key float64) float64 {
 const multiMin = 2
 
 // blockRows is the number of rows scored at once by the blocked kernel.
-const blockRows = vecmath.Rows * 16
+const blockRows = numeric.Rows * 16
 
 // engine scores rows of one accumulation type.
-type engine[F vecmath.Float] struct {
+type engine[F numeric.Float] struct {
 	m      Metric
 	d      int
 	q      [][]F // valid queries in the column's physical order
 	qid    []int // their indexes among all queries
 	qnorm  []F   // |q| (cosine) or |q|^2 (L2), per valid query
-	packed *vecmath.Packed[F]
+	packed *numeric.Packed[F]
 	h      []topHeap // per query, all queries
 	open   []bool    // heap not full (or holding a NaN): push every row
 	thr    []float64 // the worst key held when not open
@@ -134,7 +134,7 @@ type engine[F vecmath.Float] struct {
 	scratch, scores, norms []F
 }
 
-func newEngine[F vecmath.Float](col *fixedshape.Type, queries *fixedshape.Array, k int, m Metric) (*engine[F], error) {
+func newEngine[F numeric.Float](col *fixedshape.Type, queries *fixedshape.Array, k int, m Metric) (*engine[F], error) {
 	src, err := newSource[F](queries, gatherOrder(col, queries.TensorType()))
 	if err != nil {
 		return nil, err
@@ -155,9 +155,9 @@ func newEngine[F vecmath.Float](col *fixedshape.Type, queries *fixedshape.Array,
 		flat = append(flat, q...)
 		switch m {
 		case MetricCosine:
-			e.qnorm = append(e.qnorm, F(math.Sqrt(float64(vecmath.Dot(q, q)))))
+			e.qnorm = append(e.qnorm, numeric.Norm(q))
 		case MetricL2, MetricSquaredL2:
-			e.qnorm = append(e.qnorm, vecmath.Dot(q, q))
+			e.qnorm = append(e.qnorm, numeric.Dot(q, q))
 		default:
 			e.qnorm = append(e.qnorm, 0)
 		}
@@ -169,7 +169,7 @@ func newEngine[F vecmath.Float](col *fixedshape.Type, queries *fixedshape.Array,
 	}
 	e.scratch = make([]F, d)
 	if len(e.q) >= multiMin {
-		e.packed = vecmath.Pack(flat, len(e.q), d)
+		e.packed = numeric.Pack(flat, len(e.q), d)
 		e.scratch = make([]F, blockRows*d)
 		e.scores = make([]F, blockRows*e.packed.Stride())
 		e.norms = make([]F, blockRows)
@@ -222,12 +222,11 @@ func (e *engine[F]) addOne(a *fixedshape.Array, src *source[F], base int64) {
 		var key float64
 		switch e.m {
 		case MetricDot:
-			key = float64(vecmath.Dot(x, q))
+			key = float64(numeric.Dot(x, q))
 		case MetricCosine:
-			xy, xx := vecmath.DotNorm(x, q) // one pass over x
-			key = float64(xy / (F(math.Sqrt(float64(xx))) * qn))
+			key = float64(numeric.Cosine(x, q, qn))
 		default:
-			key = -float64(vecmath.SquaredL2(x, q))
+			key = -float64(numeric.SquaredL2(x, q))
 		}
 		e.offer(0, key, base+int64(i))
 	}
@@ -242,7 +241,7 @@ func (e *engine[F]) addBlock(a *fixedshape.Array, src *source[F], base int64, i,
 	if e.m != MetricDot {
 		for r := range c {
 			row := x[r*e.d : (r+1)*e.d]
-			e.norms[r] = vecmath.Dot(row, row)
+			e.norms[r] = numeric.Dot(row, row)
 		}
 	}
 	nulls := a.NullN() > 0

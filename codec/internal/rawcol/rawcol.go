@@ -4,13 +4,13 @@
 package rawcol
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -73,8 +73,8 @@ func TensorBytes(arr *fixedshape.Array, i int) []byte {
 }
 
 // AppendLogical appends tensor i of arr to dst in logical row-major (C)
-// order: the physical bytes as they are for an identity layout, an explicit
-// element-by-element copy through the permutation otherwise.
+// order: the physical bytes as they are for an identity layout, a copy
+// through the permutation (Gather) otherwise.
 func AppendLogical(dst []byte, arr *fixedshape.Array, i int) []byte {
 	typ := arr.TensorType()
 	src := TensorBytes(arr, i)
@@ -84,67 +84,22 @@ func AppendLogical(dst []byte, arr *fixedshape.Array, i int) []byte {
 	}
 	start := len(dst)
 	dst = append(dst, make([]byte, len(src))...)
-	gather(dst[start:], src, m.Shape(), m.ElemStrides(), typ.ElemWidth())
+	Gather(dst[start:], src, typ.ElemWidth(), m.Shape(), m.ElemStrides(), 0)
 	return dst
 }
 
-// gather copies the elements of src, read at the given logical element
-// strides, to dst in logical row-major order. The innermost axis is a tight
-// loop per element width; the outer axes advance an odometer.
-func gather(dst, src []byte, shape, strides []int, w int) {
-	n := len(shape)
-	if n == 0 {
-		copy(dst, src[:w])
-		return
+// Gather copies the view of src given by shape, element strides (of any
+// sign) and element offset, for elements of w bytes, to dst in row-major
+// order of shape, with the kernels of internal/layout (contiguous runs,
+// blocked transposes, strided gathers). It panics, as slice indexing
+// does, when the view reaches outside src or dst is shorter than the view:
+// callers pass the layout of a validated type.
+func Gather(dst, src []byte, w int, shape, strides []int, offset int) {
+	p, err := layout.NewPlan(w, shape, strides, offset)
+	if err != nil {
+		panic("rawcol: " + err.Error())
 	}
-	inner, step := shape[n-1], strides[n-1]*w
-	if inner == 0 {
-		return
-	}
-	idx := make([]int, n)
-	off, k := 0, 0 // src byte offset of the row start, dst byte offset
-	for {
-		o := off
-		switch w {
-		case 1:
-			for j := 0; j < inner; j++ {
-				dst[k] = src[o]
-				k++
-				o += step
-			}
-		case 2:
-			for j := 0; j < inner; j++ {
-				binary.LittleEndian.PutUint16(dst[k:], binary.LittleEndian.Uint16(src[o:]))
-				k += 2
-				o += step
-			}
-		case 4:
-			for j := 0; j < inner; j++ {
-				binary.LittleEndian.PutUint32(dst[k:], binary.LittleEndian.Uint32(src[o:]))
-				k += 4
-				o += step
-			}
-		default:
-			for j := 0; j < inner; j++ {
-				binary.LittleEndian.PutUint64(dst[k:], binary.LittleEndian.Uint64(src[o:]))
-				k += 8
-				o += step
-			}
-		}
-		a := n - 2
-		for ; a >= 0; a-- {
-			idx[a]++
-			off += strides[a] * w
-			if idx[a] < shape[a] {
-				break
-			}
-			off -= idx[a] * strides[a] * w
-			idx[a] = 0
-		}
-		if a < 0 {
-			return
-		}
-	}
+	p.Run(dst, src, 1, 0, 1)
 }
 
 // COrder returns tensor i of arr in logical row-major (C) order: the

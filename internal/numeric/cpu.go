@@ -1,0 +1,17 @@
+package numeric
+
+import "github.com/fstensor/fstensor/internal/layout"
+
+// The assembly kernels run when the one CPU-feature check of the kernel
+// layers, in internal/layout, allows them.
+var (
+	// hasAVX2 is the CPU's (and the build's) support, which tests may
+	// not exceed.
+	hasAVX2 = layout.HasAVX2()
+	// useAVX2 selects the AVX2 kernels; tests turn it off to cover the Go
+	// loops.
+	useAVX2 = hasAVX2
+	// useFMA selects the kernels that also need FMA: the sums of
+	// squares, the squared deviations and every similarity kernel.
+	useFMA = layout.HasFMA()
+)

@@ -1,0 +1,56 @@
+// Package numeric holds the inner loops that compute on elements:
+// element-wise float32 operations, reductions, and the dot products and
+// distances of similarity search, on contiguous runs. It knows nothing
+// about tensors, Arrow or expressions; moving elements without computing
+// on them is internal/layout's job.
+//
+// # Overview
+//
+// Element-wise: ApplyF32 and ApplyScalarF32 run one float32 operation
+// over a run in place, ChainF32 and ChainU8F32 run several in one pass,
+// U8ToF32 converts bytes, DivToF32 narrows a float64 quotient, StreamF32
+// writes a result past the caches.
+//
+// Reductions, accumulated in float64 (package expr's sum, mean and
+// friends): SumF32 and SumF64 add a run pairwise over blocks summed by
+// independent accumulators (the error grows with the logarithm of the
+// length, as NumPy's pairwise sum's does, with float64 precision for
+// float32 input); SumSqF32 does the same for squares. RowsF32 runs
+// SumF32 or SumSqF32 over many equal rows in one
+// kernel call, each row with the bits of the one-row function.
+// AccF32, AccRowsF32 and AccU8 add runs into accumulators; SumU8 and
+// SumU8Periodic add bytes exactly (SumU8Periodic into a few channels,
+// x[j] into acc[j%p]). MinF32 ... MaxF64 return the extreme of a run, NaN
+// when the run holds a NaN.
+//
+// Similarity, accumulated in the element type (package search and
+// expr's dot, cosine, l2 and sqeuclidean, which share these kernels and so
+// their bits): Dot, SquaredL2, DotNorm, DotNorms, Norm and Cosine keep,
+// for float32, 32 partial sums in four registers, so a result carries the
+// rounding of a sum of len/32 products per lane and a pairwise sum of the
+// lanes: an error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
+// float64 vectors use Go loops with four partial sums. Packed.Scores
+// computes the dot products of a block of rows with every packed query:
+// blocks of 6 rows by 16 queries accumulate in 12 registers, each row
+// element is loaded once per 16 queries, and each query element once per
+// 6 rows.
+//
+// On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the
+// products, squares and every similarity kernel) handle the whole blocks
+// of 8, 16 or 32 elements when layout.HasAVX2 and layout.HasFMA, the one
+// CPU-feature check of both kernel layers, allow them; Go loops handle
+// the rest. The purego build tag, or another architecture, uses the Go
+// loops throughout.
+//
+// # Memory
+//
+// Nothing allocates except [Pack], which copies the queries into a new
+// slice. Slices are read, never retained; out slices are written.
+//
+// # Errors
+//
+// The functions have no errors: an empty run gives 0 for a sum and
+// ±Inf for a minimum or maximum. Lengths are the caller's to check: the
+// functions panic, as slice indexing does, when an argument is shorter
+// than stated.
+package numeric

@@ -1,0 +1,232 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "sum_amd64.h"
+
+// VOP defines NAME(v, k unsafe.Pointer, n int): v[j] = v[j] op k[j] for
+// n elements, a multiple of 8, as INSTR A, B, Y0 with v in Y0 and k in
+// Y1: A, B = Y1, Y0 computes v op k, and Y0, Y1 computes k op v (and,
+// for VMAXPS and VMINPS, keeps v where either is NaN).
+#define VOP(NAME, INSTR, A, B) \
+TEXT NAME(SB), NOSPLIT, $0-24; \
+	MOVQ v+0(FP), DI; \
+	MOVQ k+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	SHRQ $3, CX; \
+loop: \
+	VMOVUPS (DI), Y0; \
+	VMOVUPS (SI), Y1; \
+	INSTR A, B, Y0; \
+	VMOVUPS Y0, (DI); \
+	ADDQ $32, DI; \
+	ADDQ $32, SI; \
+	DECQ CX; \
+	JNZ  loop; \
+	VZEROUPPER; \
+	RET
+
+VOP(·addF32x8, VADDPS, Y1, Y0)
+VOP(·subF32x8, VSUBPS, Y1, Y0)
+VOP(·mulF32x8, VMULPS, Y1, Y0)
+VOP(·divF32x8, VDIVPS, Y1, Y0)
+VOP(·rsubF32x8, VSUBPS, Y0, Y1)
+VOP(·rdivF32x8, VDIVPS, Y0, Y1)
+VOP(·maxF32x8, VMAXPS, Y0, Y1)
+VOP(·minF32x8, VMINPS, Y0, Y1)
+
+// SOP defines NAME(v unsafe.Pointer, n int, c float32): VOP with the
+// scalar c broadcast in Y1.
+#define SOP(NAME, INSTR, A, B) \
+TEXT NAME(SB), NOSPLIT, $0-20; \
+	MOVQ v+0(FP), DI; \
+	MOVQ n+8(FP), CX; \
+	VBROADCASTSS c+16(FP), Y1; \
+	SHRQ $3, CX; \
+loop: \
+	VMOVUPS (DI), Y0; \
+	INSTR A, B, Y0; \
+	VMOVUPS Y0, (DI); \
+	ADDQ $32, DI; \
+	DECQ CX; \
+	JNZ  loop; \
+	VZEROUPPER; \
+	RET
+
+SOP(·addScalarF32x8, VADDPS, Y1, Y0)
+SOP(·subScalarF32x8, VSUBPS, Y1, Y0)
+SOP(·mulScalarF32x8, VMULPS, Y1, Y0)
+SOP(·divScalarF32x8, VDIVPS, Y1, Y0)
+SOP(·rsubScalarF32x8, VSUBPS, Y0, Y1)
+SOP(·rdivScalarF32x8, VDIVPS, Y0, Y1)
+SOP(·maxScalarF32x8, VMAXPS, Y0, Y1)
+SOP(·minScalarF32x8, VMINPS, Y0, Y1)
+
+// func u8ToF32x16(dst, src unsafe.Pointer, n int)
+// Converts n bytes (a multiple of 16) to float32, 16 per step.
+TEXT ·u8ToF32x16(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+cvt:
+	VPMOVZXBD (SI), Y0
+	VPMOVZXBD 8(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	ADDQ $16, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  cvt
+	VZEROUPPER
+	RET
+
+// func sumF32x16(s unsafe.Pointer, n int) float64
+// Sums n float32 (a multiple of 16) in float64: four accumulators of four
+// lanes, each element converted exactly, combined pairwise at the end.
+TEXT ·sumF32x16(SB), NOSPLIT, $0-24
+	MOVQ s+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	SUMF32(sum32)
+	HSUMPD
+	VZEROUPPER
+	MOVSD X0, ret+16(FP)
+	RET
+
+// func sumF64x16(s unsafe.Pointer, n int) float64
+// Sums n float64 (a multiple of 16) in four accumulators of four lanes,
+// combined pairwise at the end.
+TEXT ·sumF64x16(SB), NOSPLIT, $0-24
+	MOVQ s+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+sum64:
+	PREFETCHT0 PF(SI)
+	PREFETCHT0 PF+64(SI)
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	VADDPD 64(SI), Y2, Y2
+	VADDPD 96(SI), Y3, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  sum64
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+16(FP)
+	RET
+
+// func storeNTF32x8(dst, src unsafe.Pointer, n int)
+// Copies n float32 (a multiple of 8) to dst, 32-byte aligned, with
+// non-temporal stores, then fences them.
+TEXT ·storeNTF32x8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+nt:
+	VMOVUPS  (SI), Y0
+	VMOVNTPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  nt
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func sumSqF32x16(x unsafe.Pointer, n int) float64
+// Returns the sum of x[j]*x[j] over n float32 (a multiple of 16), each
+// product and sum in float64 (the products are exact), in four
+// accumulators of four lanes combined pairwise.
+TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	SUMSQF32(sq)
+	HSUMPD
+	VZEROUPPER
+	MOVSD X0, ret+16(FP)
+	RET
+
+// DEV defines NAME(x unsafe.Pointer, n int, k float64) float64: the sum
+// over n elements (a multiple of 16) of LOOP's STEP with k broadcast in
+// Y8, in four accumulators of four lanes combined pairwise. L is the
+// loop's label.
+#define DEV(NAME, LOOP, L, STEP) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	SHRQ $4, CX; \
+	VBROADCASTSD k+16(FP), Y8; \
+	LOOP(L, STEP); \
+	HSUMPD; \
+	VZEROUPPER; \
+	MOVSD X0, ret+24(FP); \
+	RET
+
+// sumSqDevF32x16: (float64(x[j]) - k)^2 over float32; sumDevF64x16:
+// x[j] - k and sumSqDevF64x16: (x[j] - k)^2 over float64.
+DEV(·sumSqDevF32x16, CVTLOOP, sqdev, SQDEVSTEP)
+DEV(·sumDevF64x16, F64LOOP, dev64, DEVSTEP)
+DEV(·sumSqDevF64x16, F64LOOP, sqdev64, SQDEVSTEP)
+
+// EXTREME defines NAME(x unsafe.Pointer, n int) (m float32, nan bool):
+// the extreme by OP (VMAXPS or VMINPS) of n float32 (a multiple of 32)
+// and whether any is NaN (then m is meaningless). L is the loop's label.
+#define EXTREME(NAME, OP, L) \
+TEXT NAME(SB), NOSPLIT, $0-21; \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	SHRQ $5, CX; \
+	VMOVUPS (SI), Y0; \
+	VMOVAPS Y0, Y1; \
+	VMOVAPS Y0, Y2; \
+	VMOVAPS Y0, Y3; \
+	VXORPS  Y8, Y8, Y8; \
+L: \
+	PREFETCHT0 PF(SI); \
+	PREFETCHT0 PF+64(SI); \
+	VMOVUPS (SI), Y4; \
+	VMOVUPS 32(SI), Y5; \
+	VMOVUPS 64(SI), Y6; \
+	VMOVUPS 96(SI), Y7; \
+	VCMPPS  $3, Y5, Y4, Y9; \
+	VCMPPS  $3, Y7, Y6, Y10; \
+	VORPS   Y9, Y8, Y8; \
+	VORPS   Y10, Y8, Y8; \
+	OP      Y4, Y0, Y0; \
+	OP      Y5, Y1, Y1; \
+	OP      Y6, Y2, Y2; \
+	OP      Y7, Y3, Y3; \
+	ADDQ $128, SI; \
+	DECQ CX; \
+	JNZ  L; \
+	OP Y1, Y0, Y0; \
+	OP Y3, Y2, Y2; \
+	OP Y2, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0x4e, X0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0xb1, X0, X1; \
+	OP X1, X0, X0; \
+	MOVSS X0, ret+16(FP); \
+	VMOVMSKPS Y8, AX; \
+	TESTL AX, AX; \
+	SETNE ret1+20(FP); \
+	VZEROUPPER; \
+	RET
+
+EXTREME(·maxF32x32, VMAXPS, mx)
+EXTREME(·minF32x32, VMINPS, mn)

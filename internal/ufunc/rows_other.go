@@ -1,5 +1,0 @@
-//go:build !amd64 || purego
-
-package ufunc
-
-func rowsF32(op RowOp, out []float64, x, c []float32, n, stride int) int { return 0 }

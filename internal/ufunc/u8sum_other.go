@@ -1,7 +1,0 @@
-//go:build !amd64 || purego
-
-package ufunc
-
-// sumU8Periodic has no assembly kernel in the pure-Go build: it handles
-// no bytes.
-func sumU8Periodic(acc []uint64, x []uint8) int { return 0 }
