@@ -95,7 +95,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 		return Tensor{}, wrap(err, "column")
 	}
 	if arr.IsNull(i) {
-		return Tensor{}, errorf("tensor %d is null; the format has no null tensors", i)
+		return Tensor{}, nullTensor("tensor %d is null; the format has no null tensors", i)
 	}
 	t := Tensor{Type: dt, Shape: typ.Shape()}
 	if dt == Boolean {

@@ -1,6 +1,7 @@
 package decthings
 
 import (
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/internal/errs"
 )
 
@@ -27,4 +28,10 @@ func wrap(cause error, format string, args ...any) error {
 // convert: it also wraps arrow.ErrNotImplemented.
 func unsupported(format string, args ...any) error {
 	return &Error{errs.Unsupported("decthings", format, args...)}
+}
+
+// nullTensor is the error for a null tensor, which the format cannot
+// hold: it also wraps fstensor.ErrNullTensor.
+func nullTensor(format string, args ...any) error {
+	return &Error{errs.Kind(fstensor.ErrNullTensor, "decthings", format, args...)}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/dlpack"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -265,11 +266,11 @@ func TestExportNull(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Release()
-	if _, err := dlpack.Export(a); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("Export(nulls) error = %v, want arrow.ErrInvalid", err)
+	if _, err := dlpack.Export(a); !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, fstensor.ErrNullTensor) {
+		t.Errorf("Export(nulls) error = %v, want arrow.ErrInvalid and fstensor.ErrNullTensor", err)
 	}
-	if _, err := dlpack.ExportTensorLegacy(a, 1); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("ExportTensorLegacy(null tensor) error = %v, want arrow.ErrInvalid", err)
+	if _, err := dlpack.ExportTensorLegacy(a, 1); !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, fstensor.ErrNullTensor) {
+		t.Errorf("ExportTensorLegacy(null tensor) error = %v, want arrow.ErrInvalid and fstensor.ErrNullTensor", err)
 	}
 	if dlpack.Outstanding() != 0 {
 		t.Errorf("Outstanding = %d after a failed export", dlpack.Outstanding())

@@ -3,7 +3,6 @@ package npy
 import (
 	"archive/zip"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -91,8 +90,5 @@ func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOp
 
 // memberError prefixes err with the member name, keeping one "npy: ".
 func memberError(member string, err error) error {
-	if e, ok := err.(*Error); ok {
-		return &Error{msg: "member " + strconv.Quote(member) + ": " + e.msg, err: e.err, kind: e.kind}
-	}
 	return wrapf(err, "member %q", member)
 }

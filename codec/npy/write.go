@@ -3,6 +3,8 @@ package npy
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/internal/errs"
 	"io"
 	"math"
 	"strconv"
@@ -34,9 +36,10 @@ type WriteOptions struct {
 
 var (
 	// ErrNullTensor reports a null tensor written without
-	// WriteOptions.FillNulls. Errors of it are *Error values, which
-	// also wrap arrow.ErrInvalid.
-	ErrNullTensor = errors.New("npy: null tensor")
+	// WriteOptions.FillNulls. It is fstensor.ErrNullTensor, which the
+	// other writers of formats without nulls report too. Errors of it
+	// are *Error values, which also wrap arrow.ErrInvalid.
+	ErrNullTensor = fstensor.ErrNullTensor
 	// ErrFill reports a fill value the element type cannot hold (see
 	// [CheckFill]). Errors of it are *Error values, which also wrap
 	// arrow.ErrInvalid.
@@ -54,7 +57,7 @@ var (
 // type and the value.
 func CheckFill(dt arrow.DataType, v float64) error {
 	bad := func(why string) error {
-		return &Error{msg: "fill value " + strconv.FormatFloat(v, 'g', -1, 64) + " " + why, kind: ErrFill}
+		return &Error{errs.Kind(ErrFill, "npy", "fill value %s %s", strconv.FormatFloat(v, 'g', -1, 64), why)}
 	}
 	var lo, hi float64 // the integer range: lo <= v < hi
 	switch dt.ID() {
@@ -154,7 +157,7 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 	for i := first; a.NullN() > 0 && i < first+n; i++ {
 		if a.IsNull(i) {
 			if !o.FillNulls {
-				return &Error{msg: "tensor " + strconv.Itoa(i) + " is null and .npy has no nulls (set FillNulls)", kind: ErrNullTensor}
+				return &Error{errs.Kind(ErrNullTensor, "npy", "tensor %d is null and .npy has no nulls", i)}
 			}
 			nulls = true
 		}

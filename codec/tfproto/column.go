@@ -111,7 +111,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 		return Tensor{}, wrap(err, "column")
 	}
 	if arr.IsNull(i) {
-		return Tensor{}, errorf("tensor %d is null; TensorProto has no null tensors", i)
+		return Tensor{}, nullTensor("tensor %d is null; TensorProto has no null tensors", i)
 	}
 	t := Tensor{DType: dt, Shape: typ.Shape(), DimNames: typ.DimNames()}
 	if dt == Bool {

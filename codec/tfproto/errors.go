@@ -1,6 +1,7 @@
 package tfproto
 
 import (
+	"github.com/fstensor/fstensor"
 	"strconv"
 
 	"github.com/fstensor/fstensor/internal/errs"
@@ -31,3 +32,9 @@ func unsupported(format string, args ...any) error {
 	return &Error{errs.Unsupported("tfproto", format, args...)}
 }
 func itoa(v int) string { return strconv.Itoa(v) }
+
+// nullTensor is the error for a null tensor, which the format cannot
+// hold: it also wraps fstensor.ErrNullTensor.
+func nullTensor(format string, args ...any) error {
+	return &Error{errs.Kind(fstensor.ErrNullTensor, "tfproto", format, args...)}
+}

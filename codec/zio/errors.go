@@ -1,6 +1,7 @@
 package zio
 
 import (
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/internal/errs"
 )
 
@@ -27,4 +28,10 @@ func wrap(cause error, format string, args ...any) error {
 // convert: it also wraps arrow.ErrNotImplemented.
 func unsupported(format string, args ...any) error {
 	return &Error{errs.Unsupported("zio", format, args...)}
+}
+
+// nullTensor is the error for a null tensor, which the format cannot
+// hold: it also wraps fstensor.ErrNullTensor.
+func nullTensor(format string, args ...any) error {
+	return &Error{errs.Kind(fstensor.ErrNullTensor, "zio", format, args...)}
 }
