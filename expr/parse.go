@@ -44,7 +44,7 @@ const (
 func Parse(text string, x Expr) (Expr, error) {
 	p := parser{text: text}
 	if len(text) > MaxText {
-		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
+		return nil, newError(text[:80], MaxText, fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText))
 	}
 	e, err := p.parse(x)
 	if err != nil {
@@ -76,7 +76,7 @@ type parser struct {
 }
 
 func (p *parser) errorf(format string, args ...any) *Error {
-	return &Error{Text: p.text, Pos: p.pos, Msg: fmt.Sprintf(format, args...)}
+	return newError(p.text, p.pos, fmt.Sprintf(format, args...))
 }
 
 func (p *parser) space() {

@@ -32,11 +32,11 @@ func (p *parser) check(e Expr, at int) error {
 		if errors.As(err, &ee) {
 			msg = ee.Msg
 		}
-		return &Error{Text: p.text, Pos: at, Msg: msg}
+		return newError(p.text, at, msg)
 	}
 	p.ops++
 	if p.ops > MaxOps {
-		return &Error{Text: p.text, Pos: at, Msg: "more than " + strconv.Itoa(MaxOps) + " operations"}
+		return newError(p.text, at, "more than "+strconv.Itoa(MaxOps)+" operations")
 	}
 	return nil
 }
