@@ -64,11 +64,15 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 // column (NewColumn). Errors are theirs, and a count of tensors other
 // than [WithExpectedCount]'s. Options: [WithExpectedCount].
 func ReadColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	ts, err := DecodeAll(b, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := newReadConfig(opts).checkCount(len(ts)); err != nil {
+	if err := c.checkCount(len(ts)); err != nil {
 		return nil, err
 	}
 	return NewColumn(ts)

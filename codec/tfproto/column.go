@@ -77,7 +77,11 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 // column (NewColumn). Errors are theirs, naming the message, and a count
 // of messages other than [WithExpectedCount]'s.
 func ReadColumn(msgs [][]byte, opts ...ReadOption) (*fixedshape.Array, error) {
-	if err := newReadConfig(opts).checkCount(len(msgs)); err != nil {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkCount(len(msgs)); err != nil {
 		return nil, err
 	}
 	ts := make([]Tensor, len(msgs))
