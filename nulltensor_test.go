@@ -42,7 +42,7 @@ func TestNullTensor(t *testing.T) {
 	}{
 		{
 			name:  "npy",
-			write: func() error { return npy.WriteColumn(discard{}, col, nil) },
+			write: func() error { return npy.WriteColumn(discard{}, col) },
 			as:    func(err error) bool { var e *npy.Error; return errors.As(err, &e) },
 		},
 		{
