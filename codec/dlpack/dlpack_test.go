@@ -184,7 +184,7 @@ func TestExportImport(t *testing.T) {
 				defer a.Release()
 				var l dlpack.Layout
 				var data any
-				var imp func(*dlpack.ImportOptions) (*fixedshape.Array, error)
+				var imp func(...dlpack.ImportOption) (*fixedshape.Array, error)
 				if legacy {
 					var x *dlpack.ManagedTensor
 					var err error
@@ -197,7 +197,7 @@ func TestExportImport(t *testing.T) {
 						t.Fatal(err)
 					}
 					l, data = x.Layout(), x.Data()
-					imp = func(o *dlpack.ImportOptions) (*fixedshape.Array, error) { return dlpack.Import(x, o) }
+					imp = func(o ...dlpack.ImportOption) (*fixedshape.Array, error) { return dlpack.Import(x, o...) }
 				} else {
 					var x *dlpack.ManagedTensorVersioned
 					var err error
@@ -213,7 +213,7 @@ func TestExportImport(t *testing.T) {
 						t.Errorf("version %d, flags %b; want 1.x, READ_ONLY", maj, x.Flags())
 					}
 					l, data = x.Layout(), x.Data()
-					imp = func(o *dlpack.ImportOptions) (*fixedshape.Array, error) { return dlpack.ImportVersioned(x, o) }
+					imp = func(o ...dlpack.ImportOption) (*fixedshape.Array, error) { return dlpack.ImportVersioned(x, o...) }
 				}
 				if dlpack.Outstanding() != 1 {
 					t.Errorf("Outstanding = %d, want 1", dlpack.Outstanding())
@@ -226,7 +226,7 @@ func TestExportImport(t *testing.T) {
 				if vb := a.ValueBytes(); len(vb) > 0 && fmt.Sprintf("%p", data) != fmt.Sprintf("%p", &vb[0]) {
 					t.Errorf("data pointer %p is not the array's buffer %p", data, &vb[0])
 				}
-				b, err := imp(&dlpack.ImportOptions{Column: tt.column})
+				b, err := imp(dlpack.WithColumn(tt.column))
 				if err != nil {
 					t.Fatal(err)
 				}

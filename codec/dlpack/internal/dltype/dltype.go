@@ -127,3 +127,9 @@ func Wrapf(err error, format string, args ...any) error {
 func Kindf(kind error, format string, args ...any) error {
 	return &Error{errs.Kind(kind, "dlpack", format, args...)}
 }
+
+// Optionf returns the *Error of an invalid option value (see
+// errs.Option): it also matches fstensor.ErrOption.
+func Optionf(name string, value any, why string) error {
+	return &Error{errs.Option("dlpack", name, value, why)}
+}
