@@ -3,6 +3,8 @@ package expr
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Limits of the text form. Longer or deeper input is refused with an error
@@ -77,6 +79,12 @@ type parser struct {
 
 func (p *parser) errorf(format string, args ...any) *Error {
 	return newError(p.text, p.pos, fmt.Sprintf(format, args...))
+}
+
+// unsupportedf is errorf for text the grammar reads but the package does
+// not support: the error also wraps arrow.ErrNotImplemented.
+func (p *parser) unsupportedf(format string, args ...any) *Error {
+	return newErrorOf(arrow.ErrNotImplemented, p.text, p.pos, fmt.Sprintf(format, args...))
 }
 
 func (p *parser) space() {

@@ -32,7 +32,7 @@ func (p *parser) check(e Expr, at int) error {
 		if errors.As(err, &ee) {
 			msg = ee.Msg
 		}
-		return newError(p.text, at, msg)
+		return newErrorOf(err, p.text, at, msg)
 	}
 	p.ops++
 	if p.ops > MaxOps {
@@ -78,7 +78,7 @@ func (p *parser) product() (operand, error) {
 		c := p.peek()
 		if c != '*' && c != '/' || p.pos+1 < len(p.text) && (p.text[p.pos+1] == '*' || p.text[p.pos+1] == '/') {
 			if c == '*' || c == '/' {
-				return a, p.errorf("operator %q is not supported", p.text[p.pos:p.pos+2])
+				return a, p.unsupportedf("operator %q is not supported", p.text[p.pos:p.pos+2])
 			}
 			return a, nil
 		}
@@ -103,10 +103,10 @@ func (p *parser) binary(a operand, op BinaryOp, b operand, at int) (operand, err
 	switch {
 	case a.e != nil && b.e != nil:
 		p.pos = at
-		return a, p.errorf("operations between two tensors are not supported (x appears once)")
+		return a, p.unsupportedf("operations between two tensors are not supported (x appears once)")
 	case a.e == nil && b.e == nil:
 		p.pos = at
-		return a, p.errorf("operations between constants are not supported")
+		return a, p.unsupportedf("operations between constants are not supported")
 	case a.e != nil:
 		e = Arith(a.e, op, b.c)
 	default:
@@ -460,7 +460,7 @@ func (p *parser) primary() (operand, error) {
 	case "x":
 		if p.used {
 			p.pos = at
-			return operand{}, p.errorf("operations between two tensors are not supported (x appears once)")
+			return operand{}, p.unsupportedf("operations between two tensors are not supported (x appears once)")
 		}
 		p.used = true
 		return operand{e: p.x, pos: at}, nil

@@ -505,7 +505,7 @@ func (p *VarPlan) evalFixed(in *varshape.Array, rp rowPlans, typ *fixedshape.Typ
 	w := typ.ElemWidth()
 	size := typ.ListSize() * w
 	if typ.ElemType().ID() == arrow.BOOL {
-		return nil, errorf("results of bool elements from variable-shape columns are not supported")
+		return nil, unsupportedf("results of bool elements from variable-shape columns are not supported")
 	}
 	values := memory.NewResizableBuffer(o.mem)
 	defer values.Release()

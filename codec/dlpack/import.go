@@ -5,8 +5,10 @@ package dlpack
 import (
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/codec/dlpack/internal/capi"
+	"github.com/fstensor/fstensor/codec/dlpack/internal/dltype"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/metadata"
@@ -31,7 +33,7 @@ func ImportVersioned(m *ManagedTensorVersioned, opts ...ImportOption) (*fixedsha
 		return nil, errorf("nil DLManagedTensorVersioned")
 	}
 	if major, minor := m.Version(); major != capi.VersionMajor {
-		return nil, errorf("DLPack version %d.%d is not supported (want 1.x)", major, minor)
+		return nil, dltype.Kindf(arrow.ErrNotImplemented, "DLPack version %d.%d is not supported (want 1.x)", major, minor)
 	}
 	return importTensor(capi.VersionedTensor(m), m.Delete, c)
 }

@@ -202,7 +202,7 @@ func checkVersion(major, minor int) error {
 	if (major == 1 || major == 2 || major == 3) && minor == 0 {
 		return nil
 	}
-	return errorf("version %d.%d is not supported (want 1.0, 2.0 or 3.0)", major, minor)
+	return &Error{errs.Unsupported("npy", "version %d.%d is not supported (want 1.0, 2.0 or 3.0)", major, minor)}
 }
 
 // AppendHeader appends to dst the magic, version, length field and
