@@ -1,7 +1,8 @@
 // Package fstensor holds what the packages of the module share and what
 // their callers branch on: the error sentinels ([ErrNullTensor],
 // [ErrOption]) and the names of the compression codecs ([Compression]).
-// It imports nothing of the module, so that every package can use it.
+// It imports no public package of the module, so that every package can
+// use it.
 //
 // # Overview
 //
@@ -29,4 +30,16 @@
 //
 // Each package also has an exported Error type (for errors.As); it
 // carries the message and the causes.
+//
+// # Options
+//
+// Every package takes its options as functions (tensorio.WithAllocator,
+// npy.WithFillNulls, ...), passed to the constructor or function they
+// configure. A nil option is ignored. An invalid value (a nil allocator,
+// TLS configuration or token, a negative or zero size or count where one
+// is needed, an unknown codec or version) is never clamped or ignored:
+// the constructor or function that takes it fails before doing anything,
+// with the package's Error wrapping [ErrOption] and arrow.ErrInvalid,
+// whose message names the option and the value
+// (`tensorio: WithWorkers(0): want 1 or more`).
 package fstensor
