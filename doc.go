@@ -35,7 +35,8 @@
 //
 // Every package takes its options as functions (tensorio.WithAllocator,
 // npy.WithFillNulls, ...), passed to the constructor or function they
-// configure. A nil option is ignored. An invalid value (a nil allocator,
+// configure; a server's flightserve.Config is the one struct. A nil
+// option is ignored. An invalid value (a nil allocator,
 // TLS configuration or token, a negative or zero size or count where one
 // is needed, an unknown codec or version) is never clamped or ignored:
 // the constructor or function that takes it fails before doing anything,
