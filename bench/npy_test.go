@@ -17,13 +17,13 @@ func BenchmarkNPY(b *testing.B) {
 		rec, n := ioRecord(b, s, 1)
 		arr := rec.Column(0).(*fixedshape.Array)
 		var buf bytes.Buffer
-		must(b, npy.WriteColumn(&buf, arr, nil))
+		must(b, npy.WriteColumn(&buf, arr))
 		b.Run(ioName("npy-write", rec)+"/impl=npy", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(n))
 			for b.Loop() {
 				buf.Reset()
-				must(b, npy.WriteColumn(&buf, arr, nil))
+				must(b, npy.WriteColumn(&buf, arr))
 			}
 		})
 		data := bytes.Clone(buf.Bytes())
@@ -32,7 +32,7 @@ func BenchmarkNPY(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(n))
 			for b.Loop() {
-				out, err := npy.ReadColumn(bytes.NewReader(data), nil)
+				out, err := npy.ReadColumn(bytes.NewReader(data))
 				must(b, err)
 				out.Release()
 			}
@@ -40,7 +40,7 @@ func BenchmarkNPY(b *testing.B) {
 		b.Run(ioName("npy-decode", rec)+"/impl=npy", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := npy.DecodeColumn(data, nil)
+				out, err := npy.DecodeColumn(data)
 				must(b, err)
 				out.Release()
 			}

@@ -76,7 +76,7 @@ var benchAllocators = []struct {
 	mem  memory.Allocator
 }{
 	{"go", memory.DefaultAllocator},
-	{"hugepage", hugepage.NewAllocator()},
+	{"hugepage", mustHugepage()},
 }
 
 func BenchmarkCompute(b *testing.B) {
@@ -146,4 +146,14 @@ func touch(b []byte) {
 	for i := 0; i < len(b); i += 4096 {
 		b[i] = 1
 	}
+}
+
+// mustHugepage returns a huge-page allocator with the default options,
+// which do not fail.
+func mustHugepage() *hugepage.Allocator {
+	a, err := hugepage.NewAllocator()
+	if err != nil {
+		panic(err)
+	}
+	return a
 }

@@ -164,7 +164,7 @@ func deriveCompute(x Expr, o op) (*node, *node) {
 	n, xn := derive(x, o)
 	n.computes = true
 	if n.err == nil && dtypeOf(xn.elem) == dtNone {
-		n.err = errorf("%s is not supported for %v elements", opName(o), xn.elem)
+		n.err = unsupportedf("%s is not supported for %v elements", opName(o), xn.elem)
 	}
 	return n, xn
 }

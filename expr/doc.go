@@ -154,5 +154,7 @@
 // Every error wraps arrow.ErrInvalid (an *Error), except that evaluating
 // into a type fixedshape cannot represent (a size-0 dimension) fails with
 // fixedshape's error wrapping arrow.ErrNotImplemented. Parse never panics
-// and limits its input (MaxText, MaxOps, MaxInt).
+// and limits its input (MaxText, MaxOps, MaxInt). An invalid option value
+// (WithAllocator(nil), WithWorkers below 1) fails the evaluation before it
+// starts with an *Error wrapping fstensor.ErrOption too.
 package expr

@@ -3,6 +3,7 @@ package expr
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -10,22 +11,43 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// Option configures Eval.
+// Option configures Eval. An invalid option value (a nil allocator,
+// workers below 1) fails the evaluation before it starts, with an *Error
+// wrapping fstensor.ErrOption and arrow.ErrInvalid.
 type Option func(*options)
 
 type options struct {
 	mem     memory.Allocator
 	relabel bool
 	workers int
+	err     error // of the first invalid option
+}
+
+// invalid records the error of an invalid option value, keeping the
+// first.
+func (o *options) invalid(name string, value any, why string) {
+	if o.err == nil {
+		b := errs.Option("expr", name, value, why)
+		o.err = &Error{Pos: -1, Msg: strings.TrimPrefix(b.Error(), "expr: "), base: b}
+	}
 }
 
 // WithAllocator makes Eval allocate the result's buffers from mem instead
-// of memory.DefaultAllocator.
-func WithAllocator(mem memory.Allocator) Option { return func(o *options) { o.mem = mem } }
+// of memory.DefaultAllocator. A nil mem is an invalid option.
+func WithAllocator(mem memory.Allocator) Option {
+	return func(o *options) {
+		if mem == nil {
+			o.invalid("WithAllocator", nil, "want an allocator")
+			return
+		}
+		o.mem = mem
+	}
+}
 
 // WithRelabel lets Eval return, when the result is only a relabelling of
 // the input's elements (a transpose, a reshape of a dense layout, or a
@@ -35,18 +57,31 @@ func WithAllocator(mem memory.Allocator) Option { return func(o *options) { o.me
 func WithRelabel() Option { return func(o *options) { o.relabel = true } }
 
 // WithWorkers bounds the goroutines Eval uses (default and maximum:
-// GOMAXPROCS; 1 runs on the calling goroutine).
-func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
+// GOMAXPROCS; 1 runs on the calling goroutine). An n below 1 is an
+// invalid option.
+func WithWorkers(n int) Option {
+	return func(o *options) {
+		if n < 1 {
+			o.invalid("WithWorkers", n, "want 1 or more")
+			return
+		}
+		o.workers = n
+	}
+}
 
-func config(opts []Option) options {
+// config applies opts; the error is that of the first invalid option
+// value, an *Error wrapping fstensor.ErrOption. A nil Option is skipped.
+func config(opts []Option) (options, error) {
 	if len(opts) == 0 { // the options escape only when there are some
-		return options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}
+		return options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}, nil
 	}
 	o := options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}
 	for _, f := range opts {
-		f(&o)
+		if f != nil {
+			f(&o)
+		}
 	}
-	return o
+	return o, o.err
 }
 
 // Eval compiles e and evaluates it over every tensor of in; see Plan.Eval.
@@ -91,7 +126,10 @@ func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, er
 		}
 		return out.(*fixedshape.Array), nil
 	}
-	o := config(opts)
+	o, err := config(opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return nil, err
 	}
@@ -151,7 +189,10 @@ func (p *Plan) EvalInto(dst []byte, in *fixedshape.Array, opts ...Option) error 
 	if p.comp != nil {
 		return p.evalComputeInto(dst, in, opts)
 	}
-	o := config(opts)
+	o, err := config(opts)
+	if err != nil {
+		return err
+	}
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return err
 	}

@@ -64,7 +64,10 @@ func (p *Plan) EvalArray(in *fixedshape.Array, opts ...Option) (arrow.Array, err
 	if p.comp == nil {
 		return p.Eval(in, opts...)
 	}
-	o := config(opts)
+	o, err := config(opts)
+	if err != nil {
+		return nil, err
+	}
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return nil, err
 	}
@@ -104,7 +107,10 @@ func (p *Plan) EvalArray(in *fixedshape.Array, opts ...Option) (arrow.Array, err
 }
 
 func (p *Plan) evalComputeInto(dst []byte, in *fixedshape.Array, opts []Option) error {
-	o := config(opts)
+	o, err := config(opts)
+	if err != nil {
+		return err
+	}
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return err
 	}

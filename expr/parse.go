@@ -3,6 +3,8 @@ package expr
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Limits of the text form. Longer or deeper input is refused with an error
@@ -44,7 +46,7 @@ const (
 func Parse(text string, x Expr) (Expr, error) {
 	p := parser{text: text}
 	if len(text) > MaxText {
-		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
+		return nil, newError(text[:80], MaxText, fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText))
 	}
 	e, err := p.parse(x)
 	if err != nil {
@@ -76,7 +78,13 @@ type parser struct {
 }
 
 func (p *parser) errorf(format string, args ...any) *Error {
-	return &Error{Text: p.text, Pos: p.pos, Msg: fmt.Sprintf(format, args...)}
+	return newError(p.text, p.pos, fmt.Sprintf(format, args...))
+}
+
+// unsupportedf is errorf for text the grammar reads but the package does
+// not support: the error also wraps arrow.ErrNotImplemented.
+func (p *parser) unsupportedf(format string, args ...any) *Error {
+	return newErrorOf(arrow.ErrNotImplemented, p.text, p.pos, fmt.Sprintf(format, args...))
 }
 
 func (p *parser) space() {

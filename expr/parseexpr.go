@@ -34,11 +34,11 @@ func (p *parser) check(e Expr, at int) error {
 		if errors.As(err, &ee) {
 			msg = ee.Msg
 		}
-		return &Error{Text: p.text, Pos: at, Msg: msg}
+		return newErrorOf(err, p.text, at, msg)
 	}
 	p.ops++
 	if p.ops > MaxOps {
-		return &Error{Text: p.text, Pos: at, Msg: "more than " + strconv.Itoa(MaxOps) + " operations"}
+		return newError(p.text, at, "more than "+strconv.Itoa(MaxOps)+" operations")
 	}
 	return nil
 }
@@ -80,7 +80,7 @@ func (p *parser) product() (operand, error) {
 		c := p.peek()
 		if c != '*' && c != '/' || p.pos+1 < len(p.text) && (p.text[p.pos+1] == '*' || p.text[p.pos+1] == '/') {
 			if c == '*' || c == '/' {
-				return a, p.errorf("operator %q is not supported", p.text[p.pos:p.pos+2])
+				return a, p.unsupportedf("operator %q is not supported", p.text[p.pos:p.pos+2])
 			}
 			return a, nil
 		}
@@ -105,10 +105,10 @@ func (p *parser) binary(a operand, op BinaryOp, b operand, at int) (operand, err
 	switch {
 	case a.e != nil && b.e != nil:
 		p.pos = at
-		return a, p.errorf("operations between two tensors are not supported (x appears once)")
+		return a, p.unsupportedf("operations between two tensors are not supported (x appears once)")
 	case a.e == nil && b.e == nil:
 		p.pos = at
-		return a, p.errorf("operations between constants are not supported")
+		return a, p.unsupportedf("operations between constants are not supported")
 	case a.e != nil:
 		e = Arith(a.e, op, b.c)
 	default:
@@ -462,7 +462,7 @@ func (p *parser) primary() (operand, error) {
 	case "x":
 		if p.used {
 			p.pos = at
-			return operand{}, p.errorf("operations between two tensors are not supported (x appears once)")
+			return operand{}, p.unsupportedf("operations between two tensors are not supported (x appears once)")
 		}
 		p.used = true
 		return operand{e: p.x, pos: at}, nil

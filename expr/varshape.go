@@ -222,7 +222,10 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 // has a complete one, is a column of nulls of [VarPlan.ResultType] when
 // that is one value per row, and is an error otherwise.
 func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) {
-	o := config(opts)
+	o, err := config(opts)
+	if err != nil {
+		return nil, err
+	}
 	rp, err := p.planRows(in, true)
 	if err == nil && rp.common == nil {
 		// No valid row: one value per row needs no shape.
@@ -281,7 +284,10 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 // A column whose rows are all null needs no plan. Errors wrap
 // arrow.ErrInvalid and name the row, as Eval's.
 func (p *VarPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option) (arrow.Array, error) {
-	o := config(opts)
+	o, err := config(opts)
+	if err != nil {
+		return nil, err
+	}
 	rp, err := p.planRows(in, true)
 	if err != nil {
 		return nil, err
@@ -466,7 +472,10 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 // a computing expression are of its element type, to which dst must be
 // aligned. It fails like Eval, and when dst is too short.
 func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int, error) {
-	o := config(opts)
+	o, err := config(opts)
+	if err != nil {
+		return 0, err
+	}
 	rp, err := p.planRows(in, false)
 	if err != nil {
 		return 0, err
@@ -489,7 +498,7 @@ func (p *VarPlan) evalFixed(in *varshape.Array, rp rowPlans, typ *fixedshape.Typ
 	w := typ.ElemWidth()
 	size := typ.ListSize() * w
 	if typ.ElemType().ID() == arrow.BOOL {
-		return nil, errorf("results of bool elements from variable-shape columns are not supported")
+		return nil, unsupportedf("results of bool elements from variable-shape columns are not supported")
 	}
 	values := memory.NewResizableBuffer(o.mem)
 	defer values.Release()

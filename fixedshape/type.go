@@ -1,7 +1,6 @@
 package fixedshape
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -37,24 +37,12 @@ var _ arrow.ExtensionType = (*Type)(nil)
 // Error is the error type of this package. It matches arrow.ErrInvalid
 // under errors.Is, and its cause (a metadata or stride error, or
 // arrow.ErrNotImplemented) too.
-type Error struct {
-	msg   string
-	cause error
-}
+type Error struct{ base }
 
-func (e *Error) Error() string { return e.msg }
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.cause == nil {
-		return []error{arrow.ErrInvalid}
-	}
-	return []error{arrow.ErrInvalid, e.cause}
-}
+type base = errs.Base
 
 func errorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	return &Error{msg: "fixedshape: " + err.Error(), cause: errors.Unwrap(err)}
+	return &Error{errs.Make("fixedshape", format, args...)}
 }
 
 // ElemTypeOK reports whether dt can be the element type of a tensor: a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -41,7 +42,7 @@ func NewUnsupported(storage arrow.DataType, data string, reason error) *Unsuppor
 		panic("fixedshape: NewUnsupported with a nil storage type")
 	}
 	if reason == nil {
-		reason = errorf("%s column of storage %v is not supported", ExtensionName, storage)
+		reason = &Error{errs.Unsupported("fixedshape", "%s column of storage %v is not supported", ExtensionName, storage)}
 	}
 	return &Unsupported{ExtensionBase: arrow.ExtensionBase{Storage: storage}, data: data, reason: reason}
 }

@@ -32,21 +32,65 @@ type clientConfig struct {
 	maxMsg int
 	batch  int
 	mem    memory.Allocator
+	err    error // of the first invalid option
+}
+
+// invalid records the error of an invalid option value, keeping the
+// first.
+func (c *clientConfig) invalid(name string, value any, why string) {
+	if c.err == nil {
+		c.err = optionError(name, value, why)
+	}
 }
 
 // WithToken sends "Bearer tok" in the authorization header of every call.
-func WithToken(tok string) ClientOption { return func(c *clientConfig) { c.token = tok } }
+// An empty tok is an invalid option.
+func WithToken(tok string) ClientOption {
+	return func(c *clientConfig) {
+		if tok == "" {
+			c.invalid("WithToken", tok, "want a token")
+			return
+		}
+		c.token = tok
+	}
+}
 
-// WithTLS connects over TLS with cfg (plaintext without it).
-func WithTLS(cfg *tls.Config) ClientOption { return func(c *clientConfig) { c.tls = cfg } }
+// WithTLS connects over TLS with cfg (plaintext without it). A nil cfg
+// is an invalid option.
+func WithTLS(cfg *tls.Config) ClientOption {
+	return func(c *clientConfig) {
+		if cfg == nil {
+			c.invalid("WithTLS", nil, "want a TLS configuration")
+			return
+		}
+		c.tls = cfg
+	}
+}
 
 // WithMaxMessageBytes bounds each gRPC message received or sent
 // (DefaultMaxMessageBytes by default); Put cuts batches to half of it.
-func WithMaxMessageBytes(n int) ClientOption { return func(c *clientConfig) { c.maxMsg = n } }
+// An n below 1 MiB is an invalid option.
+func WithMaxMessageBytes(n int) ClientOption {
+	return func(c *clientConfig) {
+		if n < minMaxMessageBytes {
+			c.invalid("WithMaxMessageBytes", n, "want 1 MiB (1048576) or more")
+			return
+		}
+		c.maxMsg = n
+	}
+}
 
 // WithAllocator allocates the batches the client decodes and encodes
-// (memory.DefaultAllocator by default).
-func WithAllocator(mem memory.Allocator) ClientOption { return func(c *clientConfig) { c.mem = mem } }
+// (memory.DefaultAllocator by default). A nil mem is an invalid option.
+func WithAllocator(mem memory.Allocator) ClientOption {
+	return func(c *clientConfig) {
+		if mem == nil {
+			c.invalid("WithAllocator", nil, "want an allocator")
+			return
+		}
+		c.mem = mem
+	}
+}
 
 // Client calls a Flight server of this package (or any Flight server
 // taking the same tickets). Every message it receives is checked before
@@ -56,13 +100,19 @@ type Client struct {
 	cfg clientConfig
 }
 
-// Dial connects to the Flight server at addr ("127.0.0.1:8815").
+// Dial connects to the Flight server at addr ("127.0.0.1:8815"). An
+// invalid option value fails it, before it connects, with an *Error
+// wrapping fstensor.ErrOption; a nil ClientOption is ignored.
 func Dial(addr string, opts ...ClientOption) (*Client, error) {
 	cfg := clientConfig{maxMsg: DefaultMaxMessageBytes, mem: memory.DefaultAllocator}
 	for _, o := range opts {
-		o(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
 	}
-	cfg.maxMsg = max(cfg.maxMsg, 1<<20)
+	if cfg.err != nil {
+		return nil, cfg.err
+	}
 	cfg.batch = min(DefaultBatchBytes, cfg.maxMsg/2)
 	creds := insecure.NewCredentials()
 	if cfg.tls != nil {

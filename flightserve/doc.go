@@ -103,5 +103,9 @@
 // panic. Their messages name files
 // relative to the served directory, never by the server's absolute path,
 // cut every value echoed to 200 bytes and the whole to 1 KiB. Client errors are those, or errors
-// wrapping arrow.ErrInvalid for what the server sent.
+// wrapping arrow.ErrInvalid for what the server sent. An invalid option
+// of Dial or value of Config (a nil allocator or TLS configuration, an
+// empty token, a message bound below 1 MiB, a negative size) is an *Error
+// wrapping fstensor.ErrOption, returned before anything is connected or
+// opened.
 package flightserve

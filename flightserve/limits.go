@@ -1,7 +1,6 @@
 package flightserve
 
 import (
-	"fmt"
 	"path"
 	"path/filepath"
 	"sync/atomic"
@@ -28,7 +27,7 @@ var minFreeBytes = func() *atomic.Int64 {
 func uploadLimit(n int64) (int64, error) {
 	switch {
 	case n < 0:
-		return 0, fmt.Errorf("flightserve: MaxUploadBytes %d is negative: %w", n, arrow.ErrInvalid)
+		return 0, optionError("Config.MaxUploadBytes", n, "want 0 for the default or 1 or more")
 	case n == 0:
 		return DefaultMaxUploadBytes, nil
 	}

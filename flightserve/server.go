@@ -56,7 +56,8 @@ type Config struct {
 	// TLS, when not nil, serves over TLS with this configuration.
 	TLS *tls.Config
 	// MaxMessageBytes bounds each gRPC message received or sent, in bytes
-	// (DefaultMaxMessageBytes when 0). An incoming message over it fails
+	// (DefaultMaxMessageBytes when 0; negative or below 1 MiB is an
+	// error of New). An incoming message over it fails
 	// its call with ResourceExhausted; it also bounds the body of each
 	// uploaded IPC message.
 	MaxMessageBytes int
@@ -67,7 +68,8 @@ type Config struct {
 	// leaves no file.
 	MaxUploadBytes int64
 	// BatchBytes is the size in bytes DoGet cuts batches to, at least one
-	// row each (DefaultBatchBytes when 0, at most MaxMessageBytes/2).
+	// row each (DefaultBatchBytes when 0, at most MaxMessageBytes/2;
+	// negative is an error of New).
 	BatchBytes int
 	// Allocator allocates the batches read and written
 	// (memory.DefaultAllocator when nil).
@@ -116,10 +118,23 @@ type rowCount struct {
 // New returns a Server of cfg. The directory must exist; the Server holds
 // it open (an os.Root) for its life, and opens, creates and renames every
 // file under it through it. Errors wrap arrow.ErrInvalid or are
-// *fs.PathError values.
+// *fs.PathError values; an invalid Config value (a negative
+// MaxUploadBytes or BatchBytes, a MaxMessageBytes below 1 MiB) is an
+// *Error wrapping fstensor.ErrOption too, returned before the directory
+// is opened.
 func New(cfg Config) (*Server, error) {
 	if cfg.Dir == "" {
 		return nil, fmt.Errorf("flightserve: no directory to serve: %w", arrow.ErrInvalid)
+	}
+	maxPut, err := uploadLimit(cfg.MaxUploadBytes)
+	if err != nil {
+		return nil, err
+	}
+	if n := cfg.MaxMessageBytes; n != 0 && n < minMaxMessageBytes {
+		return nil, optionError("Config.MaxMessageBytes", n, "want 0 for the default or 1 MiB (1048576) or more")
+	}
+	if cfg.BatchBytes < 0 {
+		return nil, optionError("Config.BatchBytes", cfg.BatchBytes, "want 0 for the default or 1 or more")
 	}
 	abs, err := filepath.Abs(cfg.Dir)
 	if err != nil {
@@ -135,10 +150,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("flightserve: %s is not a directory: %w", cfg.Dir, arrow.ErrInvalid)
-	}
-	maxPut, err := uploadLimit(cfg.MaxUploadBytes)
-	if err != nil {
-		return nil, err
 	}
 	dir, dirNames, err := openRoot(cfg.Dir, root)
 	if err != nil {

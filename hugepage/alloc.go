@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/internal/mmap"
 )
 
@@ -22,33 +23,68 @@ type Allocator struct {
 }
 
 // Option configures an Allocator.
-type Option func(*Allocator)
+type Option func(*config)
+
+type config struct {
+	a   *Allocator
+	err error // of the first invalid option
+}
+
+// invalid records the error of an invalid option value, keeping the
+// first.
+func (c *config) invalid(name string, value any, why string) {
+	if c.err == nil {
+		c.err = &Error{errs.Option("hugepage", name, value, why)}
+	}
+}
 
 // WithMinSize sets the size in bytes from which buffers are mapped on
 // huge pages (MinSize by default); smaller buffers come from the
-// small-buffer allocator. Values below 1 are taken as 1.
+// small-buffer allocator. An n below 1 is an invalid option.
 func WithMinSize(n int) Option {
-	return func(a *Allocator) { a.minSize = max(n, 1) }
+	return func(c *config) {
+		if n < 1 {
+			c.invalid("WithMinSize", n, "want 1 or more bytes")
+			return
+		}
+		c.a.minSize = n
+	}
 }
 
 // WithSmall sets the allocator of buffers below the minimum size
-// (memory.DefaultAllocator by default; nil keeps the default).
+// (memory.DefaultAllocator by default). A nil mem is an invalid option.
 func WithSmall(mem memory.Allocator) Option {
-	return func(a *Allocator) {
-		if mem != nil {
-			a.small = mem
+	return func(c *config) {
+		if mem == nil {
+			c.invalid("WithSmall", nil, "want an allocator")
+			return
 		}
+		c.a.small = mem
 	}
 }
 
-// NewAllocator returns an Allocator.
-func NewAllocator(opts ...Option) *Allocator {
-	a := &Allocator{small: memory.DefaultAllocator, minSize: MinSize, maps: map[*byte][]byte{}}
+// NewAllocator returns an Allocator. An invalid option value fails it
+// with an *Error wrapping fstensor.ErrOption and arrow.ErrInvalid; a nil
+// Option is ignored. Without options it does not fail.
+func NewAllocator(opts ...Option) (*Allocator, error) {
+	c := config{a: &Allocator{small: memory.DefaultAllocator, minSize: MinSize, maps: map[*byte][]byte{}}}
 	for _, o := range opts {
-		o(a)
+		if o != nil {
+			o(&c)
+		}
 	}
-	return a
+	if c.err != nil {
+		return nil, c.err
+	}
+	return c.a, nil
 }
+
+type base = errs.Base
+
+// Error is the error of an invalid option value: it matches
+// fstensor.ErrOption and arrow.ErrInvalid under errors.Is, and its
+// message starts with "hugepage: " and names the option and the value.
+type Error struct{ base }
 
 // Allocate returns a buffer of size bytes, 64-byte aligned: a zeroed
 // mapping from the minimum size on, otherwise the small-buffer

@@ -2,6 +2,7 @@ package hugepage_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"reflect"
 	"runtime"
@@ -11,13 +12,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/hugepage"
 )
 
 func TestAllocator(t *testing.T) {
 	small := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer small.AssertSize(t, 0)
-	a := hugepage.NewAllocator(hugepage.WithMinSize(1<<20), hugepage.WithSmall(small))
+	a := newAllocator(t, hugepage.WithMinSize(1<<20), hugepage.WithSmall(small))
 	mapped := runtime.GOOS == "linux"
 	for _, tc := range []struct {
 		name   string
@@ -60,7 +62,7 @@ func TestAllocator(t *testing.T) {
 func TestReallocate(t *testing.T) {
 	small := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer small.AssertSize(t, 0)
-	a := hugepage.NewAllocator(hugepage.WithMinSize(1<<20), hugepage.WithSmall(small))
+	a := newAllocator(t, hugepage.WithMinSize(1<<20), hugepage.WithSmall(small))
 	fill := func(b []byte) {
 		for i := range b {
 			b[i] = byte(i * 7)
@@ -101,7 +103,7 @@ func TestHugePages(t *testing.T) {
 	if err != nil || strings.Contains(string(mode), "[never]") {
 		t.Skipf("transparent huge pages are off here (%q, %v)", mode, err)
 	}
-	a := hugepage.NewAllocator()
+	a := newAllocator(t)
 	b := a.Allocate(8 << 20)
 	defer a.Free(b)
 	for i := range b {
@@ -137,7 +139,7 @@ func anonHugeKiB() (int, error) {
 // TestArrowBuffers builds and releases Arrow arrays on the allocator, under
 // a checked allocator, so every buffer is freed exactly once.
 func TestArrowBuffers(t *testing.T) {
-	mem := memory.NewCheckedAllocator(hugepage.NewAllocator(hugepage.WithMinSize(64 << 10)))
+	mem := memory.NewCheckedAllocator(newAllocator(t, hugepage.WithMinSize(64<<10)))
 	defer mem.AssertSize(t, 0)
 	bld := array.NewFloat32Builder(mem)
 	defer bld.Release()
@@ -151,5 +153,36 @@ func TestArrowBuffers(t *testing.T) {
 	}
 	if !arrow.TypeEqual(arr.DataType(), arrow.PrimitiveTypes.Float32) {
 		t.Fatal(arr.DataType())
+	}
+}
+
+// newAllocator returns hugepage.NewAllocator(opts...), failing t on error.
+func newAllocator(t *testing.T, opts ...hugepage.Option) *hugepage.Allocator {
+	t.Helper()
+	a, err := hugepage.NewAllocator(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestInvalidOptions: NewAllocator refuses an invalid option value.
+func TestInvalidOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opt  hugepage.Option
+	}{
+		{"nil small allocator", hugepage.WithSmall(nil)},
+		{"zero min size", hugepage.WithMinSize(0)},
+		{"negative min size", hugepage.WithMinSize(-1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := hugepage.NewAllocator(tt.opt)
+			var he *hugepage.Error
+			if a != nil || !errors.Is(err, fstensor.ErrOption) || !errors.Is(err, arrow.ErrInvalid) || !errors.As(err, &he) {
+				t.Errorf("NewAllocator = %v, %v; want a *hugepage.Error wrapping fstensor.ErrOption and arrow.ErrInvalid", a, err)
+			}
+		})
 	}
 }

@@ -31,4 +31,10 @@
 // huge pages. Whether the kernel actually backs a mapping with huge pages
 // depends on /sys/kernel/mm/transparent_hugepage/enabled ("always" or
 // "madvise") and on free contiguous memory; Allocator only asks.
+//
+// # Errors
+//
+// NewAllocator fails only on an invalid option value (WithSmall(nil), a
+// WithMinSize below 1), with an *Error wrapping fstensor.ErrOption and
+// arrow.ErrInvalid.
 package hugepage

@@ -10,7 +10,10 @@ import (
 // Large Arrow buffers built on the allocator live on huge pages; small
 // ones come from Go's heap as usual.
 func ExampleNewAllocator() {
-	mem := hugepage.NewAllocator()
+	mem, err := hugepage.NewAllocator()
+	if err != nil {
+		panic(err)
+	}
 	b := array.NewFloat32Builder(mem)
 	defer b.Release()
 	for i := range 2 << 20 { // 8 MiB of values

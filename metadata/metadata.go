@@ -7,7 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/stride"
 )
 
@@ -27,33 +27,21 @@ type Metadata struct {
 
 // Error is the error type of this package. It wraps arrow.ErrInvalid and,
 // when the stride arithmetic refused the input, stride.ErrInvalid.
-type Error struct {
-	msg   string
-	cause error
-}
+type Error struct{ base }
 
-func (e *Error) Error() string { return e.msg }
-
-// Unwrap returns arrow.ErrInvalid and the underlying cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.cause == nil {
-		return []error{arrow.ErrInvalid}
-	}
-	return []error{arrow.ErrInvalid, e.cause}
-}
+type base = errs.Base
 
 // strideError restates an error of package stride about the given key.
 func strideError(key string, err error) error {
 	var se *stride.Error
 	if errors.As(err, &se) {
-		return &Error{msg: fmt.Sprintf("metadata: %q %v %s", key, se.Value, se.Reason), cause: err}
+		return &Error{errs.Kind(err, "metadata", "%q %v %s", key, se.Value, se.Reason)}
 	}
-	return &Error{msg: fmt.Sprintf("metadata: %q: %v", key, err), cause: err}
+	return &Error{errs.Make("metadata", "%q: %w", key, err)}
 }
 
 func errorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	return &Error{msg: "metadata: " + err.Error(), cause: errors.Unwrap(err)}
+	return &Error{errs.Make("metadata", format, args...)}
 }
 
 // New validates and returns the metadata of a tensor with the given

@@ -69,5 +69,8 @@
 // Errors of the arguments (an unknown metric, shapes that differ,
 // non-numeric or bool elements, row counts that do not match, a missing
 // column, a negative k) wrap arrow.ErrInvalid and start with "search:".
+// An invalid option value (WithAllocator(nil), a negative
+// WithColumnIndex) fails the call before it reads anything with an
+// *Error wrapping fstensor.ErrOption too.
 // Errors of a record reader are returned as they are.
 package search

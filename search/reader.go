@@ -16,9 +16,16 @@ func WithColumn(name string) Option {
 }
 
 // WithColumnIndex gives the index in the schema of the column [Search]
-// searches (a negative i fails the search).
+// searches. A negative i is an invalid option; one past the schema's
+// columns fails the search.
 func WithColumnIndex(i int) Option {
-	return func(c *config) { c.column, c.colIndex, c.indexSet = "", i, true }
+	return func(c *config) {
+		if i < 0 {
+			c.invalid("WithColumnIndex", i, "want 0 or more")
+			return
+		}
+		c.column, c.colIndex, c.indexSet = "", i, true
+	}
 }
 
 // Search returns the k rows nearest to each query of queries under metric
@@ -33,7 +40,10 @@ func WithColumnIndex(i int) Option {
 // the queries; see [NewTopK]); errors of the reader are returned as they
 // are.
 func Search(r array.RecordReader, queries *fixedshape.Array, k int, m Metric, opts ...Option) ([][]Hit, error) {
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	idx, typ, err := findColumn(r.Schema(), c)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/internal/numeric"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
@@ -24,19 +25,40 @@ type config struct {
 	column   string
 	colIndex int
 	indexSet bool
+	err      error // of the first invalid option
 }
 
-func newConfig(opts []Option) config {
+// newConfig applies opts; the error is that of the first invalid option
+// value, an *Error. A nil Option is skipped.
+func newConfig(opts []Option) (config, error) {
 	c := config{mem: memory.DefaultAllocator, colIndex: -1}
 	for _, o := range opts {
-		o(&c)
+		if o != nil {
+			o(&c)
+		}
 	}
-	return c
+	return c, c.err
+}
+
+// invalid records the error of an invalid option value, keeping the
+// first.
+func (c *config) invalid(name string, value any, why string) {
+	if c.err == nil {
+		c.err = &Error{errs.Option("search", name, value, why)}
+	}
 }
 
 // WithAllocator allocates the results of [Rowwise] from mem (default
-// memory.DefaultAllocator).
-func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem = mem } }
+// memory.DefaultAllocator). A nil mem is an invalid option.
+func WithAllocator(mem memory.Allocator) Option {
+	return func(c *config) {
+		if mem == nil {
+			c.invalid("WithAllocator", nil, "want an allocator")
+			return
+		}
+		c.mem = mem
+	}
+}
 
 // Dot returns the row-wise dot products of a and b (see [Rowwise]).
 func Dot(a, b *fixedshape.Array, opts ...Option) (arrow.Array, error) {
@@ -84,7 +106,10 @@ func Rowwise(m Metric, a, b *fixedshape.Array, opts ...Option) (arrow.Array, err
 	if b.Len() != 1 && b.Len() != a.Len() {
 		return nil, fmt.Errorf("search: %v of %d tensors with %d tensors (want 1 or %d): %w", m, a.Len(), b.Len(), a.Len(), arrow.ErrInvalid)
 	}
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	if float32Acc(ta.ElemType(), tb.ElemType()) {
 		return rowwise[float32](m, a, b, c.mem, arrow.PrimitiveTypes.Float32)
 	}

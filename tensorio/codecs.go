@@ -19,7 +19,7 @@ import (
 // and returns the function that unmaps it (nil unless mapped).
 func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func() error, error) {
 	if f == NPY {
-		ro := &npy.ReadOptions{Mem: c.mem}
+		ro := npy.WithAllocator(c.mem)
 		if c.mapped {
 			var col *fixedshape.Array
 			var cl io.Closer
@@ -59,7 +59,7 @@ func readColumnFile(path string, f Format, c *config) (*fixedshape.Array, func()
 // column.
 func readColumnStream(r *bufio.Reader, f Format, c *config) (*fixedshape.Array, error) {
 	if f == NPY {
-		ro := &npy.ReadOptions{Mem: c.mem}
+		ro := npy.WithAllocator(c.mem)
 		if c.single {
 			return npy.ReadTensor(r, ro)
 		}
@@ -103,7 +103,7 @@ func readNPZ(path string, c *config) ([]string, []*fixedshape.Array, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return npy.ReadNPZ(file, fi.Size(), &npy.ReadOptions{Mem: c.mem})
+	return npy.ReadNPZ(file, fi.Size(), npy.WithAllocator(c.mem))
 }
 
 // checkFill refuses a fill value (WithFillNulls) that the element type of
@@ -135,14 +135,17 @@ func (e *fillError) Unwrap() []error { return []error{ErrMismatch, e.err} }
 // writeColumns writes the columns in a tensors-only format: .npz members
 // or, for the other formats, the one column.
 func writeColumns(w io.Writer, f Format, names []string, cols []*fixedshape.Array, c *config) error {
-	wo := npy.WriteOptions{FillNulls: c.fill, Fill: c.fillWith}
+	var wo []npy.WriteOption
+	if c.fill {
+		wo = append(wo, npy.WithFillNulls(c.fillWith))
+	}
 	bw := bufio.NewWriter(w)
 	var err error
 	switch f {
 	case NPZ:
-		err = npy.WriteNPZ(bw, names, cols, &npy.NPZOptions{WriteOptions: wo, Compress: c.compression == Deflate})
+		err = npy.WriteNPZ(bw, names, cols, append(wo, npy.WithCompression(c.compression))...)
 	case NPY:
-		err = npy.WriteColumn(bw, cols[0], &wo)
+		err = npy.WriteColumn(bw, cols[0], wo...)
 	case TFProto:
 		var msgs [][]byte
 		if msgs, err = tfproto.AppendColumn(nil, cols[0]); err == nil {

@@ -65,8 +65,11 @@
 // arrow.ErrInvalid (the codecs' and converters' error types); ErrFormat
 // reports an unknown format or extension and, through *FormatError, a
 // file whose bytes are of another format than its name says; ErrMismatch
-// options or schemas that do not fit a file or format; ErrClosed a writer
-// used after Close or Abort. Errors of the operating system are *fs.PathError values; those of
+// options or schemas that do not fit a file or format; fstensor.ErrOption
+// an invalid option value (a nil allocator, a negative count, zero
+// workers, an unknown codec), which every entry point reports before it
+// opens or creates anything; ErrClosed a writer used after Close or
+// Abort. The package's own errors are *Error values. Errors of the operating system are *fs.PathError values; those of
 // a writer name its target, never the temporary file (a missing directory
 // is "create DIR/NAME: no directory "DIR"").
 //

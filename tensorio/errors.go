@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/fstensor/fstensor/internal/errs"
 )
 
 var (
@@ -20,17 +22,24 @@ var (
 	ErrClosed = errors.New("tensorio: closed")
 )
 
+type base = errs.Base
+
+// Error is the error type of this package's own errors: options that do
+// not fit (wrapping ErrMismatch), unknown formats (ErrFormat), invalid
+// option values (fstensor.ErrOption), a writer that panicked. It matches
+// arrow.ErrInvalid and its sentinel under errors.Is; its message starts
+// with "tensorio: ". Errors of a file's contents are those of the codecs
+// and converters, and *FormatError.
+type Error struct{ base }
+
 // mismatch returns an error wrapping ErrMismatch with the message of
 // format and args.
 func mismatch(format string, args ...any) error {
-	return &wrapped{msg: "tensorio: " + fmt.Sprintf(format, args...), err: ErrMismatch}
+	return &Error{errs.Kind(ErrMismatch, "tensorio", format, args...)}
 }
 
-// wrapped is an error with a message of its own that wraps a sentinel.
-type wrapped struct {
-	msg string
-	err error
+// formatError returns an error wrapping ErrFormat with the message of
+// format and args.
+func formatError(format string, args ...any) error {
+	return &Error{errs.Kind(ErrFormat, "tensorio", format, args...)}
 }
-
-func (e *wrapped) Error() string { return e.msg }
-func (e *wrapped) Unwrap() error { return e.err }

@@ -22,7 +22,11 @@ import (
 // streams and Parquet; the others fail with an error wrapping ErrMismatch.
 // Options and errors are Open's.
 func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
 	format := c.format
 	if format == "" {
 		var err error
@@ -36,7 +40,6 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 	}
 	r := &Reader{format: format, path: name, file: f}
 	r.refs.Store(1)
-	var err error
 	switch format {
 	case IPCFile:
 		err = r.openIPCFile(c)
@@ -116,7 +119,10 @@ func (r *Reader) openIPCFileFrom(c *config) error {
 // when name appeared meanwhile. The new file gets 0666 less the umask.
 // Options and other errors are Create's; errors name name.
 func CreateIn(root *os.Root, name string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	f := c.format
 	if f == "" {
 		var err error

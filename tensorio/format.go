@@ -66,7 +66,7 @@ func ParseFormat(name string) (Format, error) {
 	case "decthings", "dt":
 		return Decthings, nil
 	}
-	return "", &wrapped{msg: fmt.Sprintf("tensorio: unknown format %q (want arrow, arrows, parquet, npy, npz, tfproto, zio or decthings)", name), err: ErrFormat}
+	return "", formatError("unknown format %q (want arrow, arrows, parquet, npy, npz, tfproto, zio or decthings)", name)
 }
 
 // FormatOf returns the format the extension of path implies. An
@@ -75,7 +75,7 @@ func FormatOf(path string) (Format, error) {
 	ext := strings.TrimPrefix(filepath.Ext(path), ".")
 	f, err := ParseFormat(ext)
 	if err != nil || ext == "" {
-		return "", &wrapped{msg: fmt.Sprintf("tensorio: cannot tell the format of %s from its extension (use .arrow, .arrows, .parquet, .npy, .npz, .pb, .zio or .dt, or name the format)", path), err: ErrFormat}
+		return "", formatError("cannot tell the format of %s from its extension (use .arrow, .arrows, .parquet, .npy, .npz, .pb, .zio or .dt, or name the format)", path)
 	}
 	return f, nil
 }

@@ -5,11 +5,17 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/metadata"
 )
 
 // Option configures Open, Create or NewWriter. Each entry point documents
-// the options it reads and ignores the others.
+// the options it reads and ignores the others. An invalid option value (a
+// nil allocator, a negative count, zero workers, an unknown codec) fails
+// the entry point, before it opens or creates anything, with an *Error
+// wrapping fstensor.ErrOption and arrow.ErrInvalid that names the option
+// and the value. A nil Option is ignored.
 type Option func(*config)
 
 type config struct {
@@ -27,14 +33,27 @@ type config struct {
 	compression Compression
 	fill        bool
 	fillWith    float64
+	err         error // of the first invalid option
 }
 
-func newConfig(opts []Option) *config {
+// newConfig applies opts; the error is that of the first invalid option
+// value, wrapping fstensor.ErrOption. A nil Option is skipped.
+func newConfig(opts []Option) (*config, error) {
 	c := &config{mem: memory.DefaultAllocator, limit: -1, workers: runtime.GOMAXPROCS(0)}
 	for _, o := range opts {
-		o(c)
+		if o != nil {
+			o(c)
+		}
 	}
-	return c
+	return c, c.err
+}
+
+// invalid records the error of an invalid option value, keeping the
+// first.
+func (c *config) invalid(name string, value any, why string) {
+	if c.err == nil {
+		c.err = &Error{errs.Option("tensorio", name, value, why)}
+	}
 }
 
 // WithFormat names the format instead of the file extension (Open,
@@ -45,12 +64,14 @@ func WithFormat(f Format) Option { return func(c *config) { c.format = f } }
 // a writer makes (default memory.DefaultAllocator). The codecs of .pb,
 // .zio and .dt decode into memory of their own. hugepage.NewAllocator
 // puts large batches on huge pages, which computing over them reads
-// faster.
+// faster. A nil mem is an invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) {
-		if mem != nil {
-			c.mem = mem
+		if mem == nil {
+			c.invalid("WithAllocator", nil, "want an allocator")
+			return
 		}
+		c.mem = mem
 	}
 }
 
@@ -61,18 +82,43 @@ func WithColumns(names ...string) Option {
 }
 
 // WithOffset skips the first n rows, counted over all batches (Open).
-// Negative n counts as 0.
-func WithOffset(n int64) Option { return func(c *config) { c.offset = max(n, 0) } }
+// A negative n is an invalid option.
+func WithOffset(n int64) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.invalid("WithOffset", n, "want a row count of 0 or more")
+			return
+		}
+		c.offset = n
+	}
+}
 
 // WithLimit stops after n rows (Open): with WithOffset(a), the reader
-// yields rows [a, a+n). Batches past the last row are not read. Negative
-// n counts as 0.
-func WithLimit(n int64) Option { return func(c *config) { c.limit = max(n, 0) } }
+// yields rows [a, a+n). Batches past the last row are not read. A
+// negative n is an invalid option.
+func WithLimit(n int64) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.invalid("WithLimit", n, "want a row count of 0 or more")
+			return
+		}
+		c.limit = n
+	}
+}
 
 // WithBatchRows cuts the batches read into batches of at most n rows
 // (Open), zero-copy slices of the file's batches; Parquet row groups are
-// decoded n rows at a time. n <= 0 keeps the file's batches.
-func WithBatchRows(n int) Option { return func(c *config) { c.batchRows = n } }
+// decoded n rows at a time. n == 0 keeps the file's batches (the
+// default); a negative n is an invalid option.
+func WithBatchRows(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			c.invalid("WithBatchRows", n, "want a row count of 1 or more, or 0 for the file's batches")
+			return
+		}
+		c.batchRows = n
+	}
+}
 
 // WithMmap maps IPC files and .npy files into memory instead of reading
 // each batch (Open): uncompressed data is then zero-copy and its batches
@@ -101,24 +147,44 @@ func WithColumnName(name string) Option { return func(c *config) { c.name = name
 func WithShape(m metadata.Metadata) Option { return func(c *config) { c.shape = &m } }
 
 // WithWorkers sets the number of goroutines decoding Parquet row groups
-// (Open; default GOMAXPROCS).
-func WithWorkers(n int) Option { return func(c *config) { c.workers = max(n, 1) } }
+// (Open; default GOMAXPROCS). An n below 1 is an invalid option.
+func WithWorkers(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.invalid("WithWorkers", n, "want 1 or more")
+			return
+		}
+		c.workers = n
+	}
+}
 
-// Compression is a codec of the writers: IPC and Parquet take LZ4 and
-// ZSTD, .npz takes Deflate, the other formats none.
-type Compression int
+// Compression is a codec of the writers, fstensor.Compression: IPC takes
+// LZ4 and ZSTD, Parquet LZ4, ZSTD, Snappy and Gzip, .npz Deflate, the
+// other formats none. fstensor.ParseCompression reads their names.
+type Compression = fstensor.Compression
 
-// The codecs.
+// The codecs, those of package fstensor.
 const (
-	Uncompressed Compression = iota
-	LZ4                      // LZ4 frames in IPC, LZ4_RAW in Parquet
-	ZSTD
-	Deflate // .npz members, as numpy.savez_compressed writes them
+	Uncompressed = fstensor.Uncompressed
+	LZ4          = fstensor.LZ4 // LZ4 frames in IPC, LZ4_RAW in Parquet
+	ZSTD         = fstensor.ZSTD
+	Snappy       = fstensor.Snappy  // Parquet pages
+	Gzip         = fstensor.Gzip    // Parquet pages
+	Deflate      = fstensor.Deflate // .npz members, as numpy.savez_compressed writes them
 )
 
 // WithCompression sets the codec of a writer (Create, NewWriter). A codec
-// the format lacks fails with an error wrapping ErrMismatch.
-func WithCompression(c Compression) Option { return func(cf *config) { cf.compression = c } }
+// the format lacks fails with an error wrapping ErrMismatch; a value that
+// is no codec at all is an invalid option.
+func WithCompression(cmp Compression) Option {
+	return func(c *config) {
+		if !cmp.Valid() {
+			c.invalid("WithCompression", cmp, "unknown codec")
+			return
+		}
+		c.compression = cmp
+	}
+}
 
 // WithFillNulls writes null tensors to .npy and .npz, which have no nulls,
 // as tensors whose every element is v (Create, NewWriter). Without it a

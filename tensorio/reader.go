@@ -61,7 +61,10 @@ var _ array.RecordReader = (*Reader)(nil)
 // system are *fs.PathError values. The caller ends the reader with Close
 // or Release.
 func Open(path string, opts ...Option) (*Reader, error) {
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	f := c.format
 	explicit := f != ""
 	if !explicit {
@@ -81,7 +84,6 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	}
 	r := &Reader{format: f, path: path}
 	r.refs.Store(1)
-	var err error
 	switch f {
 	case IPCFile:
 		err = r.openIPCFile(c)
@@ -129,13 +131,16 @@ func checkOptions(f Format, c *config) error {
 // ErrFormat. NewReader does not close r; the caller ends the reader with
 // Close or Release, which stops reading r.
 func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	br := bufio.NewReader(r)
 	f := c.format
 	if f == "" {
 		head, _ := br.Peek(SniffLen)
 		if f = Sniff(head); f == "" {
-			return nil, &wrapped{msg: "tensorio: cannot tell the format of the stream from its first bytes (name it with WithFormat)", err: ErrFormat}
+			return nil, formatError("cannot tell the format of the stream from its first bytes (name it with WithFormat)")
 		}
 	} else if _, err := ParseFormat(string(f)); err != nil {
 		return nil, err
@@ -148,7 +153,6 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	}
 	rd := &Reader{format: f}
 	rd.refs.Store(1)
-	var err error
 	if f == IPCStream {
 		err = rd.startStream(br, func() error { return nil }, c)
 	} else {

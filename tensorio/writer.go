@@ -10,6 +10,7 @@ import (
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/atomicfile"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
@@ -53,7 +54,10 @@ type Writer struct {
 // being gone (its name carries the PID); HandleSignals removes them on
 // SIGINT and SIGTERM.
 func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	f := c.format
 	if f == "" {
 		var err error
@@ -84,9 +88,12 @@ func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) 
 // written anyway, for a w that becomes a file. Options and errors are
 // Create's.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	c := newConfig(opts)
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	if c.format == "" {
-		return nil, &wrapped{msg: "tensorio: NewWriter needs WithFormat", err: ErrFormat}
+		return nil, formatError("NewWriter needs WithFormat")
 	}
 	if err := checkSchema(c.format, schema, c); err != nil {
 		return nil, err
@@ -111,8 +118,8 @@ func checkSchema(f Format, schema *arrow.Schema, c *config) error {
 		return mismatch(".npz members are compressed with Deflate only")
 	case f.TensorsOnly() && f != NPZ && c.compression != Uncompressed:
 		return mismatch("%s has no compression", f)
-	case c.compression < Uncompressed || c.compression > Deflate:
-		return mismatch("unknown compression %d", c.compression)
+	case (c.compression == Snappy || c.compression == Gzip) && f != Parquet:
+		return mismatch("%s compresses Parquet pages, not %s", c.compression, f)
 	case c.fill && f != NPY && f != NPZ:
 		return mismatch("WithFillNulls is for .npy and .npz, which have no null tensors; %s keeps them", f)
 	}
@@ -146,7 +153,7 @@ func newWriter(w io.Writer, f Format, schema *arrow.Schema, c *config) (*Writer,
 			out.bw, err = arrowconv.NewIPCStreamWriter(w, schema, o...)
 		}
 	case Parquet:
-		comp := map[Compression]parquetconv.Compression{Uncompressed: parquetconv.Uncompressed, LZ4: parquetconv.LZ4, ZSTD: parquetconv.ZSTD}[c.compression]
+		comp := map[Compression]parquetconv.Compression{Uncompressed: parquetconv.Uncompressed, LZ4: parquetconv.LZ4, ZSTD: parquetconv.ZSTD, Snappy: parquetconv.Snappy, Gzip: parquetconv.Gzip}[c.compression]
 		out.bw, err = parquetconv.NewWriter(w, schema, parquetconv.WithCompression(comp), parquetconv.WithAllocator(c.mem))
 	default:
 		out.cols = &columns{chunks: make([][]arrow.Array, schema.NumFields())}
@@ -223,8 +230,7 @@ func (w *Writer) recoverAbort(errp *error, op string) {
 	}
 	w.closed = false // Close marks it closed before writing
 	w.Abort()
-	msg := fmt.Sprintf("tensorio: %s: %s writer panicked: %v", op, w.format, r)
-	*errp = withPath(w.path, &wrapped{msg: msg, err: arrow.ErrInvalid})
+	*errp = withPath(w.path, &Error{errs.Make("tensorio", "%s: %s writer panicked: %v", op, w.format, r)})
 }
 
 // Close writes what remains and, for a Writer made by Create, syncs the

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
@@ -127,7 +128,8 @@ func TestCreateErrors(t *testing.T) {
 		{"deflate for IPC", "x.arrow", one, []tensorio.Option{tensorio.WithCompression(tensorio.Deflate)}, tensorio.ErrMismatch},
 		{"zstd for npz", "x.npz", one, []tensorio.Option{tensorio.WithCompression(tensorio.ZSTD)}, tensorio.ErrMismatch},
 		{"lz4 for npy", "x.npy", one, []tensorio.Option{tensorio.WithCompression(tensorio.LZ4)}, tensorio.ErrMismatch},
-		{"unknown compression", "x.parquet", one, []tensorio.Option{tensorio.WithCompression(9)}, tensorio.ErrMismatch},
+		{"unknown compression", "x.parquet", one, []tensorio.Option{tensorio.WithCompression(9)}, fstensor.ErrOption},
+		{"snappy for IPC", "x.arrow", one, []tensorio.Option{tensorio.WithCompression(tensorio.Snappy)}, tensorio.ErrMismatch},
 		{"fill nulls for IPC", "x.arrow", one, []tensorio.Option{tensorio.WithFillNulls(0)}, tensorio.ErrMismatch},
 		{"two columns in npy", "x.npy", two, nil, tensorio.ErrMismatch},
 		{"plain column in npz", "x.npz", plain, nil, tensorio.ErrMismatch},

@@ -51,11 +51,11 @@ func TestRowBridges(t *testing.T) {
 		back.Release()
 
 		var buf bytes.Buffer
-		if err := npy.WriteTensor(&buf, row, 0, nil); err != nil {
+		if err := npy.WriteTensor(&buf, row, 0); err != nil {
 			t.Fatal(err)
 		}
 		row.Release()
-		dec, err := npy.DecodeTensor(buf.Bytes(), nil)
+		dec, err := npy.DecodeTensor(buf.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,6 @@
 package varshape
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/internal/jsontext"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
@@ -26,24 +25,12 @@ const Varies = -1
 
 // Error is the error type of this package. It matches arrow.ErrInvalid
 // under errors.Is, and its cause too.
-type Error struct {
-	msg   string
-	cause error
-}
+type Error struct{ base }
 
-func (e *Error) Error() string { return e.msg }
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.cause == nil {
-		return []error{arrow.ErrInvalid}
-	}
-	return []error{arrow.ErrInvalid, e.cause}
-}
+type base = errs.Base
 
 func errorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	return &Error{msg: "varshape: " + err.Error(), cause: errors.Unwrap(err)}
+	return &Error{errs.Make("varshape", format, args...)}
 }
 
 // Options are the optional parameters of a [Type], in logical terms: the

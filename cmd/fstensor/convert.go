@@ -1,9 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"io/fs"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/spf13/cobra"
@@ -112,9 +113,10 @@ func writeAll(path string, f tensorio.Format, schema func(first arrow.RecordBatc
 	if err != nil {
 		return err
 	}
+	// The errors of tensorio's writers name their file.
 	out, err := createOutput(path, f, sc, opts, stdout)
 	if err != nil {
-		return withPath(path, err)
+		return err
 	}
 	for ; more; more = in.Next() {
 		rec, err := fn(in.RecordBatch())
@@ -126,23 +128,20 @@ func writeAll(path string, f tensorio.Format, schema func(first arrow.RecordBatc
 		rec.Release()
 		if err != nil {
 			out.Abort()
-			return withPath(path, err)
+			return err
 		}
 	}
 	if err := in.Err(); err != nil {
 		out.Abort()
 		return err
 	}
-	if err := closeOutput(out); err != nil {
-		return withPath(path, err)
-	}
-	return nil
+	return closeOutput(out)
 }
 
-// withPath prefixes err with a file's path unless it names it already
-// (os errors do).
+// withPath prefixes err with the path of the file it is about, unless
+// an error of the operating system (*fs.PathError) names it already.
 func withPath(path string, err error) error {
-	if strings.Contains(err.Error(), path) {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		return err
 	}
 	return fmt.Errorf("%s: %w", path, err)

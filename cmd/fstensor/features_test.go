@@ -285,7 +285,7 @@ func TestSingleAndFill(t *testing.T) {
 	defer col.Release()
 	one := filepath.Join(dir, "one.npy")
 	var buf bytes.Buffer
-	if err := npy.WriteTensor(&buf, col, 1, nil); err != nil {
+	if err := npy.WriteTensor(&buf, col, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(one, buf.Bytes(), 0o644); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -157,13 +158,9 @@ func (e *usageError) Unwrap() []error { return []error{errUsage, e.err} }
 
 // parseCompression reads the --compression flag for IPC and Parquet.
 func parseCompression(s string) (tensorio.Compression, error) {
-	switch strings.ToLower(s) {
-	case "", "none":
-		return tensorio.Uncompressed, nil
-	case "lz4":
-		return tensorio.LZ4, nil
-	case "zstd":
-		return tensorio.ZSTD, nil
+	switch c, err := fstensor.ParseCompression(s); {
+	case err == nil && (c == fstensor.Uncompressed || c == fstensor.LZ4 || c == fstensor.ZSTD):
+		return c, nil
 	}
 	return 0, fmt.Errorf("%w: unknown compression %q (want none, lz4 or zstd)", errUsage, s)
 }

@@ -83,7 +83,17 @@ const rootExample = `  fstensor inspect testdata/images.arrow
 
 // mem allocates every Arrow buffer the command reads, computes and
 // writes: buffers of 4 MiB or more on huge pages, as NumPy's arrays.
-var mem = hugepage.NewAllocator()
+var mem = newAllocator()
+
+// newAllocator returns the allocator of the command; without options
+// hugepage.NewAllocator does not fail.
+func newAllocator() *hugepage.Allocator {
+	a, err := hugepage.NewAllocator()
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
 
 // errUsage marks errors caused by how the command was called (exit code 2).
 var errUsage = errors.New("usage")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/tensorio"
 	"github.com/fstensor/fstensor/varshape"
@@ -102,9 +103,8 @@ func variableShape(schema *arrow.Schema) (string, bool) {
 // cannot hold names the flag that fills them.
 func closeOutput(w *tensorio.Writer) error {
 	err := w.Close()
-	if errors.Is(err, npy.ErrNullTensor) {
-		msg := strings.TrimSuffix(err.Error(), " (set FillNulls)")
-		err = &rewordedError{msg + " (write them with --fill-nulls VALUE)", err}
+	if errors.Is(err, fstensor.ErrNullTensor) {
+		err = &rewordedError{err.Error() + " (write them with --fill-nulls VALUE)", err}
 	}
 	return err
 }

@@ -64,11 +64,15 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 // column (NewColumn). Errors are theirs, and a count of tensors other
 // than [WithExpectedCount]'s. Options: [WithExpectedCount].
 func ReadColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	ts, err := DecodeAll(b, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := newReadConfig(opts).checkCount(len(ts)); err != nil {
+	if err := c.checkCount(len(ts)); err != nil {
 		return nil, err
 	}
 	return NewColumn(ts)
@@ -95,7 +99,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 		return Tensor{}, wrap(err, "column")
 	}
 	if arr.IsNull(i) {
-		return Tensor{}, errorf("tensor %d is null; the format has no null tensors", i)
+		return Tensor{}, nullTensor("tensor %d is null; the format has no null tensors", i)
 	}
 	t := Tensor{Type: dt, Shape: typ.Shape()}
 	if dt == Boolean {

@@ -72,7 +72,7 @@ func BenchmarkDLPack(b *testing.B) {
 				}
 			})
 			b.Run("op=import/impl=dlpack"+name, func(b *testing.B) {
-				opts := &dlpack.ImportOptions{Column: true}
+				opts := []dlpack.ImportOption{dlpack.WithColumn(true)}
 				b.ReportAllocs()
 				b.SetBytes(size)
 				for b.Loop() {
@@ -80,7 +80,7 @@ func BenchmarkDLPack(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					c, err := dlpack.ImportVersioned(m, opts)
+					c, err := dlpack.ImportVersioned(m, opts...)
 					if err != nil {
 						b.Fatal(err)
 					}

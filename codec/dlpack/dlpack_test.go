@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/dlpack"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -183,7 +184,7 @@ func TestExportImport(t *testing.T) {
 				defer a.Release()
 				var l dlpack.Layout
 				var data any
-				var imp func(*dlpack.ImportOptions) (*fixedshape.Array, error)
+				var imp func(...dlpack.ImportOption) (*fixedshape.Array, error)
 				if legacy {
 					var x *dlpack.ManagedTensor
 					var err error
@@ -196,7 +197,7 @@ func TestExportImport(t *testing.T) {
 						t.Fatal(err)
 					}
 					l, data = x.Layout(), x.Data()
-					imp = func(o *dlpack.ImportOptions) (*fixedshape.Array, error) { return dlpack.Import(x, o) }
+					imp = func(o ...dlpack.ImportOption) (*fixedshape.Array, error) { return dlpack.Import(x, o...) }
 				} else {
 					var x *dlpack.ManagedTensorVersioned
 					var err error
@@ -212,7 +213,7 @@ func TestExportImport(t *testing.T) {
 						t.Errorf("version %d, flags %b; want 1.x, READ_ONLY", maj, x.Flags())
 					}
 					l, data = x.Layout(), x.Data()
-					imp = func(o *dlpack.ImportOptions) (*fixedshape.Array, error) { return dlpack.ImportVersioned(x, o) }
+					imp = func(o ...dlpack.ImportOption) (*fixedshape.Array, error) { return dlpack.ImportVersioned(x, o...) }
 				}
 				if dlpack.Outstanding() != 1 {
 					t.Errorf("Outstanding = %d, want 1", dlpack.Outstanding())
@@ -225,7 +226,7 @@ func TestExportImport(t *testing.T) {
 				if vb := a.ValueBytes(); len(vb) > 0 && fmt.Sprintf("%p", data) != fmt.Sprintf("%p", &vb[0]) {
 					t.Errorf("data pointer %p is not the array's buffer %p", data, &vb[0])
 				}
-				b, err := imp(&dlpack.ImportOptions{Column: tt.column})
+				b, err := imp(dlpack.WithColumn(tt.column))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -265,11 +266,11 @@ func TestExportNull(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Release()
-	if _, err := dlpack.Export(a); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("Export(nulls) error = %v, want arrow.ErrInvalid", err)
+	if _, err := dlpack.Export(a); !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, fstensor.ErrNullTensor) {
+		t.Errorf("Export(nulls) error = %v, want arrow.ErrInvalid and fstensor.ErrNullTensor", err)
 	}
-	if _, err := dlpack.ExportTensorLegacy(a, 1); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("ExportTensorLegacy(null tensor) error = %v, want arrow.ErrInvalid", err)
+	if _, err := dlpack.ExportTensorLegacy(a, 1); !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, fstensor.ErrNullTensor) {
+		t.Errorf("ExportTensorLegacy(null tensor) error = %v, want arrow.ErrInvalid and fstensor.ErrNullTensor", err)
 	}
 	if dlpack.Outstanding() != 0 {
 		t.Errorf("Outstanding = %d after a failed export", dlpack.Outstanding())

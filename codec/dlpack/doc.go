@@ -27,7 +27,7 @@
 // row-major, and strides that are a dense permutation of the shape
 // (stride.Dense) become the column's permutation, zero-copy. Gapped, overlapping or
 // negative strides are gathered into a row-major copy only with
-// [ImportOptions].AllowCopy. The strides of a tensor without elements
+// [WithCopy](true). The strides of a tensor without elements
 // are ignored (NumPy exports them as zeros). Only the CPU device, one
 // lane and the fstensor element types are accepted.
 //
@@ -48,7 +48,15 @@
 // Errors wrap arrow.ErrInvalid (and arrow.ErrNotImplemented for size-0
 // tensor shapes, which fixedshape cannot represent). Shapes are bounded
 // by metadata.MaxDims and by int overflow of element counts and stride
-// extents before anything is read; [ImportOptions].MaxCopySize bounds
-// what a copying import allocates (broadcast strides let a few producer
-// bytes describe a huge tensor).
+// extents before anything is read; [WithMaxCopySize] bounds what a
+// copying import allocates (broadcast strides let a few producer bytes
+// describe a huge tensor). A null tensor refused by an export also wraps
+// fstensor.ErrNullTensor; an invalid option value (WithAllocator(nil), a
+// size below 1) fails an import before it reads anything, with an error
+// wrapping fstensor.ErrOption.
+//
+// # Options
+//
+// The importers take [ImportOption] values: [WithColumn], [WithCopy],
+// [WithAllocator] and [WithMaxCopySize].
 package dlpack

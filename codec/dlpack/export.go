@@ -3,7 +3,9 @@
 package dlpack
 
 import (
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/dlpack/internal/capi"
+	"github.com/fstensor/fstensor/codec/dlpack/internal/dltype"
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
@@ -106,7 +108,7 @@ func describe(a *fixedshape.Array, first, n int, column bool) (capi.Desc, error)
 	// NullN is counted once and cached: checking it keeps export O(1).
 	for i := first; a.NullN() > 0 && i < first+n; i++ {
 		if a.IsNull(i) {
-			return capi.Desc{}, errorf("tensor %d is null and DLPack has no nulls", i)
+			return capi.Desc{}, dltype.Kindf(fstensor.ErrNullTensor, "tensor %d is null and DLPack has no nulls", i)
 		}
 	}
 	shape, strides := ExportLayout(typ, n, column)

@@ -5,72 +5,61 @@ package dlpack
 import (
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/codec/dlpack/internal/capi"
+	"github.com/fstensor/fstensor/codec/dlpack/internal/dltype"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
 
-// ImportOptions tune the importers; a nil pointer imports one tensor
-// without copying.
-type ImportOptions struct {
-	// Column imports axis 0 as the batch axis: shape (N, L...) becomes N
-	// tensors of shape L. Otherwise the whole tensor is one tensor (a
-	// column of length 1).
-	Column bool
-	// AllowCopy gathers gapped or overlapping strides into a new
-	// row-major buffer (from Mem) instead of failing; the producer's
-	// deleter then runs before the import returns.
-	AllowCopy bool
-	// Mem allocates the copy; nil means memory.DefaultAllocator.
-	Mem memory.Allocator
-	// MaxCopySize bounds the bytes a copy may allocate; 0 means no bound.
-	// Broadcast (zero) strides let a producer's few bytes describe a
-	// tensor of any size, which a copy must materialize.
-	MaxCopySize int
-}
-
 // ImportVersioned makes a column of the CPU tensor m, per
 // [PlanImport]: without copying when the strides are NULL or a dense
 // permutation (the column then shares the producer's memory and owns m:
 // releasing the column's last reference calls m's deleter), else by a
-// copy when opts.AllowCopy. It accepts DLPack major version 1. On error
+// copy with [WithCopy](true). It accepts DLPack major version 1. On error
 // m is untouched and still owned by the caller; errors wrap
 // arrow.ErrInvalid (see PlanImport; also a NULL data pointer with
-// elements, an unsupported version, a copy above opts.MaxCopySize).
-func ImportVersioned(m *ManagedTensorVersioned, opts *ImportOptions) (*fixedshape.Array, error) {
+// elements, an unsupported version, a copy above [WithMaxCopySize], an invalid option, which also
+// wraps fstensor.ErrOption).
+func ImportVersioned(m *ManagedTensorVersioned, opts ...ImportOption) (*fixedshape.Array, error) {
+	c, err := newImportConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	if m == nil {
 		return nil, errorf("nil DLManagedTensorVersioned")
 	}
 	if major, minor := m.Version(); major != capi.VersionMajor {
-		return nil, errorf("DLPack version %d.%d is not supported (want 1.x)", major, minor)
+		return nil, dltype.Kindf(arrow.ErrNotImplemented, "DLPack version %d.%d is not supported (want 1.x)", major, minor)
 	}
-	return importTensor(capi.VersionedTensor(m), m.Delete, opts)
+	return importTensor(capi.VersionedTensor(m), m.Delete, c)
 }
 
 // Import is [ImportVersioned] for a legacy DLManagedTensor.
-func Import(m *ManagedTensor, opts *ImportOptions) (*fixedshape.Array, error) {
+func Import(m *ManagedTensor, opts ...ImportOption) (*fixedshape.Array, error) {
+	c, err := newImportConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	if m == nil {
 		return nil, errorf("nil DLManagedTensor")
 	}
-	return importTensor(capi.LegacyTensor(m), m.Delete, opts)
+	return importTensor(capi.LegacyTensor(m), m.Delete, c)
 }
 
 // importTensor imports the producer's tensor t; deleter runs the
 // producer's deleter.
-func importTensor(t capi.Tensor, deleter func(), o *ImportOptions) (*fixedshape.Array, error) {
-	if o == nil {
-		o = &ImportOptions{}
-	}
+func importTensor(t capi.Tensor, deleter func(), o *importConfig) (*fixedshape.Array, error) {
 	// ndim is checked against metadata.MaxDims+1 before shape and
 	// strides are read.
 	l, err := t.CheckedLayout()
 	if err != nil {
 		return nil, err
 	}
-	p, err := PlanImport(l, o.Column, o.AllowCopy)
+	p, err := PlanImport(l, o.column, o.allowCopy)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +81,7 @@ func importTensor(t capi.Tensor, deleter func(), o *ImportOptions) (*fixedshape.
 		}
 	}
 	aligned := unsafeslice.Aligned(src, width)
-	if !aligned && !o.AllowCopy {
+	if !aligned && !o.allowCopy {
 		return nil, errorf("data is not aligned to %d bytes (copy not allowed)", width)
 	}
 	if !p.Copy && aligned {
@@ -106,14 +95,11 @@ func importTensor(t capi.Tensor, deleter func(), o *ImportOptions) (*fixedshape.
 		}
 		return a, err
 	}
-	mem := o.Mem
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
+	mem := o.mem
 	n, _ := stride.NumElements(p.Shape)
-	if o.MaxCopySize > 0 && n*width > o.MaxCopySize {
-		return nil, errorf("a copy of shape %s needs %d bytes, more than MaxCopySize %d",
-			metadata.FormatShape(p.Shape), n*width, o.MaxCopySize)
+	if o.maxCopySize > 0 && n*width > o.maxCopySize {
+		return nil, errorf("a copy of shape %s needs %d bytes, more than WithMaxCopySize(%d)",
+			metadata.FormatShape(p.Shape), n*width, o.maxCopySize)
 	}
 	buf := memory.NewResizableBuffer(mem)
 	defer buf.Release()

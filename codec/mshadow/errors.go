@@ -1,40 +1,24 @@
 package mshadow
 
 import (
-	"fmt"
-	"strings"
-
-	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/internal/errs"
 )
 
-// Error is the error type of this package. It matches arrow.ErrInvalid under
-// errors.Is, and its cause, if any, too.
-type Error struct {
-	msg   string
-	cause error
-}
+type base = errs.Base
 
-// Error returns the message, which starts with the package name.
-func (e *Error) Error() string { return e.msg }
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.cause != nil {
-		return []error{arrow.ErrInvalid, e.cause}
-	}
-	return []error{arrow.ErrInvalid}
-}
+// Error is the error type of this package. It matches arrow.ErrInvalid
+// under errors.Is, and its causes too: arrow.ErrNotImplemented for
+// well-formed input the package will not convert, fstensor.ErrNullTensor
+// for a null tensor, fstensor.ErrOption for an invalid option, the error
+// of another package or an I/O error. Its message starts with "mshadow: ".
+type Error struct{ base }
 
 func errorf(format string, args ...any) error {
-	return &Error{msg: "mshadow: " + fmt.Sprintf(format, args...)}
+	return &Error{errs.Make("mshadow", format, args...)}
 }
 
 // wrap prefixes cause's text with the formatted context; a cause from this
 // package loses its own "mshadow: " prefix so that it appears once.
 func wrap(cause error, format string, args ...any) error {
-	msg := cause.Error()
-	if _, ok := cause.(*Error); ok {
-		msg = strings.TrimPrefix(msg, "mshadow: ")
-	}
-	return &Error{msg: "mshadow: " + fmt.Sprintf(format, args...) + ": " + msg, cause: cause}
+	return &Error{errs.Make("mshadow", format+": %w", append(args, cause)...)}
 }

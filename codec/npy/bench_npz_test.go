@@ -26,9 +26,9 @@ func BenchmarkNPZ(b *testing.B) {
 		name := "/dtype=float32/shape=" + shapeName(shape)
 		cols := []*fixedshape.Array{a}
 		for _, method := range []string{"stored", "deflated"} {
-			opts := &npy.NPZOptions{Compress: method == "deflated"}
+			opts := []npy.WriteOption{npy.WithCompression(deflate(method == "deflated"))}
 			var buf bytes.Buffer
-			if err := npy.WriteNPZ(&buf, []string{"x"}, cols, opts); err != nil {
+			if err := npy.WriteNPZ(&buf, []string{"x"}, cols, opts...); err != nil {
 				b.Fatal(err)
 			}
 			archive := bytes.Clone(buf.Bytes())
@@ -37,7 +37,7 @@ func BenchmarkNPZ(b *testing.B) {
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					buf.Reset()
-					if err := npy.WriteNPZ(&buf, []string{"x"}, cols, opts); err != nil {
+					if err := npy.WriteNPZ(&buf, []string{"x"}, cols, opts...); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -47,7 +47,7 @@ func BenchmarkNPZ(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(size))
 				for b.Loop() {
-					_, got, err := npy.ReadNPZ(bytes.NewReader(archive), int64(len(archive)), &npy.ReadOptions{Mem: mem})
+					_, got, err := npy.ReadNPZ(bytes.NewReader(archive), int64(len(archive)), npy.WithAllocator(mem))
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -83,7 +83,7 @@ func BenchmarkMap(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := npy.WriteColumn(f, a, nil); err != nil {
+		if err := npy.WriteColumn(f, a); err != nil {
 			b.Fatal(err)
 		}
 		f.Close()
@@ -92,7 +92,7 @@ func BenchmarkMap(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(size))
 			for b.Loop() {
-				c, closer, err := npy.MapColumn(path, nil)
+				c, closer, err := npy.MapColumn(path)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -108,7 +108,7 @@ func BenchmarkMap(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				c, err := npy.ReadColumn(f, nil)
+				c, err := npy.ReadColumn(f)
 				f.Close()
 				if err != nil {
 					b.Fatal(err)

@@ -60,7 +60,7 @@ func BenchmarkWrite(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {
 				buf.Reset()
-				if err := npy.WriteColumn(&buf, a, nil); err != nil {
+				if err := npy.WriteColumn(&buf, a); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -80,7 +80,7 @@ func BenchmarkWrite(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {
 				buf.Reset()
-				if err := npy.WriteColumn(&buf, a, &npy.WriteOptions{BigEndian: true}); err != nil {
+				if err := npy.WriteColumn(&buf, a, npy.WithBigEndian(true)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -93,7 +93,7 @@ func BenchmarkWrite(b *testing.B) {
 			b.SetBytes(int64(size))
 			for b.Loop() {
 				buf.Reset()
-				if err := npy.WriteColumn(&buf, p, nil); err != nil {
+				if err := npy.WriteColumn(&buf, p); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -113,10 +113,10 @@ func BenchmarkRead(b *testing.B) {
 		a := benchColumn(b, shape, nil)
 		size := len(a.ValueBytes())
 		var little, big bytes.Buffer
-		if err := npy.WriteColumn(&little, a, nil); err != nil {
+		if err := npy.WriteColumn(&little, a); err != nil {
 			b.Fatal(err)
 		}
-		if err := npy.WriteColumn(&big, a, &npy.WriteOptions{BigEndian: true}); err != nil {
+		if err := npy.WriteColumn(&big, a, npy.WithBigEndian(true)); err != nil {
 			b.Fatal(err)
 		}
 		a.Release()
@@ -133,15 +133,15 @@ func BenchmarkRead(b *testing.B) {
 			file []byte
 			fn   func([]byte) (*fixedshape.Array, error)
 		}{
-			{"decode", little.Bytes(), func(f []byte) (*fixedshape.Array, error) { return npy.DecodeColumn(f, &npy.ReadOptions{Mem: mem}) }},
+			{"decode", little.Bytes(), func(f []byte) (*fixedshape.Array, error) { return npy.DecodeColumn(f, npy.WithAllocator(mem)) }},
 			{"read", little.Bytes(), func(f []byte) (*fixedshape.Array, error) {
-				return npy.ReadColumn(bytes.NewReader(f), &npy.ReadOptions{Mem: mem})
+				return npy.ReadColumn(bytes.NewReader(f), npy.WithAllocator(mem))
 			}},
 			{"read-big-endian", big.Bytes(), func(f []byte) (*fixedshape.Array, error) {
-				return npy.ReadColumn(bytes.NewReader(f), &npy.ReadOptions{Mem: mem})
+				return npy.ReadColumn(bytes.NewReader(f), npy.WithAllocator(mem))
 			}},
 			{"read-fortran", fortran, func(f []byte) (*fixedshape.Array, error) {
-				return npy.ReadColumn(bytes.NewReader(f), &npy.ReadOptions{Mem: mem})
+				return npy.ReadColumn(bytes.NewReader(f), npy.WithAllocator(mem))
 			}},
 		}
 		for _, r := range runs {

@@ -48,9 +48,9 @@ func TestBoolBytes(t *testing.T) {
 			defer mem.AssertSize(t, 0)
 			in := boolFile(tc.data)
 			for name, read := range map[string]func() (*fixedshape.Array, error){
-				"decode": func() (*fixedshape.Array, error) { return npy.DecodeColumn(in, &npy.ReadOptions{Mem: mem}) },
+				"decode": func() (*fixedshape.Array, error) { return npy.DecodeColumn(in, npy.WithAllocator(mem)) },
 				"read": func() (*fixedshape.Array, error) {
-					return npy.ReadColumn(bytes.NewReader(in), &npy.ReadOptions{Mem: mem})
+					return npy.ReadColumn(bytes.NewReader(in), npy.WithAllocator(mem))
 				},
 			} {
 				a, err := read()
@@ -111,10 +111,10 @@ func TestBoolSliced(t *testing.T) {
 	s := array.NewSlice(a, 1, 3).(*fixedshape.Array)
 	defer s.Release()
 	var b bytes.Buffer
-	if err := npy.WriteColumn(&b, s, nil); err != nil {
+	if err := npy.WriteColumn(&b, s); err != nil {
 		t.Fatal(err)
 	}
-	got, err := npy.DecodeColumn(b.Bytes(), &npy.ReadOptions{Mem: mem})
+	got, err := npy.DecodeColumn(b.Bytes(), npy.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,11 +40,11 @@
 // never decide the order, as in NumPy's contiguity flags.
 //
 // Big-endian files are byte-swapped on read (a copy, never a view);
-// [WriteOptions].BigEndian writes them. The package assumes a
+// [WithBigEndian] writes them. The package assumes a
 // little-endian host, as arrow-go does.
 //
 // .npy cannot express a null tensor: the writers refuse one (an error
-// wrapping [ErrNullTensor]) unless [WriteOptions].FillNulls asks for a
+// wrapping [ErrNullTensor]) unless [WithFillNulls] asks for a
 // fill value, which must be one the element type holds ([CheckFill]: no
 // NaN, infinity, fraction or out-of-range value for integers, 0 or 1 for
 // bool, no finite value that overflows float16 or float32); a value it
@@ -55,7 +55,7 @@
 // [DecodeColumn] and [DecodeTensor] return arrays that share the input
 // bytes when no swap, transpose or realignment is needed: the input must
 // then stay unmodified while the array is in use. Other results own
-// memory from [ReadOptions].Mem. Callers release every returned array.
+// memory from [WithAllocator]. Callers release every returned array.
 // [MapColumn] and [MapTensor] return, besides the array, an io.Closer
 // that unmaps the file: the array must not be used after Close, and is
 // released first. [ReadNPZ] always copies (members may be compressed) and
@@ -69,13 +69,23 @@
 // arrow.ErrInvalid (and io.ErrUnexpectedEOF for truncated input, or
 // arrow.ErrNotImplemented for tensors with a size-0 dimension, which
 // fixedshape cannot represent). Headers are bounded by
-// [ReadOptions].MaxHeaderSize (NumPy's 10000 bytes by default), shapes by
+// [WithMaxHeaderSize] (NumPy's 10000 bytes by default), shapes by
 // metadata.MaxDims dimensions and by int overflow of the element and byte
 // counts; readers never allocate more than twice the data actually
-// present, and [ReadOptions].MaxDataSize bounds it further. .npz
-// archives are bounded by [ReadOptions].MaxMembers and
-// [ReadOptions].MaxTotalSize (decompressed bytes, 1 GiB by default), which
+// present, and [WithMaxDataSize] bounds it further. .npz
+// archives are bounded by [WithMaxMembers] and
+// [WithMaxTotalSize] (decompressed bytes, 1 GiB by default), which
 // are checked against the central directory before anything is
 // decompressed, sizes and checksums are held to what the directory
-// declares, and members that share bytes are refused.
+// declares, and members that share bytes are refused. An invalid option
+// value (WithAllocator(nil), a bound below 1, an unknown version or
+// codec) fails the reader or writer before it starts, with an *Error
+// wrapping fstensor.ErrOption.
+//
+// # Options
+//
+// Readers take [ReadOption] values ([WithAllocator], [WithMaxHeaderSize],
+// [WithMaxDataSize], [WithMaxMembers], [WithMaxTotalSize]), writers
+// [WriteOption] values ([WithVersion], [WithBigEndian], [WithFillNulls],
+// [WithCompression]).
 package npy

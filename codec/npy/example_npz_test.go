@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -23,12 +24,12 @@ func ExampleWriteNPZ() {
 
 	// numpy.load(f) gives {"images": (2, 2, 2) uint8, "labels": (2,) int64}.
 	var b bytes.Buffer
-	err := npy.WriteNPZ(&b, []string{"images", "labels"}, []*fixedshape.Array{img, lab}, &npy.NPZOptions{Compress: true})
+	err := npy.WriteNPZ(&b, []string{"images", "labels"}, []*fixedshape.Array{img, lab}, npy.WithCompression(fstensor.Deflate))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	names, cols, err := npy.ReadNPZ(bytes.NewReader(b.Bytes()), int64(b.Len()), nil)
+	names, cols, err := npy.ReadNPZ(bytes.NewReader(b.Bytes()), int64(b.Len()))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -51,13 +52,13 @@ func ExampleReadNPZ() {
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
 	w, _ := zw.Create("x.npy")
-	_ = npy.WriteColumn(w, x, nil)
+	_ = npy.WriteColumn(w, x)
 	w, _ = zw.Create("notes.txt")
 	w.Write([]byte("hi"))
 	zw.Close()
 	archive := b.Bytes()
 
-	names, cols, err := npy.ReadNPZ(bytes.NewReader(archive), int64(len(archive)), &npy.ReadOptions{MaxTotalSize: 1 << 20})
+	names, cols, err := npy.ReadNPZ(bytes.NewReader(archive), int64(len(archive)), npy.WithMaxTotalSize(1<<20))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -75,11 +76,11 @@ func ExampleMapColumn() {
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{3}, nil, nil))
 	col, _ := fixedshape.FromSlice(typ, []float64{1, 2, 3, 4, 5, 6}, nil)
 	f, _ := os.Create(path)
-	_ = npy.WriteColumn(f, col, nil)
+	_ = npy.WriteColumn(f, col)
 	f.Close()
 	col.Release()
 
-	mapped, closer, err := npy.MapColumn(path, nil)
+	mapped, closer, err := npy.MapColumn(path)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -101,11 +102,11 @@ func ExampleMapTensor() {
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{2, 3}, nil, []int{1, 0}))
 	col, _ := fixedshape.FromSlice(typ, []int32{0, 3, 1, 4, 2, 5}, nil)
 	f, _ := os.Create(path)
-	_ = npy.WriteTensor(f, col, 0, nil)
+	_ = npy.WriteTensor(f, col, 0)
 	f.Close()
 	col.Release()
 
-	t, closer, err := npy.MapTensor(path, nil)
+	t, closer, err := npy.MapTensor(path)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -15,7 +15,7 @@ func ExampleWriteColumn() {
 	col, _ := fixedshape.FromSlice(typ, []float32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil)
 	defer col.Release()
 	var b bytes.Buffer
-	if err := npy.WriteColumn(&b, col, nil); err != nil {
+	if err := npy.WriteColumn(&b, col); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -29,9 +29,9 @@ func ExampleDecodeColumn() {
 	col, _ := fixedshape.FromSlice(typ, []int16{1, 2, 3, 4, 5, 6}, nil)
 	defer col.Release()
 	var b bytes.Buffer
-	_ = npy.WriteColumn(&b, col, &npy.WriteOptions{BigEndian: true})
+	_ = npy.WriteColumn(&b, col, npy.WithBigEndian(true))
 
-	back, err := npy.DecodeColumn(b.Bytes(), nil)
+	back, err := npy.DecodeColumn(b.Bytes())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,7 +48,7 @@ func ExampleReadColumn() {
 	h, _ := npy.AppendHeader(nil, npy.Header{Type: arrow.PrimitiveTypes.Uint8, FortranOrder: true, Shape: []int{2, 2}})
 	b.Write(h)
 	b.Write([]byte{1, 3, 2, 4}) // [[1, 2], [3, 4]] column-major
-	col, err := npy.ReadColumn(&b, nil)
+	col, err := npy.ReadColumn(&b)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -67,8 +67,8 @@ func ExampleDecodeTensor() {
 	col, _ := fixedshape.FromSlice(typ, []float64{0, 3, 1, 4, 2, 5}, nil)
 	defer col.Release()
 	var b bytes.Buffer
-	_ = npy.WriteTensor(&b, col, 0, nil)
-	t, err := npy.DecodeTensor(b.Bytes(), nil)
+	_ = npy.WriteTensor(&b, col, 0)
+	t, err := npy.DecodeTensor(b.Bytes())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -27,7 +27,7 @@ func TestFillFloat16Rounds(t *testing.T) {
 	}
 	defer col.Release()
 	var buf bytes.Buffer
-	if err := npy.WriteColumn(&buf, col, &npy.WriteOptions{FillNulls: true, Fill: 1 + 3.0/4096}); err != nil {
+	if err := npy.WriteColumn(&buf, col, npy.WithFillNulls(1+3.0/4096)); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -83,7 +83,7 @@ func TestFillRefused(t *testing.T) {
 			col := fromLogical(t, tt.dt, m, patternValues(tt.dt, 12), []bool{true, false})
 			defer col.Release()
 			var buf bytes.Buffer
-			err := npy.WriteColumn(&buf, col, &npy.WriteOptions{FillNulls: true, Fill: tt.fill})
+			err := npy.WriteColumn(&buf, col, npy.WithFillNulls(tt.fill))
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("WriteColumn: %v", err)
@@ -100,7 +100,7 @@ func TestFillRefused(t *testing.T) {
 				t.Errorf("%d bytes written before the error", buf.Len())
 			}
 			var zbuf bytes.Buffer
-			err = npy.WriteNPZ(&zbuf, []string{"x"}, []*fixedshape.Array{col}, &npy.NPZOptions{WriteOptions: npy.WriteOptions{FillNulls: true, Fill: tt.fill}})
+			err = npy.WriteNPZ(&zbuf, []string{"x"}, []*fixedshape.Array{col}, npy.WithFillNulls(tt.fill))
 			if !errors.Is(err, npy.ErrFill) || zbuf.Len() != 0 {
 				t.Errorf("WriteNPZ: %v after %d bytes; want ErrFill before any byte", err, zbuf.Len())
 			}
@@ -113,11 +113,11 @@ func TestFillRefused(t *testing.T) {
 func TestNullTensorError(t *testing.T) {
 	col := fromLogical(t, arrow.PrimitiveTypes.Int16, metadata.MustNew([]int{2}, nil, nil), patternValues(arrow.PrimitiveTypes.Int16, 4), []bool{true, false})
 	defer col.Release()
-	err := npy.WriteColumn(io.Discard, col, nil)
+	err := npy.WriteColumn(io.Discard, col)
 	if !errors.Is(err, npy.ErrNullTensor) || !errors.Is(err, arrow.ErrInvalid) || errors.Is(err, npy.ErrFill) {
 		t.Errorf("WriteColumn: %v; want ErrNullTensor", err)
 	}
-	err = npy.WriteNPZ(io.Discard, []string{"x"}, []*fixedshape.Array{col}, nil)
+	err = npy.WriteNPZ(io.Discard, []string{"x"}, []*fixedshape.Array{col})
 	if !errors.Is(err, npy.ErrNullTensor) {
 		t.Errorf("WriteNPZ: %v; want ErrNullTensor", err)
 	}

@@ -29,7 +29,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		defer mem.AssertSize(t, 0)
-		opts := &npy.ReadOptions{Mem: mem, MaxDataSize: 1 << 20}
+		opts := []npy.ReadOption{npy.WithAllocator(mem), npy.WithMaxDataSize(1 << 20)}
 		if _, err := npy.ParseHeader(in, 0); err != nil && !errors.Is(err, arrow.ErrInvalid) {
 			t.Fatalf("ParseHeader error %v does not wrap arrow.ErrInvalid", err)
 		}
@@ -38,8 +38,8 @@ func FuzzDecode(f *testing.F) {
 			if whole {
 				decode, read = npy.DecodeTensor, npy.ReadTensor
 			}
-			a, err := decode(in, opts)
-			b, err2 := read(onlyReader{bytes.NewReader(in)}, opts)
+			a, err := decode(in, opts...)
+			b, err2 := read(onlyReader{bytes.NewReader(in)}, opts...)
 			if (err == nil) != (err2 == nil) {
 				t.Fatalf("decode error %v, read error %v", err, err2)
 			}
@@ -54,10 +54,10 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("decode and read differ (-decode +read):\n%s", diff)
 			}
 			var buf bytes.Buffer
-			if err := npy.WriteColumn(&buf, a, nil); err != nil {
+			if err := npy.WriteColumn(&buf, a); err != nil {
 				t.Fatalf("writing a decoded column: %v", err)
 			}
-			c, err := npy.DecodeColumn(buf.Bytes(), opts)
+			c, err := npy.DecodeColumn(buf.Bytes(), opts...)
 			if err != nil {
 				t.Fatalf("decoding a written column: %v", err)
 			}

@@ -2,10 +2,10 @@ package npy
 
 import (
 	"encoding/binary"
-	"fmt"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -202,7 +202,7 @@ func checkVersion(major, minor int) error {
 	if (major == 1 || major == 2 || major == 3) && minor == 0 {
 		return nil
 	}
-	return errorf("version %d.%d is not supported (want 1.0, 2.0 or 3.0)", major, minor)
+	return &Error{errs.Unsupported("npy", "version %d.%d is not supported (want 1.0, 2.0 or 3.0)", major, minor)}
 }
 
 // AppendHeader appends to dst the magic, version, length field and
@@ -345,41 +345,23 @@ func ParseHeader(b []byte, maxHeaderSize int) (Header, error) {
 	return h, nil
 }
 
-// errorf returns an *Error wrapping arrow.ErrInvalid.
+// errorf returns an *Error wrapping arrow.ErrInvalid; a %w argument
+// becomes a cause.
 func errorf(format string, args ...any) error {
-	return &Error{msg: fmt.Sprintf(format, args...)}
+	return &Error{errs.Make("npy", format, args...)}
 }
 
-// Error is the error type of the package. It wraps arrow.ErrInvalid.
-type Error struct {
-	msg  string
-	err  error // an extra wrapped error, such as io.ErrUnexpectedEOF
-	kind error // a sentinel of the package, wrapped but not printed
-}
+type base = errs.Base
 
-// Error returns the message, prefixed with "npy: ".
-func (e *Error) Error() string {
-	if e.err != nil {
-		return "npy: " + e.msg + ": " + e.err.Error()
-	}
-	return "npy: " + e.msg
-}
+// Error is the error type of the package. It matches arrow.ErrInvalid
+// under errors.Is, the sentinel the error is an instance of
+// ([ErrNullTensor], [ErrFill], fstensor.ErrOption) and its cause, if any
+// (io.ErrUnexpectedEOF, an error of another package). Its message starts
+// with "npy: ".
+type Error struct{ base }
 
-// Unwrap returns arrow.ErrInvalid, the sentinel of the package the
-// error is an instance of ([ErrNullTensor], [ErrFill]) and the wrapped
-// cause, if any.
-func (e *Error) Unwrap() []error {
-	errs := []error{arrow.ErrInvalid}
-	if e.kind != nil {
-		errs = append(errs, e.kind)
-	}
-	if e.err != nil {
-		errs = append(errs, e.err)
-	}
-	return errs
-}
-
-// wrapf returns an *Error wrapping arrow.ErrInvalid and err.
+// wrapf returns an *Error wrapping arrow.ErrInvalid and err, whose text
+// follows the formatted message.
 func wrapf(err error, format string, args ...any) error {
-	return &Error{msg: fmt.Sprintf(format, args...), err: err}
+	return &Error{errs.Make("npy", format+": %w", append(args, err)...)}
 }

@@ -137,7 +137,7 @@ func TestReadErrors(t *testing.T) {
 		name    string
 		in      []byte
 		whole   bool
-		opts    npy.ReadOptions
+		opts    []npy.ReadOption
 		wantErr error
 	}{
 		{name: "0-D as a column", in: f4("()", 4), wantErr: arrow.ErrInvalid},
@@ -148,24 +148,23 @@ func TestReadErrors(t *testing.T) {
 		// read on either word size.
 		{name: "lying header", in: f4("(100000000, 5)", 64), wantErr: io.ErrUnexpectedEOF},
 		{name: "lying header beyond 32 bits", in: f4("(1000000000, 100)", 64), wantErr: lyingBeyond32},
-		{name: "over MaxDataSize", in: f4("(2, 3)", 24), opts: npy.ReadOptions{MaxDataSize: 23}, wantErr: arrow.ErrInvalid},
+		{name: "over MaxDataSize", in: f4("(2, 3)", 24), opts: []npy.ReadOption{npy.WithMaxDataSize(23)}, wantErr: arrow.ErrInvalid},
 		{name: "overflowing shape", in: f4("(4294967296, 4294967296, 4294967296)", 0), wantErr: arrow.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			o := tt.opts
-			o.Mem = mem
+			o := append([]npy.ReadOption{npy.WithAllocator(mem)}, tt.opts...)
 			decode, read := npy.DecodeColumn, npy.ReadColumn
 			if tt.whole {
 				decode, read = npy.DecodeTensor, npy.ReadTensor
 			}
-			if _, err := decode(tt.in, &o); !errors.Is(err, tt.wantErr) || !errors.Is(err, arrow.ErrInvalid) {
+			if _, err := decode(tt.in, o...); !errors.Is(err, tt.wantErr) || !errors.Is(err, arrow.ErrInvalid) {
 				t.Errorf("decode error = %v, want %v and arrow.ErrInvalid", err, tt.wantErr)
 			}
 			for _, r := range []io.Reader{bytes.NewReader(tt.in), onlyReader{bytes.NewReader(tt.in)}} {
-				if _, err := read(r, &o); !errors.Is(err, tt.wantErr) || !errors.Is(err, arrow.ErrInvalid) {
+				if _, err := read(r, o...); !errors.Is(err, tt.wantErr) || !errors.Is(err, arrow.ErrInvalid) {
 					t.Errorf("read(%T) error = %v, want %v and arrow.ErrInvalid", r, err, tt.wantErr)
 				}
 			}

@@ -124,15 +124,15 @@ func TestNumpyInterop(t *testing.T) {
 		vals := patternValues(c.dt, c.logicN)
 		a := fromLogical(t, c.dt, c.meta, vals, nil)
 		var b bytes.Buffer
-		o := &npy.WriteOptions{BigEndian: c.entry.Big}
+		o := []npy.WriteOption{npy.WithBigEndian(c.entry.Big)}
 		if c.entry.Version != nil {
-			o.Major, o.Minor = c.entry.Version[0], c.entry.Version[1]
+			o = append(o, npy.WithVersion(c.entry.Version[0], c.entry.Version[1]))
 		}
 		var err error
 		if c.n == 0 {
-			err = npy.WriteTensor(&b, a, 0, o)
+			err = npy.WriteTensor(&b, a, 0, o...)
 		} else {
-			err = npy.WriteColumn(&b, a, o)
+			err = npy.WriteColumn(&b, a, o...)
 		}
 		a.Release()
 		if err != nil {
@@ -163,7 +163,7 @@ func TestNumpyInterop(t *testing.T) {
 		t.Run(c.entry.File, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			opts := &npy.ReadOptions{Mem: mem}
+			opts := []npy.ReadOption{npy.WithAllocator(mem)}
 			b, err := os.ReadFile(filepath.Join(dir, "py_"+c.entry.File))
 			if err != nil {
 				t.Fatal(err)
@@ -173,19 +173,19 @@ func TestNumpyInterop(t *testing.T) {
 				name string
 				fn   func() (*fixedshape.Array, error)
 			}{
-				{"decode-tensor", func() (*fixedshape.Array, error) { return npy.DecodeTensor(b, opts) }},
-				{"read-tensor", func() (*fixedshape.Array, error) { return npy.ReadTensor(bytes.NewReader(b), opts) }},
+				{"decode-tensor", func() (*fixedshape.Array, error) { return npy.DecodeTensor(b, opts...) }},
+				{"read-tensor", func() (*fixedshape.Array, error) { return npy.ReadTensor(bytes.NewReader(b), opts...) }},
 			}
 			if len(c.entry.Shape) > 0 {
 				reads = append(reads,
 					struct {
 						name string
 						fn   func() (*fixedshape.Array, error)
-					}{"decode-column", func() (*fixedshape.Array, error) { return npy.DecodeColumn(b, opts) }},
+					}{"decode-column", func() (*fixedshape.Array, error) { return npy.DecodeColumn(b, opts...) }},
 					struct {
 						name string
 						fn   func() (*fixedshape.Array, error)
-					}{"read-column", func() (*fixedshape.Array, error) { return npy.ReadColumn(onlyReader{bytes.NewReader(b)}, opts) }},
+					}{"read-column", func() (*fixedshape.Array, error) { return npy.ReadColumn(onlyReader{bytes.NewReader(b)}, opts...) }},
 				)
 			}
 			for _, r := range reads {

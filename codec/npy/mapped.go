@@ -16,7 +16,7 @@ import (
 // then unmaps the file; the column (and every slice or view of it) must
 // not be used after Close, which faults, and the caller releases the
 // column, then closes. Otherwise (big-endian, Fortran order with
-// several tensors) the data is copied into memory from opts.Mem, the
+// several tensors) the data is copied into memory from [WithAllocator], the
 // file is unmapped at once and Close does nothing; callers should not
 // rely on that and should treat every result alike. Where mmap is not
 // available (not unix) the file is read into memory whole.
@@ -25,18 +25,26 @@ import (
 // SIGBUS) and writes to it by other processes show through the column.
 // Errors are those of [DecodeColumn], and those of opening and mapping
 // the file as they come (*fs.PathError).
-func MapColumn(path string, opts *ReadOptions) (*fixedshape.Array, io.Closer, error) {
-	return mapFile(path, false, opts)
+func MapColumn(path string, opts ...ReadOption) (*fixedshape.Array, io.Closer, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mapFile(path, false, c)
 }
 
 // MapTensor is [MapColumn] for a file holding one tensor, as
 // [DecodeTensor]: a Fortran-order array becomes the reversed permutation
 // and stays a view of the mapping.
-func MapTensor(path string, opts *ReadOptions) (*fixedshape.Array, io.Closer, error) {
-	return mapFile(path, true, opts)
+func MapTensor(path string, opts ...ReadOption) (*fixedshape.Array, io.Closer, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mapFile(path, true, c)
 }
 
-func mapFile(path string, whole bool, o *ReadOptions) (*fixedshape.Array, io.Closer, error) {
+func mapFile(path string, whole bool, o *readConfig) (*fixedshape.Array, io.Closer, error) {
 	m, err := mmap.Map(path)
 	if err != nil {
 		return nil, nil, err

@@ -57,12 +57,12 @@ func TestMap(t *testing.T) {
 			a := fromLogical(t, tt.dt, m, vals, nil)
 			defer a.Release()
 			var b bytes.Buffer
-			wo := &npy.WriteOptions{BigEndian: tt.big}
+			wo := []npy.WriteOption{npy.WithBigEndian(tt.big)}
 			var err error
 			if tt.tensor {
-				err = npy.WriteTensor(&b, a, 0, wo)
+				err = npy.WriteTensor(&b, a, 0, wo...)
 			} else {
-				err = npy.WriteColumn(&b, a, wo)
+				err = npy.WriteColumn(&b, a, wo...)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -80,7 +80,7 @@ func TestMap(t *testing.T) {
 			if tt.tensor && tt.wantErr == nil {
 				open, wantVals = npy.MapTensor, vals[:m.Size()]
 			}
-			got, closer, err := open(path, &npy.ReadOptions{Mem: mem})
+			got, closer, err := open(path, npy.WithAllocator(mem))
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("error = %v, want %v", err, tt.wantErr)
@@ -163,7 +163,7 @@ func TestMapErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, open := range []func(string, *npy.ReadOptions) (*fixedshape.Array, io.Closer, error){npy.MapColumn, npy.MapTensor} {
+			for _, open := range []func(string, ...npy.ReadOption) (*fixedshape.Array, io.Closer, error){npy.MapColumn, npy.MapTensor} {
 				a, c, err := open(tt.path, nil)
 				if !errors.Is(err, tt.want) {
 					t.Errorf("error = %v, want %v", err, tt.want)

@@ -3,7 +3,6 @@ package npy
 import (
 	"archive/zip"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,26 +14,15 @@ import (
 // named "x" is the member "x.npy", as numpy.savez names it.
 const NPZExt = ".npy"
 
-// NPZOptions tune [WriteNPZ]. The zero value (or a nil pointer) writes
-// what numpy.savez writes: stored (uncompressed) members, each as
-// [WriteColumn] writes it with default options.
-type NPZOptions struct {
-	// WriteOptions apply to every member.
-	WriteOptions
-	// Compress deflates the members (Go's default compression level), as
-	// numpy.savez_compressed does; otherwise they are stored.
-	Compress bool
-}
-
 // npzTime is the modification time of every member: the earliest zip
 // time, so that the same columns always give the same bytes.
 var npzTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // WriteNPZ writes the columns cols to w as a .npz archive (a zip file) in
 // which cols[i] is the member names[i]+".npy", written by [WriteColumn]
-// with opts.WriteOptions, in the order given; numpy.load reads it as a
+// with the options, in the order given; numpy.load reads it as a
 // mapping from names[i] to the array. Members are deflated when
-// opts.Compress, stored otherwise; the zip is streamed (sizes in data
+// [WithCompression](fstensor.Deflate), stored otherwise; the zip is streamed (sizes in data
 // descriptors, Zip64 as needed), with a fixed 1980-01-01 modification
 // time so that the output is deterministic. No columns give an empty
 // archive, as numpy.savez with no arrays.
@@ -42,13 +30,14 @@ var npzTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 // Errors wrap arrow.ErrInvalid: names and cols of different lengths, a
 // nil column, a name that repeats, holds a NUL byte or is not UTF-8,
 // and everything WriteColumn refuses (null tensors without
-// opts.FillNulls, for one). Names and the fill value (against every
+// [WithFillNulls], for one). Names and the fill value (against every
 // column's element type) are checked before anything is written; a
 // column error leaves a partial archive in w. Write errors are returned
 // as they come.
-func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOptions) error {
-	if opts == nil {
-		opts = &NPZOptions{}
+func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts ...WriteOption) error {
+	c, err := newWriteConfig(opts)
+	if err != nil {
+		return err
 	}
 	if len(names) != len(cols) {
 		return errorf("%d names for %d columns", len(names), len(cols))
@@ -66,14 +55,14 @@ func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOp
 			return errorf("name %q holds a NUL byte", name)
 		}
 		seen[name] = true
-		if opts.FillNulls {
-			if err := CheckFill(cols[i].TensorType().ElemType(), opts.Fill); err != nil {
+		if c.fillNulls {
+			if err := CheckFill(cols[i].TensorType().ElemType(), c.fill); err != nil {
 				return memberError(name+NPZExt, err)
 			}
 		}
 	}
 	method := zip.Store
-	if opts.Compress {
+	if c.deflate {
 		method = zip.Deflate
 	}
 	zw := zip.NewWriter(w)
@@ -82,7 +71,7 @@ func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOp
 		if err != nil {
 			return wrapf(err, "member %q", name+NPZExt)
 		}
-		if err := WriteColumn(fw, cols[i], &opts.WriteOptions); err != nil {
+		if err := writeColumn(fw, cols[i], c); err != nil {
 			return memberError(name+NPZExt, err)
 		}
 	}
@@ -91,8 +80,5 @@ func WriteNPZ(w io.Writer, names []string, cols []*fixedshape.Array, opts *NPZOp
 
 // memberError prefixes err with the member name, keeping one "npy: ".
 func memberError(member string, err error) error {
-	if e, ok := err.(*Error); ok {
-		return &Error{msg: "member " + strconv.Quote(member) + ": " + e.msg, err: e.err, kind: e.kind}
-	}
 	return wrapf(err, "member %q", member)
 }

@@ -27,7 +27,7 @@ func FuzzReadNPZ(f *testing.F) {
 	}
 	for _, compress := range []bool{false, true} {
 		var b bytes.Buffer
-		if err := npy.WriteNPZ(&b, []string{"a", "b"}, []*fixedshape.Array{a, a}, &npy.NPZOptions{Compress: compress, WriteOptions: npy.WriteOptions{BigEndian: compress}}); err != nil {
+		if err := npy.WriteNPZ(&b, []string{"a", "b"}, []*fixedshape.Array{a, a}, npy.WithCompression(deflate(compress)), npy.WithBigEndian(compress)); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
@@ -39,8 +39,8 @@ func FuzzReadNPZ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		defer mem.AssertSize(t, 0)
-		opts := &npy.ReadOptions{Mem: mem, MaxDataSize: 1 << 20, MaxTotalSize: 4 << 20, MaxMembers: 64}
-		names, cols, err := npz(in, opts)
+		opts := []npy.ReadOption{npy.WithAllocator(mem), npy.WithMaxDataSize(1 << 20), npy.WithMaxTotalSize(4 << 20), npy.WithMaxMembers(64)}
+		names, cols, err := npz(in, opts...)
 		if err != nil {
 			if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("error %v does not wrap arrow.ErrInvalid", err)
@@ -60,13 +60,13 @@ func FuzzReadNPZ(f *testing.F) {
 		}
 		for _, compress := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := npy.WriteNPZ(&b, names, cols, &npy.NPZOptions{Compress: compress}); err != nil {
+			if err := npy.WriteNPZ(&b, names, cols, npy.WithCompression(deflate(compress))); err != nil {
 				if errors.Is(err, arrow.ErrInvalid) && hasBadName(names) {
 					return // a name WriteNPZ refuses: NUL or not UTF-8
 				}
 				t.Fatalf("writing back: %v", err)
 			}
-			names2, cols2, err := npz(b.Bytes(), &npy.ReadOptions{Mem: mem})
+			names2, cols2, err := npz(b.Bytes(), npy.WithAllocator(mem))
 			if err != nil {
 				t.Fatalf("reading back: %v", err)
 			}

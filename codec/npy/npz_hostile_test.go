@@ -109,7 +109,7 @@ func npyBytes(t testing.TB, n, d int) []byte {
 	}
 	defer a.Release()
 	var b bytes.Buffer
-	if err := npy.WriteColumn(&b, a, nil); err != nil {
+	if err := npy.WriteColumn(&b, a); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -132,7 +132,7 @@ func TestReadNPZHostile(t *testing.T) {
 	tests := []struct {
 		name      string
 		zip       []byte
-		opts      npy.ReadOptions
+		opts      []npy.ReadOption
 		wantNames []string
 		wantErr   []error
 	}{
@@ -143,15 +143,15 @@ func TestReadNPZHostile(t *testing.T) {
 		{name: "not a zip", zip: []byte("\x93NUMPY not a zip"), wantErr: []error{arrow.ErrInvalid, zip.ErrFormat}},
 		{name: "truncated", zip: valid[:len(valid)-30], wantErr: []error{arrow.ErrInvalid}},
 		{name: "duplicate members", zip: rawZip(stored("x.npy", good), stored("x.npy", good)), wantErr: []error{arrow.ErrInvalid}},
-		{name: "too many members", zip: rawZip(stored("a.npy", good), stored("b.txt", nil), stored("c.npy", good)), opts: npy.ReadOptions{MaxMembers: 2}, wantErr: []error{arrow.ErrInvalid}},
-		{name: "members at the limit", zip: rawZip(stored("a.npy", good), stored("b.npy", good)), opts: npy.ReadOptions{MaxMembers: 2}, wantNames: []string{"a", "b"}},
-		{name: "total over the limit", zip: valid, opts: npy.ReadOptions{MaxTotalSize: len(good) + 1}, wantErr: []error{arrow.ErrInvalid}},
-		{name: "total at the limit", zip: valid, opts: npy.ReadOptions{MaxTotalSize: 2 * len(good)}, wantNames: []string{"a", "b"}},
-		{name: "zip bomb", zip: rawZip(deflated("z.npy", zeros)), opts: npy.ReadOptions{MaxTotalSize: 1 << 20}, wantErr: []error{arrow.ErrInvalid}},
-		{name: "zip bomb under a raised limit", zip: rawZip(deflated("z.npy", zeros)), opts: npy.ReadOptions{MaxTotalSize: 32 << 20}, wantNames: []string{"z"}},
+		{name: "too many members", zip: rawZip(stored("a.npy", good), stored("b.txt", nil), stored("c.npy", good)), opts: []npy.ReadOption{npy.WithMaxMembers(2)}, wantErr: []error{arrow.ErrInvalid}},
+		{name: "members at the limit", zip: rawZip(stored("a.npy", good), stored("b.npy", good)), opts: []npy.ReadOption{npy.WithMaxMembers(2)}, wantNames: []string{"a", "b"}},
+		{name: "total over the limit", zip: valid, opts: []npy.ReadOption{npy.WithMaxTotalSize(len(good) + 1)}, wantErr: []error{arrow.ErrInvalid}},
+		{name: "total at the limit", zip: valid, opts: []npy.ReadOption{npy.WithMaxTotalSize(2 * len(good))}, wantNames: []string{"a", "b"}},
+		{name: "zip bomb", zip: rawZip(deflated("z.npy", zeros)), opts: []npy.ReadOption{npy.WithMaxTotalSize(1 << 20)}, wantErr: []error{arrow.ErrInvalid}},
+		{name: "zip bomb under a raised limit", zip: rawZip(deflated("z.npy", zeros)), opts: []npy.ReadOption{npy.WithMaxTotalSize(32 << 20)}, wantNames: []string{"z"}},
 		// 1 GiB declared, under the lifted limit on either word size: the
 		// deflate ratio check refuses it.
-		{name: "declared beyond deflate", zip: rawZip(with(deflated("z.npy", good), func(e *rawEntry) { e.usize = 1 << 30 })), opts: npy.ReadOptions{MaxTotalSize: math.MaxInt}, wantErr: []error{arrow.ErrInvalid}},
+		{name: "declared beyond deflate", zip: rawZip(with(deflated("z.npy", good), func(e *rawEntry) { e.usize = 1 << 30 })), opts: []npy.ReadOption{npy.WithMaxTotalSize(math.MaxInt)}, wantErr: []error{arrow.ErrInvalid}},
 		{name: "deflated declared short", zip: rawZip(with(deflated("z.npy", good), func(e *rawEntry) { e.usize = uint64(len(good) - 1) })), wantErr: []error{arrow.ErrInvalid}},
 		{name: "deflated declared long", zip: rawZip(with(deflated("z.npy", good), func(e *rawEntry) { e.usize = uint64(len(good) + 1) })), wantErr: []error{arrow.ErrInvalid, io.ErrUnexpectedEOF}},
 		{name: "stored sizes disagree", zip: rawZip(with(stored("s.npy", good), func(e *rawEntry) { e.usize++ })), wantErr: []error{arrow.ErrInvalid}},
@@ -164,15 +164,13 @@ func TestReadNPZHostile(t *testing.T) {
 		{name: "0-D member", zip: rawZip(stored("s.npy", zeroD)), wantErr: []error{arrow.ErrInvalid}},
 		{name: "size-0 dimension", zip: rawZip(stored("s.npy", sizeZero)), wantErr: []error{arrow.ErrInvalid, arrow.ErrNotImplemented}},
 		{name: "overflowing shape", zip: rawZip(deflated("h.npy", huge)), wantErr: []error{arrow.ErrInvalid}},
-		{name: "member data over MaxDataSize", zip: valid, opts: npy.ReadOptions{MaxDataSize: 5}, wantErr: []error{arrow.ErrInvalid}},
+		{name: "member data over MaxDataSize", zip: valid, opts: []npy.ReadOption{npy.WithMaxDataSize(5)}, wantErr: []error{arrow.ErrInvalid}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			o := tt.opts
-			o.Mem = mem
-			names, cols, err := npz(tt.zip, &o)
+			names, cols, err := npz(tt.zip, append([]npy.ReadOption{npy.WithAllocator(mem)}, tt.opts...)...)
 			defer release(cols)
 			if tt.wantErr != nil {
 				t.Log(err)

@@ -118,8 +118,8 @@ func TestNPZNumpyInterop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := &npy.NPZOptions{Compress: a.Compress, WriteOptions: npy.WriteOptions{BigEndian: a.Big, FillNulls: true, Fill: 9}}
-		err = npy.WriteNPZ(f, names, cols, opts)
+		opts := []npy.WriteOption{npy.WithCompression(deflate(a.Compress)), npy.WithBigEndian(a.Big), npy.WithFillNulls(9)}
+		err = npy.WriteNPZ(f, names, cols, opts...)
 		release(cols)
 		if err != nil {
 			t.Fatal(err)
@@ -144,7 +144,7 @@ func TestNPZNumpyInterop(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				names, cols, err := npz(b, &npy.ReadOptions{Mem: mem})
+				names, cols, err := npz(b, npy.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,11 +12,11 @@ import (
 )
 
 // DefaultMaxMembers is the default bound on the number of members of a
-// .npz archive ([ReadOptions].MaxMembers).
+// .npz archive ([WithMaxMembers]).
 const DefaultMaxMembers = 1 << 16
 
 // DefaultMaxTotalSize is the default bound, in bytes, on the decompressed
-// size of the .npy members of a .npz archive ([ReadOptions].MaxTotalSize):
+// size of the .npy members of a .npz archive ([WithMaxTotalSize]):
 // 1 GiB.
 const DefaultMaxTotalSize = 1 << 30
 
@@ -30,18 +30,18 @@ const maxDeflateRatio = 1032
 // the suffix, in archive order. Other members (directories, text) are
 // skipped. Members may be stored or deflated, as numpy.savez and
 // numpy.savez_compressed write them. The columns own memory from
-// opts.Mem and never alias r; the caller releases every one. Bytes of a
+// [WithAllocator] and never alias r; the caller releases every one. Bytes of a
 // member after its .npy data are read (for the checksum) and ignored.
 //
 // Limits bound the work of a hostile archive before anything is
-// decompressed: at most opts.MaxMembers members; the decompressed sizes
+// decompressed: at most [WithMaxMembers] members; the decompressed sizes
 // the central directory declares for the .npy members add up to at most
-// opts.MaxTotalSize; a stored member's data is as long as it declares, a
+// [WithMaxTotalSize]; a stored member's data is as long as it declares, a
 // deflated member declares no more than deflate can expand its
 // compressed bytes to, and the data of no two members overlap (which
 // defeats overlapping-member zip bombs). Reading then holds each member
 // to its declared size and checksum (archive/zip) and each .npy header
-// to opts.MaxHeaderSize and opts.MaxDataSize; memory grows with the bytes
+// to [WithMaxHeaderSize] and [WithMaxDataSize]; memory grows with the bytes
 // actually decompressed, never beyond twice them. The central directory
 // itself is parsed by archive/zip, in memory proportional to its size.
 //
@@ -51,19 +51,17 @@ const maxDeflateRatio = 1032
 // one compressed otherwise than stored or deflated, a limit exceeded,
 // sizes that disagree, and everything ReadColumn refuses, including a
 // 0-D array, which has no batch axis. On error no column is returned.
-func ReadNPZ(r io.ReaderAt, size int64, opts *ReadOptions) (names []string, cols []*fixedshape.Array, err error) {
+func ReadNPZ(r io.ReaderAt, size int64, opts ...ReadOption) (names []string, cols []*fixedshape.Array, err error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		// Names are keys here, never paths: insecure ones are harmless.
 		return nil, nil, wrapf(err, "reading the zip directory")
 	}
-	maxMembers, maxTotal := DefaultMaxMembers, DefaultMaxTotalSize
-	if opts != nil && opts.MaxMembers > 0 {
-		maxMembers = opts.MaxMembers
-	}
-	if opts != nil && opts.MaxTotalSize > 0 {
-		maxTotal = opts.MaxTotalSize
-	}
+	maxMembers, maxTotal := c.maxMembers, c.maxTotalSize
 	if len(zr.File) > maxMembers {
 		return nil, nil, errorf("%d members exceed the limit %d", len(zr.File), maxMembers)
 	}
@@ -72,7 +70,7 @@ func ReadNPZ(r io.ReaderAt, size int64, opts *ReadOptions) (names []string, cols
 		return nil, nil, err
 	}
 	for _, f := range members {
-		col, err := readMember(f, opts)
+		col, err := readMember(f, c)
 		if err != nil {
 			for _, c := range cols {
 				c.Release()
@@ -156,7 +154,7 @@ func npzMembers(zr *zip.Reader, size int64, maxTotal int) ([]*zip.File, error) {
 
 // readMember reads one member as a column and then the rest of it, so
 // that archive/zip checks its size and checksum.
-func readMember(f *zip.File, o *ReadOptions) (*fixedshape.Array, error) {
+func readMember(f *zip.File, o *readConfig) (*fixedshape.Array, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
@@ -167,7 +165,7 @@ func readMember(f *zip.File, o *ReadOptions) (*fixedshape.Array, error) {
 		// The bytes are present in the archive: allocate once.
 		r = &sizedReader{r: rc, n: int64(f.UncompressedSize64)}
 	}
-	col, err := ReadColumn(r, o)
+	col, err := read(r, false, o)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -80,20 +81,22 @@ func TestNPZRoundTrip(t *testing.T) {
 			t.Run(tt.name+map[bool]string{false: "/stored", true: "/deflated"}[compress], func(t *testing.T) {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
-				opts := &npy.NPZOptions{Compress: compress, WriteOptions: npy.WriteOptions{BigEndian: tt.big}}
+				opts := []npy.WriteOption{npy.WithCompression(deflate(compress)), npy.WithBigEndian(tt.big)}
+				fill := 0.0
 				if tt.fill != nil {
-					opts.FillNulls, opts.Fill = true, -3
+					fill = -3
+					opts = append(opts, npy.WithFillNulls(fill))
 				}
 				var names []string
 				var cols []*fixedshape.Array
 				var want [][]float64
 				for _, c := range tt.cols {
-					a, w := c.make(t, opts.Fill)
+					a, w := c.make(t, fill)
 					defer a.Release()
 					names, cols, want = append(names, c.name), append(cols, a), append(want, w)
 				}
 				var b bytes.Buffer
-				err := npy.WriteNPZ(&b, names, cols, opts)
+				err := npy.WriteNPZ(&b, names, cols, opts...)
 				if tt.wantErr != nil {
 					if !errors.Is(err, tt.wantErr) {
 						t.Fatalf("WriteNPZ error = %v, want %v", err, tt.wantErr)
@@ -125,7 +128,7 @@ func TestNPZRoundTrip(t *testing.T) {
 					t.Errorf("members (-want +got):\n%s", diff)
 				}
 
-				gotNames, got, err := npz(b.Bytes(), &npy.ReadOptions{Mem: mem})
+				gotNames, got, err := npz(b.Bytes(), npy.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -147,8 +150,8 @@ func TestNPZRoundTrip(t *testing.T) {
 }
 
 // npz reads an archive from bytes.
-func npz(b []byte, o *npy.ReadOptions) ([]string, []*fixedshape.Array, error) {
-	return npy.ReadNPZ(bytes.NewReader(b), int64(len(b)), o)
+func npz(b []byte, o ...npy.ReadOption) ([]string, []*fixedshape.Array, error) {
+	return npy.ReadNPZ(bytes.NewReader(b), int64(len(b)), o...)
 }
 
 func release(cols []*fixedshape.Array) {
@@ -176,7 +179,7 @@ func TestWriteNPZArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := npy.WriteNPZ(&b, tt.names, tt.cols, nil); !errors.Is(err, arrow.ErrInvalid) {
+			if err := npy.WriteNPZ(&b, tt.names, tt.cols); !errors.Is(err, arrow.ErrInvalid) {
 				t.Errorf("error = %v, want arrow.ErrInvalid", err)
 			}
 			if b.Len() != 0 {
@@ -209,8 +212,16 @@ func TestWriteNPZWriteError(t *testing.T) {
 	}
 	defer a.Release()
 	for _, n := range []int{0, 10, 100, 5000, 40000} {
-		if err := npy.WriteNPZ(&failWriter{n: n}, []string{"a", "b"}, []*fixedshape.Array{a, a}, nil); !errors.Is(err, errWrite) {
+		if err := npy.WriteNPZ(&failWriter{n: n}, []string{"a", "b"}, []*fixedshape.Array{a, a}); !errors.Is(err, errWrite) {
 			t.Errorf("after %d bytes: error = %v, want %v", n, err, errWrite)
 		}
 	}
+}
+
+// deflate returns the codec of .npz members: fstensor.Deflate when on.
+func deflate(on bool) fstensor.Compression {
+	if on {
+		return fstensor.Deflate
+	}
+	return fstensor.Uncompressed
 }

@@ -1,6 +1,7 @@
 package npy
 
 import (
+	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -42,7 +43,7 @@ func parseDict(b []byte, major int) (Header, error) {
 		case "descr":
 			k = 0
 			if p.peek() == '[' || p.peek() == '(' || p.peek() == '{' {
-				return h, errorf("\"descr\" is a structured dtype, which is not supported")
+				return h, &Error{errs.Unsupported("npy", "\"descr\" is a structured dtype, which is not supported")}
 			}
 			d, err := p.str()
 			if err != nil {

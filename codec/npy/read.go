@@ -13,45 +13,6 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// ReadOptions tune the readers. The zero value (or a nil pointer) reads
-// with memory.DefaultAllocator and the default limits.
-type ReadOptions struct {
-	// Mem allocates the values buffer whenever the data is copied (always
-	// for ReadColumn and ReadTensor; for DecodeColumn and DecodeTensor only
-	// when the data must be byte-swapped, transposed or realigned). Nil
-	// means memory.DefaultAllocator.
-	Mem memory.Allocator
-	// MaxHeaderSize bounds the header length field, in bytes. 0 means
-	// DefaultMaxHeaderSize.
-	MaxHeaderSize int
-	// MaxDataSize bounds the data size a header may announce, in bytes.
-	// 0 means no bound beyond int: readers never allocate more than twice
-	// the bytes the input actually holds, whatever the header says.
-	MaxDataSize int
-	// MaxMembers bounds the number of members (of any name) of a .npz
-	// archive that ReadNPZ accepts. 0 means DefaultMaxMembers.
-	MaxMembers int
-	// MaxTotalSize bounds the sum of the decompressed sizes of the .npy
-	// members of a .npz archive, headers included, in bytes: the bound on
-	// what ReadNPZ decompresses and holds, whatever the compression ratio.
-	// 0 means DefaultMaxTotalSize; math.MaxInt lifts the bound.
-	MaxTotalSize int
-}
-
-func (o *ReadOptions) mem() memory.Allocator {
-	if o == nil || o.Mem == nil {
-		return memory.DefaultAllocator
-	}
-	return o.Mem
-}
-
-func (o *ReadOptions) maxHeader() int {
-	if o == nil {
-		return 0
-	}
-	return o.MaxHeaderSize
-}
-
 // layout says how a header maps to a column.
 type layout struct {
 	h         Header
@@ -63,14 +24,14 @@ type layout struct {
 
 // plan maps a header to a column type: whole means the array is one
 // tensor, otherwise axis 0 is the batch axis.
-func plan(h Header, whole bool, o *ReadOptions) (layout, error) {
+func plan(h Header, whole bool, o *readConfig) (layout, error) {
 	l := layout{h: h}
 	var err error
 	if l.size, err = h.DataSize(); err != nil {
 		return l, err
 	}
-	if o != nil && o.MaxDataSize > 0 && l.size > o.MaxDataSize {
-		return l, errorf("data of %d bytes exceeds the limit %d", l.size, o.MaxDataSize)
+	if o.maxDataSize > 0 && l.size > o.maxDataSize {
+		return l, errorf("data of %d bytes exceeds the limit %d", l.size, o.maxDataSize)
 	}
 	shape := h.Shape
 	l.n = 1
@@ -109,7 +70,7 @@ func plan(h Header, whole bool, o *ReadOptions) (layout, error) {
 // (or has at most one tensor): b must then stay unmodified while the
 // array is in use, which makes DecodeColumn over a memory-mapped file a
 // zero-copy view. Otherwise the data is copied into memory from
-// opts.Mem: big-endian data is byte-swapped, and a Fortran-order array
+// [WithAllocator]: big-endian data is byte-swapped, and a Fortran-order array
 // is transposed so that each tensor is contiguous, its axes keeping the
 // Fortran layout as the reversed permutation. Bytes after the data are
 // ignored.
@@ -117,22 +78,30 @@ func plan(h Header, whole bool, o *ReadOptions) (layout, error) {
 // Errors wrap arrow.ErrInvalid: everything [ParseHeader] refuses, a 0-D
 // array (use [DecodeTensor]), tensors with a size-0 dimension (also
 // arrow.ErrNotImplemented; see fixedshape.NewType), data shorter than the
-// header announces or above opts.MaxDataSize. The caller releases the
+// header announces or above [WithMaxDataSize]. The caller releases the
 // array.
-func DecodeColumn(b []byte, opts *ReadOptions) (*fixedshape.Array, error) {
-	return decode(b, false, opts)
+func DecodeColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return decode(b, false, c)
 }
 
 // DecodeTensor is [DecodeColumn] for a file holding one tensor: the
 // result is a column of length 1 whose tensor has the array's shape
 // (0-D included). A Fortran-order array becomes the reversed permutation
 // and is not copied.
-func DecodeTensor(b []byte, opts *ReadOptions) (*fixedshape.Array, error) {
-	return decode(b, true, opts)
+func DecodeTensor(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return decode(b, true, c)
 }
 
-func decode(b []byte, whole bool, o *ReadOptions) (*fixedshape.Array, error) {
-	h, err := ParseHeader(b, o.maxHeader())
+func decode(b []byte, whole bool, o *readConfig) (*fixedshape.Array, error) {
+	h, err := ParseHeader(b, o.maxHeaderSize)
 	if err != nil {
 		return nil, err
 	}
@@ -148,27 +117,35 @@ func decode(b []byte, whole bool, o *ReadOptions) (*fixedshape.Array, error) {
 	if !h.BigEndian && !l.transpose && !isBool(h.Type) && unsafeslice.Aligned(data, w) {
 		return fixedshape.NewArrayFromBuffer(l.typ, l.n, memory.NewBufferBytes(data))
 	}
-	buf := memory.NewResizableBuffer(o.mem())
+	buf := memory.NewResizableBuffer(o.mem)
 	buf.Resize(l.size)
 	copy(buf.Bytes(), data)
 	return finish(l, buf, o)
 }
 
 // ReadColumn is [DecodeColumn] for a stream: it reads the header and
-// exactly the data bytes from r into memory from opts.Mem, growing the
+// exactly the data bytes from r into memory from [WithAllocator], growing the
 // buffer as data arrives (or allocating once when r reports its
 // remaining size through Len or Seek), so a header that lies about the
 // size costs no more memory than the input. r is never read past the
 // data. Errors are those of DecodeColumn, plus read errors (an
 // early end wraps io.ErrUnexpectedEOF too).
-func ReadColumn(r io.Reader, opts *ReadOptions) (*fixedshape.Array, error) {
-	return read(r, false, opts)
+func ReadColumn(r io.Reader, opts ...ReadOption) (*fixedshape.Array, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return read(r, false, c)
 }
 
 // ReadTensor is [ReadColumn] for a file holding one tensor, as
 // [DecodeTensor].
-func ReadTensor(r io.Reader, opts *ReadOptions) (*fixedshape.Array, error) {
-	return read(r, true, opts)
+func ReadTensor(r io.Reader, opts ...ReadOption) (*fixedshape.Array, error) {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return read(r, true, c)
 }
 
 // ReadHeader reads the magic, version, length field and header of a .npy
@@ -218,8 +195,8 @@ func eof(err error) error {
 	return err
 }
 
-func read(r io.Reader, whole bool, o *ReadOptions) (*fixedshape.Array, error) {
-	h, err := ReadHeader(r, o.maxHeader())
+func read(r io.Reader, whole bool, o *readConfig) (*fixedshape.Array, error) {
+	h, err := ReadHeader(r, o.maxHeaderSize)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +204,7 @@ func read(r io.Reader, whole bool, o *ReadOptions) (*fixedshape.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, err := readData(r, o.mem(), l.size)
+	buf, err := readData(r, o.mem, l.size)
 	if err != nil {
 		return nil, err
 	}
@@ -302,14 +279,14 @@ func remaining(r io.Reader) (int64, bool) {
 
 // finish byte-swaps and transposes buf, and packs bools into bits; the
 // column then owns the result.
-func finish(l layout, buf *memory.Buffer, o *ReadOptions) (*fixedshape.Array, error) {
+func finish(l layout, buf *memory.Buffer, o *readConfig) (*fixedshape.Array, error) {
 	defer buf.Release()
 	w := elemWidth(l.h.Type)
 	if l.h.BigEndian {
 		swapBytes(buf.Bytes(), w)
 	}
 	if l.transpose {
-		t := memory.NewResizableBuffer(o.mem())
+		t := memory.NewResizableBuffer(o.mem)
 		defer t.Release()
 		t.Resize(l.size)
 		// The file holds a (S x n) row-major matrix of elements, S the
@@ -318,7 +295,7 @@ func finish(l layout, buf *memory.Buffer, o *ReadOptions) (*fixedshape.Array, er
 		buf = t
 	}
 	if isBool(l.h.Type) {
-		bits := memory.NewResizableBuffer(o.mem())
+		bits := memory.NewResizableBuffer(o.mem)
 		defer bits.Release()
 		bits.Resize((l.size + 7) / 8)
 		packBools(bits.Bytes(), buf.Bytes())

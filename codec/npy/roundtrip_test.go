@@ -45,13 +45,13 @@ func TestRoundTrip(t *testing.T) {
 					a := fromLogical(t, dt, m, vals, tt.valid)
 					defer a.Release()
 					want := append([]float64(nil), vals...)
-					wo := &npy.WriteOptions{BigEndian: big}
+					wo := []npy.WriteOption{npy.WithBigEndian(big)}
 					if tt.fill != nil {
 						fill := 7.0
 						if dt.ID() == arrow.BOOL {
 							fill = 1 // a bool holds 0 and 1 only
 						}
-						wo.FillNulls, wo.Fill = true, fill
+						wo = append(wo, npy.WithFillNulls(fill))
 						for i, ok := range tt.valid {
 							if !ok {
 								for k := range m.Size() {
@@ -60,9 +60,9 @@ func TestRoundTrip(t *testing.T) {
 							}
 						}
 					}
-					ro := &npy.ReadOptions{Mem: mem}
+					ro := []npy.ReadOption{npy.WithAllocator(mem)}
 					var col bytes.Buffer
-					err := npy.WriteColumn(&col, a, wo)
+					err := npy.WriteColumn(&col, a, wo...)
 					if tt.wantErr != nil {
 						if !errors.Is(err, tt.wantErr) {
 							t.Fatalf("WriteColumn error = %v, want %v", err, tt.wantErr)
@@ -72,7 +72,7 @@ func TestRoundTrip(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, err := npy.ReadColumn(&col, ro)
+					got, err := npy.ReadColumn(&col, ro...)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -87,7 +87,7 @@ func TestRoundTrip(t *testing.T) {
 					// One tensor: a permutation that is the full reversal
 					// survives as Fortran order and reads back zero-copy.
 					var one bytes.Buffer
-					if err := npy.WriteTensor(&one, a, 0, wo); err != nil {
+					if err := npy.WriteTensor(&one, a, 0, wo...); err != nil {
 						t.Fatal(err)
 					}
 					h, err := npy.ParseHeader(one.Bytes(), 0)
@@ -98,7 +98,7 @@ func TestRoundTrip(t *testing.T) {
 						t.Errorf("fortran_order = %v, want %v", h.FortranOrder, tt.wantOrder)
 					}
 					b := one.Bytes()
-					tg, err := npy.DecodeTensor(b, ro)
+					tg, err := npy.DecodeTensor(b, ro...)
 					if err != nil {
 						t.Fatal(err)
 					}

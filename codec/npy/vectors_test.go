@@ -115,13 +115,13 @@ func TestSeedVectors(t *testing.T) {
 		t.Run(c.ID, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			opts := &npy.ReadOptions{Mem: mem}
+			opts := []npy.ReadOption{npy.WithAllocator(mem)}
 			if c.Expected.Error {
 				in := mustHex(t, c.Input.Hex)
 				if _, err := npy.ParseHeader(in, 0); !errors.Is(err, arrow.ErrInvalid) {
 					t.Errorf("ParseHeader error = %v, want arrow.ErrInvalid", err)
 				}
-				if _, err := npy.ReadTensor(bytes.NewReader(in), opts); !errors.Is(err, arrow.ErrInvalid) {
+				if _, err := npy.ReadTensor(bytes.NewReader(in), opts...); !errors.Is(err, arrow.ErrInvalid) {
 					t.Errorf("ReadTensor error = %v, want arrow.ErrInvalid", err)
 				}
 				return
@@ -151,8 +151,8 @@ func TestSeedVectors(t *testing.T) {
 				name string
 				fn   func() (*fixedshape.Array, error)
 			}{
-				{"decode", func() (*fixedshape.Array, error) { return npy.DecodeTensor(in, opts) }},
-				{"read", func() (*fixedshape.Array, error) { return npy.ReadTensor(bytes.NewReader(in), opts) }},
+				{"decode", func() (*fixedshape.Array, error) { return npy.DecodeTensor(in, opts...) }},
+				{"read", func() (*fixedshape.Array, error) { return npy.ReadTensor(bytes.NewReader(in), opts...) }},
 			} {
 				t.Run(read.name, func(t *testing.T) {
 					a, err := read.fn()
@@ -194,20 +194,20 @@ func TestSeedVectors(t *testing.T) {
 				}
 				a := fromLogical(t, h.Type, m, nil, nil)
 				defer a.Release()
-				checkWrite(t, c, func(b *bytes.Buffer) error { return npy.WriteColumn(b, a, versionOpts(c)) })
+				checkWrite(t, c, func(b *bytes.Buffer) error { return npy.WriteColumn(b, a, versionOpts(c)...) })
 				return
 			}
 			a := fromLogical(t, h.Type, m, want, nil)
 			defer a.Release()
-			checkWrite(t, c, func(b *bytes.Buffer) error { return npy.WriteTensor(b, a, 0, versionOpts(c)) })
+			checkWrite(t, c, func(b *bytes.Buffer) error { return npy.WriteTensor(b, a, 0, versionOpts(c)...) })
 		})
 	}
 }
 
-func versionOpts(c seedCase) *npy.WriteOptions {
-	o := &npy.WriteOptions{BigEndian: len(c.Input.Descr) > 0 && c.Input.Descr[0] == '>'}
+func versionOpts(c seedCase) []npy.WriteOption {
+	o := []npy.WriteOption{npy.WithBigEndian(len(c.Input.Descr) > 0 && c.Input.Descr[0] == '>')}
 	if len(c.Input.Version) == 2 {
-		o.Major, o.Minor = c.Input.Version[0], c.Input.Version[1]
+		o = append(o, npy.WithVersion(c.Input.Version[0], c.Input.Version[1]))
 	}
 	return o
 }

@@ -3,6 +3,8 @@ package npy
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/internal/errs"
 	"io"
 	"math"
 	"strconv"
@@ -13,30 +15,12 @@ import (
 	"github.com/fstensor/fstensor/stride"
 )
 
-// WriteOptions tune the writers. The zero value (or a nil pointer)
-// writes what numpy.save writes for the same array: version 1.0 (2.0 when
-// the header needs it), little-endian, and an error for null tensors.
-type WriteOptions struct {
-	// Major and Minor force the format version (1.0, 2.0 or 3.0); zero
-	// picks it as NumPy does.
-	Major, Minor int
-	// BigEndian writes multi-byte elements big-endian (descr '>').
-	BigEndian bool
-	// FillNulls writes null tensors as tensors whose every element is
-	// Fill; without it a null tensor is an error wrapping
-	// [ErrNullTensor], since .npy has no nulls. The writers check Fill
-	// against the element type with [CheckFill] before writing anything,
-	// whether or not the column has nulls.
-	FillNulls bool
-	// Fill is the value of the elements of null tensors with FillNulls.
-	Fill float64
-}
-
 var (
 	// ErrNullTensor reports a null tensor written without
-	// WriteOptions.FillNulls. Errors of it are *Error values, which
-	// also wrap arrow.ErrInvalid.
-	ErrNullTensor = errors.New("npy: null tensor")
+	// [WithFillNulls]. It is fstensor.ErrNullTensor, which the
+	// other writers of formats without nulls report too. Errors of it
+	// are *Error values, which also wrap arrow.ErrInvalid.
+	ErrNullTensor = fstensor.ErrNullTensor
 	// ErrFill reports a fill value the element type cannot hold (see
 	// [CheckFill]). Errors of it are *Error values, which also wrap
 	// arrow.ErrInvalid.
@@ -54,7 +38,7 @@ var (
 // type and the value.
 func CheckFill(dt arrow.DataType, v float64) error {
 	bad := func(why string) error {
-		return &Error{msg: "fill value " + strconv.FormatFloat(v, 'g', -1, 64) + " " + why, kind: ErrFill}
+		return &Error{errs.Kind(ErrFill, "npy", "fill value %s %s", strconv.FormatFloat(v, 'g', -1, 64), why)}
 	}
 	var lo, hi float64 // the integer range: lo <= v < hi
 	switch dt.ID() {
@@ -104,18 +88,27 @@ const chunkSize = 64 << 10
 // order through a buffer of at most 64 KiB, and so are big-endian output
 // and null fills. The bytes are those numpy.save writes for the same logical
 // array. Errors wrap arrow.ErrInvalid: an invalid array, null tensors
-// without opts.FillNulls (wrapping [ErrNullTensor] too), an
-// opts.Fill the element type cannot hold (wrapping [ErrFill] too, before
+// without [WithFillNulls] (wrapping [ErrNullTensor] too), a
+// fill value the element type cannot hold (wrapping [ErrFill] too, before
 // anything is written), a bad version; write errors are returned as they
 // come.
-func WriteColumn(w io.Writer, a *fixedshape.Array, opts *WriteOptions) error {
+func WriteColumn(w io.Writer, a *fixedshape.Array, opts ...WriteOption) error {
+	c, err := newWriteConfig(opts)
+	if err != nil {
+		return err
+	}
+	return writeColumn(w, a, c)
+}
+
+// writeColumn is WriteColumn with its configuration.
+func writeColumn(w io.Writer, a *fixedshape.Array, c *writeConfig) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
 	typ := a.TensorType()
 	shape := append([]int{a.Len()}, typ.Shape()...)
 	strides := append([]int{typ.ListSize()}, typ.ElemStrides()...)
-	return write(w, a, 0, a.Len(), shape, strides, opts)
+	return write(w, a, 0, a.Len(), shape, strides, c)
 }
 
 // WriteTensor writes tensor i of a to w as a .npy array of the tensor's
@@ -124,28 +117,29 @@ func WriteColumn(w io.Writer, a *fixedshape.Array, opts *WriteOptions) error {
 // copying, as numpy.save writes a Fortran-contiguous array; an identity
 // permutation is written in C order without copying; any other
 // permutation is copied to C order. Errors are those of [WriteColumn]; a
-// null tensor i is an error unless opts.FillNulls. It panics if i is out
+// null tensor i is an error without [WithFillNulls]. It panics if i is out
 // of range.
-func WriteTensor(w io.Writer, a *fixedshape.Array, i int, opts *WriteOptions) error {
+func WriteTensor(w io.Writer, a *fixedshape.Array, i int, opts ...WriteOption) error {
 	if i < 0 || i >= a.Len() {
 		panic("npy: tensor index out of range")
+	}
+	c, err := newWriteConfig(opts)
+	if err != nil {
+		return err
 	}
 	if err := a.Validate(); err != nil {
 		return err
 	}
 	typ := a.TensorType()
-	return write(w, a, i, 1, typ.Shape(), typ.ElemStrides(), opts)
+	return write(w, a, i, 1, typ.Shape(), typ.ElemStrides(), c)
 }
 
 // write writes tensors [first, first+n) of a as an array of shape with
 // element strides (in the physical buffer of those tensors).
-func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int, o *WriteOptions) error {
-	if o == nil {
-		o = &WriteOptions{}
-	}
+func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int, o *writeConfig) error {
 	typ := a.TensorType()
-	if o.FillNulls {
-		if err := CheckFill(typ.ElemType(), o.Fill); err != nil {
+	if o.fillNulls {
+		if err := CheckFill(typ.ElemType(), o.fill); err != nil {
 			return err
 		}
 	}
@@ -153,13 +147,13 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 	nulls := false
 	for i := first; a.NullN() > 0 && i < first+n; i++ {
 		if a.IsNull(i) {
-			if !o.FillNulls {
-				return &Error{msg: "tensor " + strconv.Itoa(i) + " is null and .npy has no nulls (set FillNulls)", kind: ErrNullTensor}
+			if !o.fillNulls {
+				return &Error{errs.Kind(ErrNullTensor, "npy", "tensor %d is null and .npy has no nulls", i)}
 			}
 			nulls = true
 		}
 	}
-	h := Header{Major: o.Major, Minor: o.Minor, Type: typ.ElemType(), BigEndian: o.BigEndian && width > 1, Shape: shape}
+	h := Header{Major: o.major, Minor: o.minor, Type: typ.ElemType(), BigEndian: o.bigEndian && width > 1, Shape: shape}
 	sequential := true
 	switch {
 	case stride.IsRowMajor(shape, strides):
@@ -176,7 +170,7 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 		if _, err := w.Write(hdr); err != nil {
 			return err
 		}
-		return writeBools(w, a, first, n, shape, strides, sequential, nulls, o.Fill != 0)
+		return writeBools(w, a, first, n, shape, strides, sequential, nulls, o.fill != 0)
 	}
 	raw := a.ValueBytes()[first*size*width : (first+n)*size*width]
 	if _, err := w.Write(hdr); err != nil {
@@ -192,7 +186,7 @@ func write(w io.Writer, a *fixedshape.Array, first, n int, shape, strides []int,
 	// A multiple of 8 bytes, so of every width, as addElem needs; small
 	// arrays get a buffer of their size.
 	c := chunkWriter{w: w, width: width, swap: h.BigEndian, buf: make([]byte, 0, min(chunkSize, (len(raw)+7)&^7))}
-	fill := fillBytes(typ.ElemType(), o.Fill)
+	fill := fillBytes(typ.ElemType(), o.fill)
 	if sequential {
 		for i := range n {
 			if nulls && a.IsNull(first+i) {

@@ -77,7 +77,11 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 // column (NewColumn). Errors are theirs, naming the message, and a count
 // of messages other than [WithExpectedCount]'s.
 func ReadColumn(msgs [][]byte, opts ...ReadOption) (*fixedshape.Array, error) {
-	if err := newReadConfig(opts).checkCount(len(msgs)); err != nil {
+	c, err := newReadConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkCount(len(msgs)); err != nil {
 		return nil, err
 	}
 	ts := make([]Tensor, len(msgs))
@@ -111,7 +115,7 @@ func TensorOf(arr *fixedshape.Array, i int) (Tensor, error) {
 		return Tensor{}, wrap(err, "column")
 	}
 	if arr.IsNull(i) {
-		return Tensor{}, errorf("tensor %d is null; TensorProto has no null tensors", i)
+		return Tensor{}, nullTensor("tensor %d is null; TensorProto has no null tensors", i)
 	}
 	t := Tensor{DType: dt, Shape: typ.Shape(), DimNames: typ.DimNames()}
 	if dt == Bool {

@@ -1,27 +1,45 @@
 package tfproto
 
+import "github.com/fstensor/fstensor/internal/errs"
+
 // ReadOption configures [ReadColumn] and [ReadDelimited].
 type ReadOption func(*readConfig)
 
 type readConfig struct {
 	count    int
 	hasCount bool
+	err      error // of the first invalid option
 }
 
-func newReadConfig(opts []ReadOption) readConfig {
+// newReadConfig applies opts; the error is that of the first invalid
+// option value, an *Error wrapping fstensor.ErrOption. A nil ReadOption
+// is skipped.
+func newReadConfig(opts []ReadOption) (readConfig, error) {
 	var c readConfig
 	for _, o := range opts {
-		o(&c)
+		if o != nil {
+			o(&c)
+		}
 	}
-	return c
+	return c, c.err
 }
 
 // WithExpectedCount makes a reader fail unless the input holds exactly n
 // tensors. A stream of TensorProto messages has no footer or count, so
 // one cut exactly between two messages reads, without it, as a shorter
 // column and no error (see the package doc, Streams).
+//
+// A negative n is an invalid option.
 func WithExpectedCount(n int) ReadOption {
-	return func(c *readConfig) { c.count, c.hasCount = n, true }
+	return func(c *readConfig) {
+		if n < 0 {
+			if c.err == nil {
+				c.err = &Error{errs.Option("tfproto", "WithExpectedCount", n, "want a tensor count of 0 or more")}
+			}
+			return
+		}
+		c.count, c.hasCount = n, true
+	}
 }
 
 // checkCount fails when the expected count is set and is not n.

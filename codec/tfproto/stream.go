@@ -46,6 +46,9 @@ func AppendDelimited(dst []byte, msgs [][]byte) []byte {
 // ReadDelimited reads the length-delimited stream b (SplitDelimited) as
 // one column (ReadColumn). Options: [WithExpectedCount].
 func ReadDelimited(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
+	if _, err := newReadConfig(opts); err != nil {
+		return nil, err
+	}
 	msgs, err := SplitDelimited(b)
 	if err != nil {
 		return nil, err

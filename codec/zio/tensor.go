@@ -196,7 +196,7 @@ func appendTensors(m *Message, arr *fixedshape.Array, from, to int) error {
 	}
 	for i := from; i < to; i++ {
 		if arr.IsNull(i) {
-			return errorf("tensor %d is null; TENS has no null tensors", i)
+			return nullTensor("tensor %d is null; TENS has no null tensors", i)
 		}
 	}
 	if l.TENS == nil {

@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+
+	"github.com/fstensor/fstensor/internal/errs"
 )
 
 // Error is the error of a failed check. It matches arrow.ErrInvalid under
@@ -21,24 +23,23 @@ type Error struct {
 	// Row is the slot at fault, counted from the start of the array Path
 	// names (for a column, the row of the batch); -1 when no one slot is.
 	Row int
-	msg string
+	base
 }
 
-func (e *Error) Error() string {
-	switch {
-	case e.Path == "":
-		return "validate: " + e.msg
-	case e.Row < 0:
-		return fmt.Sprintf("validate: column %q: %s", e.Path, e.msg)
-	}
-	return fmt.Sprintf("validate: column %q row %d: %s", e.Path, e.Row, e.msg)
-}
-
-// Unwrap returns arrow.ErrInvalid.
-func (e *Error) Unwrap() error { return arrow.ErrInvalid }
+type base = errs.Base
 
 func errorf(path pathT, row int, format string, args ...any) error {
-	return &Error{Path: path.String(), Row: row, msg: fmt.Sprintf(format, args...)}
+	e := &Error{Path: path.String(), Row: row}
+	msg := fmt.Sprintf(format, args...)
+	switch {
+	case e.Path == "":
+		e.base = errs.Make("validate", "%s", msg)
+	case row < 0:
+		e.base = errs.Make("validate", "column %q: %s", e.Path, msg)
+	default:
+		e.base = errs.Make("validate", "column %q row %d: %s", e.Path, row, msg)
+	}
+	return e
 }
 
 // pathT names an array: its parent's path and its own name, joined only

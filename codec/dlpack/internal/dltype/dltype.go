@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/fstensor/fstensor/internal/errs"
 )
 
 // Code is a DLDataTypeCode of dlpack.h v1.1. Package dlpack declares the
@@ -103,35 +105,31 @@ type Layout struct {
 	ByteOffset uint64
 }
 
-// Error is the error type of package dlpack. It wraps arrow.ErrInvalid.
-type Error struct {
-	msg string
-	err error // an extra cause, or nil
-}
+type base = errs.Base
 
-// Error returns the message, prefixed with "dlpack: ".
-func (e *Error) Error() string {
-	if e.err != nil {
-		return "dlpack: " + e.msg + ": " + e.err.Error()
-	}
-	return "dlpack: " + e.msg
-}
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.err != nil {
-		return []error{arrow.ErrInvalid, e.err}
-	}
-	return []error{arrow.ErrInvalid}
-}
+// Error is the error type of package dlpack. It matches arrow.ErrInvalid
+// and its causes under errors.Is; its message starts with "dlpack: ".
+type Error struct{ base }
 
 // Errorf returns an *Error with the formatted message (without the
-// "dlpack: " prefix, which Error adds).
+// "dlpack: " prefix, which it adds); a %w argument becomes a cause.
 func Errorf(format string, args ...any) error {
-	return &Error{msg: fmt.Sprintf(format, args...)}
+	return &Error{errs.Make("dlpack", format, args...)}
 }
 
 // Wrapf returns an *Error with the formatted message that also wraps err.
 func Wrapf(err error, format string, args ...any) error {
-	return &Error{msg: fmt.Sprintf(format, args...), err: err}
+	return &Error{errs.Make("dlpack", format+": %w", append(args, err)...)}
+}
+
+// Kindf returns an *Error with the formatted message that also matches
+// kind, a sentinel, without printing it.
+func Kindf(kind error, format string, args ...any) error {
+	return &Error{errs.Kind(kind, "dlpack", format, args...)}
+}
+
+// Optionf returns the *Error of an invalid option value (see
+// errs.Option): it also matches fstensor.ErrOption.
+func Optionf(name string, value any, why string) error {
+	return &Error{errs.Option("dlpack", name, value, why)}
 }

@@ -237,17 +237,17 @@ func fstImport(p unsafe.Pointer, req *C.char) *C.char {
 	if err := json.Unmarshal([]byte(C.GoString(req)), &r); err != nil {
 		return reply(importReply{Error: err.Error()})
 	}
-	opts := &dlpack.ImportOptions{Column: r.Column, AllowCopy: r.AllowCopy, Mem: mem}
+	opts := []dlpack.ImportOption{dlpack.WithColumn(r.Column), dlpack.WithCopy(r.AllowCopy), dlpack.WithAllocator(mem)}
 	var a *fixedshape.Array
 	var err error
 	if r.Legacy {
 		m := (*dlpack.ManagedTensor)(p)
-		if a, err = dlpack.Import(m, opts); err != nil {
+		if a, err = dlpack.Import(m, opts...); err != nil {
 			m.Delete()
 		}
 	} else {
 		m := (*dlpack.ManagedTensorVersioned)(p)
-		if a, err = dlpack.ImportVersioned(m, opts); err != nil {
+		if a, err = dlpack.ImportVersioned(m, opts...); err != nil {
 			m.Delete()
 		}
 	}
