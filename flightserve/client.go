@@ -19,7 +19,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
@@ -101,7 +101,7 @@ type Info struct {
 
 func (c *Client) decodeInfo(fi *flight.FlightInfo) (Info, error) {
 	var in Info
-	if err := arrowconv.CheckSchemaMessage(fi.GetSchema()); err != nil {
+	if err := arrowipc.CheckSchemaMessage(fi.GetSchema()); err != nil {
 		return in, fmt.Errorf("flightserve: flight info: %w", err)
 	}
 	schema, err := flight.DeserializeSchema(fi.GetSchema(), c.cfg.mem)
@@ -166,7 +166,7 @@ func (c *Client) Get(ctx context.Context, t Ticket) (array.RecordReader, error) 
 		}
 		return fd.DataHeader, fd.DataBody, nil
 	}
-	rr, err := arrowconv.NewIPCMessageReader(next, arrowconv.WithAllocator(c.cfg.mem), arrowconv.WithBodySizeLimit(int64(c.cfg.maxMsg)))
+	rr, err := arrowipc.NewIPCMessageReader(next, arrowipc.WithAllocator(c.cfg.mem), arrowipc.WithBodySizeLimit(int64(c.cfg.maxMsg)))
 	if err != nil {
 		cancel()
 		return nil, err
@@ -178,7 +178,7 @@ func (c *Client) Get(ctx context.Context, t Ticket) (array.RecordReader, error) 
 
 // getReader cancels its call when released.
 type getReader struct {
-	*arrowconv.RecordReader
+	*arrowipc.RecordReader
 	cancel context.CancelFunc
 	refs   atomic.Int64
 }

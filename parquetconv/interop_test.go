@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testvec"
@@ -158,7 +158,7 @@ func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Alloc
 	if err != nil {
 		t.Fatal(err)
 	}
-	iw, err := arrowconv.NewIPCFileWriter(f, rec.Schema(), arrowconv.WithAllocator(mem))
+	iw, err := arrowipc.NewIPCFileWriter(f, rec.Schema(), arrowipc.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
@@ -29,7 +30,7 @@ import (
 // [WithMaxChunkBytes]. The caller releases the reader, which closes the
 // file. See the package doc (Reading) for what is decoded how and the
 // checks made.
-func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
+func OpenFile(path string, opts ...Option) (*arrowipc.RecordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
@@ -45,7 +46,7 @@ func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
 // NewReader is [OpenFile] for a file already open as r, which must allow
 // concurrent ReadAt calls when [WithWorkers] is above 1 (os.File and
 // bytes.Reader do); releasing the reader does not close r.
-func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (*arrowconv.RecordReader, error) {
+func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (*arrowipc.RecordReader, error) {
 	return newParquetReader(r, nil, newConfig(opts))
 }
 
@@ -91,7 +92,7 @@ func (g *groupResult) release() {
 	g.cols = nil
 }
 
-func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *arrowconv.RecordReader, err error) {
+func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *arrowipc.RecordReader, err error) {
 	defer recovered(&err, "read")
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -118,7 +119,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 			closeFn()
 		}
 	}
-	return arrowconv.NewRecordReader(rd.schema, rd.next, closeAll), nil
+	return arrowipc.NewRecordReader(rd.schema, rd.next, closeAll), nil
 }
 
 // noCloser hides the Close method of a reader from arrow-go's
@@ -188,7 +189,7 @@ func checkStoredSchema(md *metadata.FileMetaData) error {
 	if err != nil {
 		return errorf("stored Arrow schema: %v", err)
 	}
-	if err := arrowconv.CheckSchemaMessage(b); err != nil {
+	if err := arrowipc.CheckSchemaMessage(b); err != nil {
 		return errorf("stored Arrow schema: %w", err)
 	}
 	return nil

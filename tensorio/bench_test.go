@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -66,9 +66,9 @@ func BenchmarkRead(b *testing.B) {
 		b.Run(name+"/impl=arrowconv", func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
-			open := arrowconv.OpenIPCFile
+			open := arrowipc.OpenIPCFile
 			if mapped {
-				open = arrowconv.OpenMappedIPCFile
+				open = arrowipc.OpenMappedIPCFile
 			}
 			for b.Loop() {
 				r, err := open(path)

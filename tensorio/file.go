@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/atomicfile"
 )
 
@@ -70,15 +70,15 @@ func (r *Reader) takeFile() (*os.File, error) {
 // with WithMmap, else read through the file, which Close closes.
 func (r *Reader) openIPCFileFrom(c *config) error {
 	f, _ := r.takeFile()
-	var fr *arrowconv.FileReader
+	var fr *arrowipc.FileReader
 	var err error
 	closeFile := f.Close
 	if c.mapped {
-		fr, err = arrowconv.MapIPCFile(f, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.MapIPCFile(f, arrowipc.WithAllocator(c.mem))
 		f.Close()
 		closeFile = func() error { return nil }
 	} else {
-		fr, err = arrowconv.NewIPCFileReader(f, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.NewIPCFileReader(f, arrowipc.WithAllocator(c.mem))
 	}
 	if err != nil {
 		closeFile()

@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -193,12 +193,12 @@ func (r *Reader) openIPCFile(c *config) error {
 	if r.file != nil {
 		return r.openIPCFileFrom(c)
 	}
-	var fr *arrowconv.FileReader
+	var fr *arrowipc.FileReader
 	var err error
 	if c.mapped {
-		fr, err = arrowconv.OpenMappedIPCFile(r.path, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.OpenMappedIPCFile(r.path, arrowipc.WithAllocator(c.mem))
 	} else {
-		fr, err = arrowconv.OpenIPCFile(r.path, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.OpenIPCFile(r.path, arrowipc.WithAllocator(c.mem))
 	}
 	if err != nil {
 		return err
@@ -227,7 +227,7 @@ func (r *Reader) openStream(c *config) error {
 // startStream reads the IPC stream or (from an *os.File) the Parquet file
 // src batch by batch; closeSrc ends it, on error too.
 func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) error {
-	var rr *arrowconv.RecordReader
+	var rr *arrowipc.RecordReader
 	var err error
 	if r.format == Parquet {
 		file, ok := src.(*os.File)
@@ -241,7 +241,7 @@ func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) er
 		}
 		rr, err = parquetconv.NewReader(file, popts...)
 	} else {
-		rr, err = arrowconv.NewIPCStreamReader(src, arrowconv.WithAllocator(c.mem))
+		rr, err = arrowipc.NewIPCStreamReader(src, arrowipc.WithAllocator(c.mem))
 	}
 	if err != nil {
 		closeSrc()

@@ -1,4 +1,4 @@
-package arrowconv
+package arrowipc
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
+	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/internal/mmap"
 )
 
@@ -182,7 +183,7 @@ func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
 	if err != nil {
 		return nil, errorf("ipc file: record batch %d: %w", i, err)
 	}
-	if err := ValidateRecord(rec); err != nil {
+	if err := arrowconv.ValidateRecord(rec); err != nil {
 		rec.Release()
 		return nil, errorf("record batch %d: %w", i, err)
 	}
@@ -203,7 +204,7 @@ func (r *FileReader) Close() error {
 }
 
 // RecordReader yields the record batches of an IPC stream (or of another
-// format through [NewRecordReader]), validating each in full ([ValidateRecord]).
+// format through [NewRecordReader]), validating each in full ([arrowconv.ValidateRecord]).
 // It implements array.RecordReader. It is not safe for concurrent use.
 type RecordReader struct {
 	refs   atomic.Int64
@@ -220,7 +221,7 @@ var _ array.RecordReader = (*RecordReader)(nil)
 // readers of other formats (package parquetconv): next returns a batch
 // the reader then owns, or (nil, nil) at the end, or an error, which
 // stops the reader; every batch is validated in full
-// ([ValidateRecord]) before Next hands it out. close, if not nil, runs
+// ([arrowconv.ValidateRecord]) before Next hands it out. close, if not nil, runs
 // once, when the last reference is released. schema is the schema of
 // the batches.
 func NewRecordReader(schema *arrow.Schema, next func() (arrow.RecordBatch, error), close func()) *RecordReader {
@@ -290,7 +291,7 @@ func (r *RecordReader) Next() bool {
 	}
 	rec, err := r.next()
 	if err == nil && rec != nil {
-		err = ValidateRecord(rec)
+		err = arrowconv.ValidateRecord(rec)
 		if err != nil {
 			rec.Release()
 		}
@@ -373,7 +374,7 @@ func NewIPCStreamWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*IPC
 }
 
 // Write writes one record batch, whose schema must equal the writer's.
-// The batch is validated in full first ([ValidateRecord]): an invalid one
+// The batch is validated in full first ([arrowconv.ValidateRecord]): an invalid one
 // is refused before anything of it is written. Sliced columns are written
 // with only their own rows. A panic of arrow-go's writer is returned as
 // an error wrapping arrow.ErrInvalid; the output is then to be discarded.
@@ -383,7 +384,7 @@ func (w *IPCWriter) Write(rec arrow.RecordBatch) (err error) {
 	if !rec.Schema().Equal(w.schema) {
 		return errorf("record schema %v does not match the writer's %v", rec.Schema(), w.schema)
 	}
-	if err := ValidateRecord(rec); err != nil {
+	if err := arrowconv.ValidateRecord(rec); err != nil {
 		return err
 	}
 	if w.file != nil {

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/metadata"
@@ -129,7 +130,7 @@ func rsTensorColumn(t *testing.T, mem memory.Allocator, perm bool) *fixedshape.A
 	return arr
 }
 
-// writeFstensor writes the test column with arrowconv's IPC file writer,
+// writeFstensor writes the test column with arrowipc's IPC file writer,
 // through NonNullableValuesRecord when nonNull is set.
 func writeFstensor(t *testing.T, path string, perm, nonNull bool) {
 	t.Helper()
@@ -153,7 +154,7 @@ func writeFstensor(t *testing.T, path string, perm, nonNull bool) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := arrowconv.NewIPCFileWriter(f, rec.Schema(), arrowconv.WithAllocator(mem))
+	w, err := arrowipc.NewIPCFileWriter(f, rec.Schema(), arrowipc.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,12 +166,12 @@ func writeFstensor(t *testing.T, path string, perm, nonNull bool) {
 	}
 }
 
-// readFstensor reads the first column of an IPC file with arrowconv.
+// readFstensor reads the first column of an IPC file with arrowipc.
 func readFstensor(t *testing.T, path string) rsColumn {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	r, err := arrowconv.OpenIPCFile(path, arrowconv.WithAllocator(mem))
+	r, err := arrowipc.OpenIPCFile(path, arrowipc.WithAllocator(mem))
 	if err != nil {
 		return rsColumn{Error: err.Error()}
 	}
@@ -375,15 +376,15 @@ func TestArrowRSPermutationsKey(t *testing.T) {
 			}
 			w.Close()
 
-			// Read with arrowconv, write with arrowconv, read the
+			// Read with arrowipc, write with arrowipc, read the
 			// output's field metadata back with plain arrow-go.
-			r, err := arrowconv.NewIPCStreamReader(&in, arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(&in, arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer r.Release()
 			var out bytes.Buffer
-			ow, err := arrowconv.NewIPCStreamWriter(&out, r.Schema(), arrowconv.WithAllocator(mem))
+			ow, err := arrowipc.NewIPCStreamWriter(&out, r.Schema(), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -405,7 +406,7 @@ func TestArrowRSPermutationsKey(t *testing.T) {
 				bytes.Contains(out.Bytes(), []byte("null")) {
 				t.Errorf("output stream does not carry %s alone: %q", tc.want, out.Bytes())
 			}
-			pr, err := arrowconv.NewIPCStreamReader(&out, arrowconv.WithAllocator(mem))
+			pr, err := arrowipc.NewIPCStreamReader(&out, arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -484,7 +485,7 @@ func TestNonNullableValues(t *testing.T) {
 			}
 			defer nn.Release()
 			var buf bytes.Buffer
-			w, err := arrowconv.NewIPCStreamWriter(&buf, nn.Schema(), arrowconv.WithAllocator(mem))
+			w, err := arrowipc.NewIPCStreamWriter(&buf, nn.Schema(), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -494,7 +495,7 @@ func TestNonNullableValues(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			r, err := arrowconv.NewIPCStreamReader(&buf, arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 )
 
 // jsonColumn is a column given as arrow-go JSON.
@@ -140,7 +140,7 @@ func TestIPCValidMetadata(t *testing.T) {
 					if err := w.Close(); err != nil {
 						t.Fatal(err)
 					}
-					r, err := arrowconv.NewIPCStreamReader(&buf, arrowconv.WithAllocator(mem))
+					r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -177,13 +177,13 @@ func TestIPCValidMetadata(t *testing.T) {
 				}
 				for _, open := range []struct {
 					name string
-					f    func() (*arrowconv.FileReader, error)
+					f    func() (*arrowipc.FileReader, error)
 				}{
-					{"file", func() (*arrowconv.FileReader, error) {
-						return arrowconv.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowconv.WithAllocator(mem))
+					{"file", func() (*arrowipc.FileReader, error) {
+						return arrowipc.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowipc.WithAllocator(mem))
 					}},
-					{"mapped", func() (*arrowconv.FileReader, error) {
-						return arrowconv.OpenMappedIPCFile(path, arrowconv.WithAllocator(mem))
+					{"mapped", func() (*arrowipc.FileReader, error) {
+						return arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(mem))
 					}},
 				} {
 					t.Run(open.name, func(t *testing.T) {
@@ -283,7 +283,7 @@ func TestIPCValidMetadataPyarrow(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			r, err := arrowconv.NewIPCStreamReader(f, arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(f, arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,13 +298,13 @@ func TestIPCValidMetadataPyarrow(t *testing.T) {
 		})
 		for _, mapped := range []bool{false, true} {
 			name := codec + "/file"
-			open := arrowconv.OpenIPCFile
+			open := arrowipc.OpenIPCFile
 			if mapped {
-				name, open = codec+"/mapped", arrowconv.OpenMappedIPCFile
+				name, open = codec+"/mapped", arrowipc.OpenMappedIPCFile
 			}
 			t.Run(name, func(t *testing.T) {
 				mem := checkedMem(t)
-				r, err := open(filepath.Join(dir, codec+".arrow"), arrowconv.WithAllocator(mem))
+				r, err := open(filepath.Join(dir, codec+".arrow"), arrowipc.WithAllocator(mem))
 				if mapped {
 					// arrow-go v18.8.0's NewMappedFileReader leaves its
 					// dictionary memo nil and panics on a dictionary.

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 )
 
 // craftedFile is an IPC file whose footer (atOpen) or first record batch
@@ -63,15 +63,15 @@ func craftedFiles() []craftedFile {
 
 // openCrafted opens data with the plain reader or, through a file, the
 // mapped one.
-func openCrafted(t *testing.T, data []byte, mapped bool, mem arrowconv.Option) (*arrowconv.FileReader, error) {
+func openCrafted(t *testing.T, data []byte, mapped bool, mem arrowipc.Option) (*arrowipc.FileReader, error) {
 	if !mapped {
-		return arrowconv.NewIPCFileReader(bytes.NewReader(data), mem, arrowconv.WithBodySizeLimit(craftLimit))
+		return arrowipc.NewIPCFileReader(bytes.NewReader(data), mem, arrowipc.WithBodySizeLimit(craftLimit))
 	}
 	path := filepath.Join(t.TempDir(), "crafted.arrow")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return arrowconv.OpenMappedIPCFile(path, mem, arrowconv.WithBodySizeLimit(craftLimit))
+	return arrowipc.OpenMappedIPCFile(path, mem, arrowipc.WithBodySizeLimit(craftLimit))
 }
 
 func TestIPCFileRejectsCrafted(t *testing.T) {
@@ -86,7 +86,7 @@ func TestIPCFileRejectsCrafted(t *testing.T) {
 				var err error
 				n := -1
 				a := allocated(func() {
-					r, oerr := openCrafted(t, tc.data, mapped, arrowconv.WithAllocator(mem))
+					r, oerr := openCrafted(t, tc.data, mapped, arrowipc.WithAllocator(mem))
 					if err = oerr; err != nil {
 						return
 					}
@@ -144,7 +144,7 @@ func TestIPCCraftedControls(t *testing.T) {
 		t.Run(tc.name+"/stream", func(t *testing.T) {
 			data := streamOf(append(append([]ipcMsg{schemaMsg(tc.schema)}, tc.dicts...), tc.batches...)...)
 			mem := checkedMem(t)
-			r, err := arrowconv.NewIPCStreamReader(bytes.NewReader(data), arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func TestIPCCraftedControls(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				mem := checkedMem(t)
-				r, err := openCrafted(t, fileOf(tc.schema, tc.dicts, tc.batches, nil), mapped, arrowconv.WithAllocator(mem))
+				r, err := openCrafted(t, fileOf(tc.schema, tc.dicts, tc.batches, nil), mapped, arrowipc.WithAllocator(mem))
 				if mapped && len(tc.dicts) > 0 {
 					// arrow-go v18.8.0's NewMappedFileReader leaves its
 					// dictionary memo nil and panics on a dictionary.

@@ -1,4 +1,4 @@
-package arrowconv
+package arrowipc
 
 import (
 	"io"
@@ -24,7 +24,7 @@ import (
 // copy (a body longer than stated is cut to its stated length), so next
 // must not reuse the bytes it returns (a body not aligned to 8 bytes
 // is copied, from the allocator). Batches are validated in full
-// ([ValidateRecord]) before Next hands them out. Errors of the messages
+// ([arrowconv.ValidateRecord]) before Next hands them out. Errors of the messages
 // wrap arrow.ErrInvalid; an error of next other than io.EOF is returned
 // as it is, wrapped. The caller releases the reader.
 func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Option) (rr *RecordReader, err error) {

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 )
 
 // TestFailedDecodeFreesMemory reads files whose second buffer or child
@@ -17,16 +17,16 @@ func TestFailedDecodeFreesMemory(t *testing.T) {
 	tests := []struct {
 		name string
 		file string
-		read func(path string, opts ...arrowconv.Option) error
+		read func(path string, opts ...arrowipc.Option) error
 	}{
-		{"file short int64 buffer", "leak_ipcfile_short_int64_buffer.arrow", readFile(arrowconv.OpenIPCFile)},
-		{"mapped file short int64 buffer", "leak_ipcfile_short_int64_buffer.arrow", readFile(arrowconv.OpenMappedIPCFile)},
+		{"file short int64 buffer", "leak_ipcfile_short_int64_buffer.arrow", readFile(arrowipc.OpenIPCFile)},
+		{"mapped file short int64 buffer", "leak_ipcfile_short_int64_buffer.arrow", readFile(arrowipc.OpenMappedIPCFile)},
 		{"stream child length", "leak_ipcstream_child_len.arrows", readStreamFile},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := checkedMem(t)
-			err := tc.read(filepath.Join("testdata", tc.file), arrowconv.WithAllocator(mem))
+			err := tc.read(filepath.Join("testdata", tc.file), arrowipc.WithAllocator(mem))
 			if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("err = %v, want arrow.ErrInvalid", err)
 			}
@@ -34,8 +34,8 @@ func TestFailedDecodeFreesMemory(t *testing.T) {
 	}
 }
 
-func readFile(open func(string, ...arrowconv.Option) (*arrowconv.FileReader, error)) func(string, ...arrowconv.Option) error {
-	return func(path string, opts ...arrowconv.Option) error {
+func readFile(open func(string, ...arrowipc.Option) (*arrowipc.FileReader, error)) func(string, ...arrowipc.Option) error {
+	return func(path string, opts ...arrowipc.Option) error {
 		r, err := open(path, opts...)
 		if err != nil {
 			return err
@@ -52,13 +52,13 @@ func readFile(open func(string, ...arrowconv.Option) (*arrowconv.FileReader, err
 	}
 }
 
-func readStreamFile(path string, opts ...arrowconv.Option) error {
+func readStreamFile(path string, opts ...arrowipc.Option) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	r, err := arrowconv.NewIPCStreamReader(f, opts...)
+	r, err := arrowipc.NewIPCStreamReader(f, opts...)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -53,7 +53,7 @@ func withClaimedSize(t testing.TB, claim int64, write func(*bytes.Buffer, arrow.
 
 func writeStream(t testing.TB) func(*bytes.Buffer, arrow.RecordBatch) {
 	return func(buf *bytes.Buffer, rec arrow.RecordBatch) {
-		w, err := arrowconv.NewIPCStreamWriter(buf, rec.Schema(), arrowconv.WithCompression(arrowconv.ZSTD))
+		w, err := arrowipc.NewIPCStreamWriter(buf, rec.Schema(), arrowipc.WithCompression(arrowipc.ZSTD))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func writeStream(t testing.TB) func(*bytes.Buffer, arrow.RecordBatch) {
 
 func writeFile(t testing.TB) func(*bytes.Buffer, arrow.RecordBatch) {
 	return func(buf *bytes.Buffer, rec arrow.RecordBatch) {
-		w, err := arrowconv.NewIPCFileWriter(buf, rec.Schema(), arrowconv.WithCompression(arrowconv.ZSTD))
+		w, err := arrowipc.NewIPCFileWriter(buf, rec.Schema(), arrowipc.WithCompression(arrowipc.ZSTD))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestDecompressionLimit(t *testing.T) {
 			t.Run("stream", func(t *testing.T) {
 				mem := alloc(t)
 				data := withClaimedSize(t, tc.claim, writeStream(t))
-				r, err := arrowconv.NewIPCStreamReader(bytes.NewReader(data), arrowconv.WithAllocator(mem), arrowconv.WithBodySizeLimit(limit))
+				r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem), arrowipc.WithBodySizeLimit(limit))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -132,13 +132,13 @@ func TestDecompressionLimit(t *testing.T) {
 			}
 			for _, mapped := range []bool{false, true} {
 				name := "file"
-				open := arrowconv.OpenIPCFile
+				open := arrowipc.OpenIPCFile
 				if mapped {
-					name, open = "mapped", arrowconv.OpenMappedIPCFile
+					name, open = "mapped", arrowipc.OpenMappedIPCFile
 				}
 				t.Run(name, func(t *testing.T) {
 					mem := alloc(t)
-					r, err := open(path, arrowconv.WithAllocator(mem), arrowconv.WithBodySizeLimit(limit))
+					r, err := open(path, arrowipc.WithAllocator(mem), arrowipc.WithBodySizeLimit(limit))
 					if err != nil {
 						t.Fatal(err)
 					}

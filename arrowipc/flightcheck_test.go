@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/metadata"
@@ -38,7 +38,7 @@ func framedMessages(t testing.TB, col *fixedshape.Array) []framed {
 	t.Helper()
 	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
 	var buf bytes.Buffer
-	w, err := arrowconv.NewIPCStreamWriter(&buf, schema)
+	w, err := arrowipc.NewIPCStreamWriter(&buf, schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func nextOf(msgs []framed, err error) func() ([]byte, []byte, error) {
 }
 
 // readAll reads every batch of r and concatenates column 0.
-func readAll(t *testing.T, mem memory.Allocator, r *arrowconv.RecordReader) (*fixedshape.Array, error) {
+func readAll(t *testing.T, mem memory.Allocator, r *arrowipc.RecordReader) (*fixedshape.Array, error) {
 	t.Helper()
 	defer r.Release()
 	var parts []arrow.Array
@@ -125,7 +125,7 @@ func TestIPCMessageReader(t *testing.T) {
 		t.Fatalf("%d messages, want a schema and 3 batches", len(msgs))
 	}
 	t.Run("round trip", func(t *testing.T) {
-		r, err := arrowconv.NewIPCMessageReader(nextOf(msgs, nil), arrowconv.WithAllocator(mem))
+		r, err := arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestIPCMessageReader(t *testing.T) {
 			copy(b[1:], m.body)
 			moved[i] = framed{meta: m.meta, body: b[1:]}
 		}
-		r, err := arrowconv.NewIPCMessageReader(nextOf(moved, nil), arrowconv.WithAllocator(mem))
+		r, err := arrowipc.NewIPCMessageReader(nextOf(moved, nil), arrowipc.WithAllocator(mem))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,11 +177,11 @@ func TestIPCMessageReader(t *testing.T) {
 		{"transport error", msgs[:2], errStop, 0, errStop},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := []arrowconv.Option{arrowconv.WithAllocator(mem)}
+			opts := []arrowipc.Option{arrowipc.WithAllocator(mem)}
 			if tc.limit > 0 {
-				opts = append(opts, arrowconv.WithBodySizeLimit(tc.limit))
+				opts = append(opts, arrowipc.WithBodySizeLimit(tc.limit))
 			}
-			r, err := arrowconv.NewIPCMessageReader(nextOf(tc.msgs, tc.err), opts...)
+			r, err := arrowipc.NewIPCMessageReader(nextOf(tc.msgs, tc.err), opts...)
 			if err == nil {
 				var got *fixedshape.Array
 				got, err = readAll(t, mem, r)
@@ -209,7 +209,7 @@ func FuzzIPCMessageReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, meta, body []byte) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		defer mem.AssertSize(t, 0)
-		r, err := arrowconv.NewIPCMessageReader(nextOf([]framed{msgs[0], {meta: meta, body: body}}, nil), arrowconv.WithAllocator(mem), arrowconv.WithBodySizeLimit(1<<20))
+		r, err := arrowipc.NewIPCMessageReader(nextOf([]framed{msgs[0], {meta: meta, body: body}}, nil), arrowipc.WithAllocator(mem), arrowipc.WithBodySizeLimit(1<<20))
 		if err != nil {
 			return
 		}

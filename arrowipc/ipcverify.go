@@ -1,4 +1,4 @@
-package arrowconv
+package arrowipc
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"

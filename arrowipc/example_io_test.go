@@ -1,6 +1,7 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -37,7 +39,7 @@ func writeExampleIPCFile(dir string, rec arrow.RecordBatch) string {
 		panic(err)
 	}
 	defer f.Close()
-	w, err := arrowconv.NewIPCFileWriter(f, rec.Schema(), arrowconv.WithCompression(arrowconv.LZ4))
+	w, err := arrowipc.NewIPCFileWriter(f, rec.Schema(), arrowipc.WithCompression(arrowipc.LZ4))
 	if err != nil {
 		panic(err)
 	}
@@ -55,13 +57,13 @@ func writeExampleIPCFile(dir string, rec arrow.RecordBatch) string {
 }
 
 func ExampleOpenIPCFile() {
-	dir, _ := os.MkdirTemp("", "arrowconv")
+	dir, _ := os.MkdirTemp("", "arrowipc")
 	defer os.RemoveAll(dir)
 	rec := exampleRecord(3)
 	defer rec.Release()
 	path := writeExampleIPCFile(dir, rec)
 
-	r, err := arrowconv.OpenIPCFile(path)
+	r, err := arrowipc.OpenIPCFile(path)
 	if err != nil {
 		panic(err)
 	}
@@ -82,20 +84,20 @@ func ExampleOpenIPCFile() {
 }
 
 func ExampleOpenMappedIPCFile() {
-	dir, _ := os.MkdirTemp("", "arrowconv")
+	dir, _ := os.MkdirTemp("", "arrowipc")
 	defer os.RemoveAll(dir)
 	rec := exampleRecord(3)
 	defer rec.Release()
 	path := filepath.Join(dir, "tensors.arrow")
 	f, _ := os.Create(path)
-	w, _ := arrowconv.NewIPCFileWriter(f, rec.Schema()) // uncompressed: mapped zero-copy
+	w, _ := arrowipc.NewIPCFileWriter(f, rec.Schema()) // uncompressed: mapped zero-copy
 	if err := w.Write(rec); err != nil {
 		panic(err)
 	}
 	w.Close()
 	f.Close()
 
-	r, err := arrowconv.OpenMappedIPCFile(path)
+	r, err := arrowipc.OpenMappedIPCFile(path)
 	if err != nil {
 		panic(err)
 	}
@@ -123,7 +125,7 @@ func ExampleNewIPCStreamReader() {
 	defer rec.Release()
 	pr, pw, _ := os.Pipe()
 	go func() { // a producer writing a stream of two batches
-		w, _ := arrowconv.NewIPCStreamWriter(pw, rec.Schema(), arrowconv.WithCompression(arrowconv.LZ4))
+		w, _ := arrowipc.NewIPCStreamWriter(pw, rec.Schema(), arrowipc.WithCompression(arrowipc.LZ4))
 		for _, rows := range [][2]int64{{0, 2}, {2, 3}} {
 			s := rec.NewSlice(rows[0], rows[1])
 			w.Write(s)
@@ -133,7 +135,7 @@ func ExampleNewIPCStreamReader() {
 		pw.Close()
 	}()
 
-	r, err := arrowconv.NewIPCStreamReader(pr, arrowconv.WithBodySizeLimit(1<<20))
+	r, err := arrowipc.NewIPCStreamReader(pr, arrowipc.WithBodySizeLimit(1<<20))
 	if err != nil {
 		panic(err)
 	}
@@ -147,4 +149,29 @@ func ExampleNewIPCStreamReader() {
 	// Output:
 	// 2 [[[0,2],[1,3]] [[4,6],[5,7]]]
 	// 1 [[[8,10],[9,11]]]
+}
+
+func ExampleNewIPCStreamWriter() {
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{3}, nil, nil))
+	arr, _ := fixedshape.FromSlice(typ, []int8{1, 2, 3, 4, 5, 6}, nil)
+	defer arr.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "v", Type: typ}}, nil), []arrow.Array{arr}, 2)
+	defer rec.Release()
+
+	var buf bytes.Buffer
+	w, _ := arrowipc.NewIPCStreamWriter(&buf, rec.Schema(), arrowipc.WithCompression(arrowipc.ZSTD))
+	if err := w.Write(rec); err != nil {
+		panic(err)
+	}
+	w.Close()
+
+	r, err := arrowipc.NewIPCStreamReader(&buf)
+	if err != nil {
+		panic(err)
+	}
+	defer r.Release()
+	for r.Next() {
+		fmt.Println(r.RecordBatch().Column(0))
+	}
+	// Output: [[1,2,3] [4,5,6]]
 }

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 )
 
 // manyBatches writes an IPC stream or file of nb batches of 16 rows of
@@ -46,9 +46,9 @@ func manyBatches(b *testing.B, nb int, file bool) []byte {
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	var buf bytes.Buffer
-	newW := arrowconv.NewIPCStreamWriter
+	newW := arrowipc.NewIPCStreamWriter
 	if file {
-		newW = arrowconv.NewIPCFileWriter
+		newW = arrowipc.NewIPCFileWriter
 	}
 	w, err := newW(&buf, schema)
 	if err != nil {
@@ -77,11 +77,11 @@ func BenchmarkIPCReadBatches(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("op=stream_read/impl=copy/batches=1000", func(b *testing.B) { benchCopy(b, stream) })
-	b.Run("op=stream_read/impl=arrowconv/batches=1000", func(b *testing.B) {
+	b.Run("op=stream_read/impl=arrowipc/batches=1000", func(b *testing.B) {
 		b.SetBytes(int64(len(stream)))
 		b.ReportAllocs()
 		for b.Loop() {
-			r, err := arrowconv.NewIPCStreamReader(bytes.NewReader(stream))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(stream))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func BenchmarkIPCReadBatches(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
 		for b.Loop() {
-			r, err := arrowconv.OpenIPCFile(path)
+			r, err := arrowipc.OpenIPCFile(path)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -114,12 +114,12 @@ func BenchmarkIPCReadBatches(b *testing.B) {
 		}
 	}
 	b.Run("op=file_read/impl=copy/batches=1000", func(b *testing.B) { benchCopy(b, file) })
-	b.Run("op=file_read/impl=arrowconv/batches=1000", func(b *testing.B) { readFileAll(b, path, int64(len(file))) })
+	b.Run("op=file_read/impl=arrowipc/batches=1000", func(b *testing.B) { readFileAll(b, path, int64(len(file))) })
 	images := filepath.Join("..", "testdata", "images.arrow")
 	data, err := os.ReadFile(images)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("op=file_read/impl=copy/file=images.arrow", func(b *testing.B) { benchCopy(b, data) })
-	b.Run("op=file_read/impl=arrowconv/file=images.arrow", func(b *testing.B) { readFileAll(b, images, int64(len(data))) })
+	b.Run("op=file_read/impl=arrowipc/file=images.arrow", func(b *testing.B) { readFileAll(b, images, int64(len(data))) })
 }

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 )
 
 // craftLimit is the body size limit of the crafted-input tests.
@@ -257,7 +257,7 @@ func craftedStreams() []struct {
 // the error that stopped it.
 func readStream(t *testing.T, data []byte) (int, error) {
 	mem := checkedMem(t)
-	r, err := arrowconv.NewIPCStreamReader(bytes.NewReader(data), arrowconv.WithAllocator(mem), arrowconv.WithBodySizeLimit(craftLimit))
+	r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem), arrowipc.WithBodySizeLimit(craftLimit))
 	if err != nil {
 		return 0, err
 	}

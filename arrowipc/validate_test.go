@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testvec"
 	"github.com/fstensor/fstensor/internal/validate"
@@ -66,7 +66,7 @@ func wantFault(t *testing.T, err error, path string, row int) {
 func readAllStream(t *testing.T, data []byte) error {
 	t.Helper()
 	mem := checkedMem(t)
-	r, err := arrowconv.NewIPCStreamReader(bytes.NewReader(data), arrowconv.WithAllocator(mem))
+	r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func readAllFile(t *testing.T, data []byte, mapped bool) error {
 	t.Helper()
 	mem := checkedMem(t)
 	var (
-		r   *arrowconv.FileReader
+		r   *arrowipc.FileReader
 		err error
 	)
 	if mapped {
@@ -90,9 +90,9 @@ func readAllFile(t *testing.T, data []byte, mapped bool) error {
 		if err := os.WriteFile(path, data, 0o666); err != nil {
 			t.Fatal(err)
 		}
-		r, err = arrowconv.OpenMappedIPCFile(path, arrowconv.WithAllocator(mem))
+		r, err = arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(mem))
 	} else {
-		r, err = arrowconv.NewIPCFileReader(bytes.NewReader(data), arrowconv.WithAllocator(mem))
+		r, err = arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 	}
 	if err != nil {
 		return err
@@ -161,9 +161,9 @@ func TestIPCWriterRefusesInvalid(t *testing.T) {
 		name := map[bool]string{false: "stream", true: "file"}[file]
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			newWriter := arrowconv.NewIPCStreamWriter
+			newWriter := arrowipc.NewIPCStreamWriter
 			if file {
-				newWriter = arrowconv.NewIPCFileWriter
+				newWriter = arrowipc.NewIPCFileWriter
 			}
 			w, err := newWriter(&buf, rec.Schema())
 			if err != nil {

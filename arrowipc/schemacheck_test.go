@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -47,7 +47,7 @@ func TestCheckSchemaMessage(t *testing.T) {
 		if binary.LittleEndian.Uint32(hugeVec[p:]) == 1 && bytes.Contains(hugeVec[p:8+int(n)], []byte("k")) {
 			cp := append([]byte(nil), hugeVec...)
 			binary.LittleEndian.PutUint32(cp[p:], 1<<28)
-			if arrowconv.CheckSchemaMessage(cp) != nil {
+			if arrowipc.CheckSchemaMessage(cp) != nil {
 				hugeVec, patched = cp, true
 				break
 			}
@@ -74,7 +74,7 @@ func TestCheckSchemaMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := arrowconv.CheckSchemaMessage(tt.b)
+			err := arrowipc.CheckSchemaMessage(tt.b)
 			if tt.ok {
 				if err != nil {
 					t.Fatalf("CheckSchemaMessage: %v", err)
@@ -99,7 +99,7 @@ func FuzzCheckSchemaMessage(f *testing.F) {
 	f.Add(checkSchemaMessageOf(f, checkSchemaSample(f)))
 	f.Add(checkSchemaMessageOf(f, arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8)}}, nil)))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		err := arrowconv.CheckSchemaMessage(b)
+		err := arrowipc.CheckSchemaMessage(b)
 		if err != nil {
 			if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("error does not wrap arrow.ErrInvalid: %v", err)

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -95,7 +96,7 @@ func checkRecordsEqual(t *testing.T, want, got arrow.RecordBatch) {
 }
 
 func TestIPCFileRoundTrip(t *testing.T) {
-	for _, cmp := range []arrowconv.Compression{arrowconv.Uncompressed, arrowconv.LZ4, arrowconv.ZSTD} {
+	for _, cmp := range []arrowipc.Compression{arrowipc.Uncompressed, arrowipc.LZ4, arrowipc.ZSTD} {
 		for _, mapped := range []bool{false, true} {
 			name := cmp.String()
 			if mapped {
@@ -112,7 +113,7 @@ func TestIPCFileRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				w, err := arrowconv.NewIPCFileWriter(f, rec.Schema(), arrowconv.WithCompression(cmp), arrowconv.WithAllocator(mem))
+				w, err := arrowipc.NewIPCFileWriter(f, rec.Schema(), arrowipc.WithCompression(cmp), arrowipc.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -125,11 +126,11 @@ func TestIPCFileRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				f.Close()
-				open := arrowconv.OpenIPCFile
+				open := arrowipc.OpenIPCFile
 				if mapped {
-					open = arrowconv.OpenMappedIPCFile
+					open = arrowipc.OpenMappedIPCFile
 				}
-				r, err := open(path, arrowconv.WithAllocator(mem))
+				r, err := open(path, arrowipc.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -143,7 +144,7 @@ func TestIPCFileRoundTrip(t *testing.T) {
 						t.Fatal(err)
 					}
 					checkRecordsEqual(t, want, got)
-					if mapped && cmp == arrowconv.Uncompressed {
+					if mapped && cmp == arrowipc.Uncompressed {
 						checkInMapping(t, path, got.Column(1).(*fixedshape.Array))
 					}
 					got.Release()
@@ -174,7 +175,7 @@ func checkInMapping(t *testing.T, path string, arr *fixedshape.Array) {
 }
 
 func TestIPCStreamRoundTrip(t *testing.T) {
-	for _, cmp := range []arrowconv.Compression{arrowconv.Uncompressed, arrowconv.LZ4, arrowconv.ZSTD} {
+	for _, cmp := range []arrowipc.Compression{arrowipc.Uncompressed, arrowipc.LZ4, arrowipc.ZSTD} {
 		t.Run(cmp.String(), func(t *testing.T) {
 			mem := checkedMem(t)
 			rec := testRecord(t, mem, 9, true)
@@ -186,7 +187,7 @@ func TestIPCStreamRoundTrip(t *testing.T) {
 				}
 			}()
 			var buf bytes.Buffer
-			w, err := arrowconv.NewIPCStreamWriter(&buf, rec.Schema(), arrowconv.WithCompression(cmp), arrowconv.WithAllocator(mem))
+			w, err := arrowipc.NewIPCStreamWriter(&buf, rec.Schema(), arrowipc.WithCompression(cmp), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +199,7 @@ func TestIPCStreamRoundTrip(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			r, err := arrowconv.NewIPCStreamReader(&buf, arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +265,7 @@ func TestIPCVectors(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				w, err := arrowconv.NewIPCFileWriter(&buf, rec.Schema(), arrowconv.WithAllocator(mem))
+				w, err := arrowipc.NewIPCFileWriter(&buf, rec.Schema(), arrowipc.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -275,7 +276,7 @@ func TestIPCVectors(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r, err := arrowconv.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -326,7 +327,7 @@ func TestForeignMetadata(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.Close()
-			r, err := arrowconv.NewIPCStreamReader(&buf, arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
 			if tc.wantErr {
 				// Invalid metadata: the column opens as its storage
 				// with the reason kept.
@@ -407,9 +408,9 @@ func asList(x any) []any {
 // error that wraps fs.ErrNotExist and names the path once.
 func TestOpenMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nope.arrow")
-	for name, open := range map[string]func(string, ...arrowconv.Option) (*arrowconv.FileReader, error){
-		"OpenIPCFile":       arrowconv.OpenIPCFile,
-		"OpenMappedIPCFile": arrowconv.OpenMappedIPCFile,
+	for name, open := range map[string]func(string, ...arrowipc.Option) (*arrowipc.FileReader, error){
+		"OpenIPCFile":       arrowipc.OpenIPCFile,
+		"OpenMappedIPCFile": arrowipc.OpenMappedIPCFile,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := open(path)

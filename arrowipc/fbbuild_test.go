@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -102,7 +102,7 @@ func (m ipcMsgAt) get64(id, i, w int) int64 {
 type corruption struct {
 	name     string
 	rec      func(mem memory.Allocator) arrow.RecordBatch
-	compress arrowconv.Compression
+	compress arrowipc.Compression
 	dict     bool // break the dictionary batch (else the record batch)
 	break_   func(m ipcMsgAt)
 }
@@ -192,7 +192,7 @@ func corruptions() []corruption {
 				}
 				return oneColumn("ints", b.NewArray())
 			},
-			compress: arrowconv.ZSTD,
+			compress: arrowipc.ZSTD,
 			break_: func(m ipcMsgAt) { // the uncompressed length prefix
 				binary.LittleEndian.PutUint64(m.body[m.get64(buffers, 1, 0):], 16)
 			},
@@ -256,14 +256,14 @@ func corruptions() []corruption {
 }
 
 // encodeIPC writes rec as an IPC file or stream.
-func encodeIPC(t testing.TB, rec arrow.RecordBatch, file bool, compress arrowconv.Compression) []byte {
+func encodeIPC(t testing.TB, rec arrow.RecordBatch, file bool, compress arrowipc.Compression) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	newW := arrowconv.NewIPCStreamWriter
+	newW := arrowipc.NewIPCStreamWriter
 	if file {
-		newW = arrowconv.NewIPCFileWriter
+		newW = arrowipc.NewIPCFileWriter
 	}
-	w, err := newW(&buf, rec.Schema(), arrowconv.WithCompression(compress))
+	w, err := newW(&buf, rec.Schema(), arrowipc.WithCompression(compress))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,19 +287,19 @@ type ipcReader struct {
 func ipcReaders() []ipcReader {
 	return []ipcReader{
 		{"OpenIPCFile", true, func(t *testing.T, _ []byte, path string, mem memory.Allocator) error {
-			return readFile(arrowconv.OpenIPCFile)(path, arrowconv.WithAllocator(mem))
+			return readFile(arrowipc.OpenIPCFile)(path, arrowipc.WithAllocator(mem))
 		}},
 		{"OpenMappedIPCFile", true, func(t *testing.T, _ []byte, path string, mem memory.Allocator) error {
-			return readFile(arrowconv.OpenMappedIPCFile)(path, arrowconv.WithAllocator(mem))
+			return readFile(arrowipc.OpenMappedIPCFile)(path, arrowipc.WithAllocator(mem))
 		}},
 		{"NewIPCFileReader", true, func(t *testing.T, data []byte, _ string, mem memory.Allocator) error {
-			return readFile(func(string, ...arrowconv.Option) (*arrowconv.FileReader, error) {
-				return arrowconv.NewIPCFileReader(bytes.NewReader(data), arrowconv.WithAllocator(mem))
-			})("", arrowconv.WithAllocator(mem))
+			return readFile(func(string, ...arrowipc.Option) (*arrowipc.FileReader, error) {
+				return arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
+			})("", arrowipc.WithAllocator(mem))
 		}},
 		{"tensorio.Open file", true, readTensorio},
 		{"NewIPCStreamReader", false, func(t *testing.T, _ []byte, path string, mem memory.Allocator) error {
-			return readStreamFile(path, arrowconv.WithAllocator(mem))
+			return readStreamFile(path, arrowipc.WithAllocator(mem))
 		}},
 		{"NewIPCMessageReader", false, func(t *testing.T, data []byte, _ string, mem memory.Allocator) error {
 			var msgs []framed
@@ -317,7 +317,7 @@ func ipcReaders() []ipcReader {
 				msgs = append(msgs, framed{meta: meta, body: body})
 				at += 8 + size + len(body)
 			}
-			r, err := arrowconv.NewIPCMessageReader(nextOf(msgs, nil), arrowconv.WithAllocator(mem))
+			r, err := arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem))
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testvec"
@@ -152,19 +152,19 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 		}
 		return cs
 	}
-	write := func(name, format string, r arrow.RecordBatch, opts ...arrowconv.Option) {
+	write := func(name, format string, r arrow.RecordBatch, opts ...arrowipc.Option) {
 		path := filepath.Join(dir, name)
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		opts = append(opts, arrowconv.WithAllocator(mem))
-		var w *arrowconv.IPCWriter
+		opts = append(opts, arrowipc.WithAllocator(mem))
+		var w *arrowipc.IPCWriter
 		if format == "file" {
-			w, err = arrowconv.NewIPCFileWriter(f, r.Schema(), opts...)
+			w, err = arrowipc.NewIPCFileWriter(f, r.Schema(), opts...)
 		} else {
-			w, err = arrowconv.NewIPCStreamWriter(f, r.Schema(), opts...)
+			w, err = arrowipc.NewIPCStreamWriter(f, r.Schema(), opts...)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -182,9 +182,9 @@ func TestInteropGoWritesPyarrowReads(t *testing.T) {
 		man.Files = append(man.Files, manifestFile{Path: path, Format: format, Columns: entries(r)})
 	}
 	write("go.arrow", "file", rec)
-	write("go_lz4.arrow", "file", rec, arrowconv.WithCompression(arrowconv.LZ4))
-	write("go_zstd.arrows", "stream", rec, arrowconv.WithCompression(arrowconv.ZSTD))
-	write("go_lz4.arrows", "stream", rec, arrowconv.WithCompression(arrowconv.LZ4))
+	write("go_lz4.arrow", "file", rec, arrowipc.WithCompression(arrowipc.LZ4))
+	write("go_zstd.arrows", "stream", rec, arrowipc.WithCompression(arrowipc.ZSTD))
+	write("go_lz4.arrows", "stream", rec, arrowipc.WithCompression(arrowipc.LZ4))
 	b, err := json.Marshal(man)
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +232,7 @@ func TestInteropPyarrowWritesGoReads(t *testing.T) {
 			}()
 			switch f.Format {
 			case "file":
-				r, err := arrowconv.OpenMappedIPCFile(f.Path, arrowconv.WithAllocator(mem))
+				r, err := arrowipc.OpenMappedIPCFile(f.Path, arrowipc.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -245,7 +245,7 @@ func TestInteropPyarrowWritesGoReads(t *testing.T) {
 					recs = append(recs, rec)
 				}
 			default:
-				var rr *arrowconv.RecordReader
+				var rr *arrowipc.RecordReader
 				var err error
 				{
 					fh, ferr := os.Open(f.Path)
@@ -253,7 +253,7 @@ func TestInteropPyarrowWritesGoReads(t *testing.T) {
 						t.Fatal(ferr)
 					}
 					defer fh.Close()
-					rr, err = arrowconv.NewIPCStreamReader(fh, arrowconv.WithAllocator(mem))
+					rr, err = arrowipc.NewIPCStreamReader(fh, arrowipc.WithAllocator(mem))
 				}
 				if err != nil {
 					t.Fatal(err)

@@ -1,4 +1,4 @@
-package arrowconv_test
+package arrowipc_test
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testvec"
 )
@@ -28,7 +28,7 @@ w.close()
 `
 	data := pyrun.Run(t, script, nil, []string{"pyarrow"})
 	mem := testvec.CheckedMem(t)
-	_, err := arrowconv.NewIPCStreamReader(bytes.NewReader(data), arrowconv.WithAllocator(mem))
+	_, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 	if !errors.Is(err, arrow.ErrNotImplemented) || !errors.Is(err, arrow.ErrInvalid) {
 		t.Fatalf("err = %v, want arrow.ErrNotImplemented and arrow.ErrInvalid", err)
 	}

@@ -1,4 +1,4 @@
-package arrowconv
+package arrowipc
 
 import "encoding/binary"
 
