@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/arrowipc/internal/verify"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
 
@@ -41,7 +42,7 @@ type framedReader struct {
 	next   func() (meta, body []byte, err error)
 	limit  int64 // body size limit; <= 0: none
 	mem    memory.Allocator
-	schema *ipcSchema // of the schema message, once read
+	schema *verify.Schema // of the schema message, once read
 	refs   atomic.Int64
 	msg    *ipc.Message
 }
@@ -68,28 +69,28 @@ func (r *framedReader) Message() (*ipc.Message, error) {
 	if err != nil {
 		return nil, errorf("ipc message: %w", err)
 	}
-	if len(meta) < 4 || len(meta) > maxMetadataSize {
-		return nil, errorf("ipc message: metadata length %d is outside [4,%d]", len(meta), maxMetadataSize)
+	if len(meta) < 4 || len(meta) > verify.MaxMetadataSize {
+		return nil, errorf("ipc message: metadata length %d is outside [4,%d]", len(meta), verify.MaxMetadataSize)
 	}
-	m, err := verifyMessage(meta, r.schema)
+	m, err := verify.Message(meta, r.schema)
 	if err != nil {
-		return nil, err
+		return nil, errorf("%w", err)
 	}
-	if m.schema != nil && r.schema == nil {
-		r.schema = m.schema
+	if m.Schema != nil && r.schema == nil {
+		r.schema = m.Schema
 	}
-	if r.limit > 0 && m.bodyLen > r.limit {
-		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.bodyLen, r.limit)
+	if r.limit > 0 && m.BodyLen > r.limit {
+		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.BodyLen, r.limit)
 	}
-	if m.bodyLen > int64(len(body)) {
-		return nil, errorf("ipc message: body of %d bytes is shorter than the %d the metadata states", len(body), m.bodyLen)
+	if m.BodyLen > int64(len(body)) {
+		return nil, errorf("ipc message: body of %d bytes is shorter than the %d the metadata states", len(body), m.BodyLen)
 	}
 	if r.msg != nil {
 		r.msg.Release()
 	}
-	body = body[:m.bodyLen]
-	if err := verifyBody(meta, r.schema, m.bodyLen, sliceFunc(body)); err != nil {
-		return nil, err
+	body = body[:m.BodyLen]
+	if err := verify.Body(meta, r.schema, m.BodyLen, verify.Slice(body)); err != nil {
+		return nil, errorf("%w", err)
 	}
 	var bb *memory.Buffer
 	if unsafeslice.Aligned(body, 8) {

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc/internal/verify"
 	"github.com/fstensor/fstensor/internal/mmap"
 )
 
@@ -21,7 +22,7 @@ func (c *config) readOptions() ([]ipc.Option, *budgetAllocator) {
 	return []ipc.Option{
 		ipc.WithAllocator(mem),
 		ipc.WithBodySizeLimit(c.bodyLimit),
-		ipc.WithMetadataSizeLimit(maxMetadataSize),
+		ipc.WithMetadataSizeLimit(verify.MaxMetadataSize),
 	}, mem
 }
 

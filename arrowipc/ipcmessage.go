@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/fstensor/fstensor/arrowipc/internal/verify"
 	"io"
 	"sync/atomic"
 
@@ -21,15 +22,15 @@ const metaChunk = 64 << 10
 // messageReader is the ipc.MessageReader of NewIPCStreamReader. It reads
 // the framing arrow-go's own reader reads (continuation marker, length,
 // flatbuffer, body; the pre-0.15 form without marker too) but, unlike
-// it, bounds the metadata to maxMetadataSize and allocates it only as it
+// it, bounds the metadata to verify.MaxMetadataSize and allocates it only as it
 // arrives, checks the flatbuffer with verifyMessage before arrow-go
 // decodes it, and refuses a body over the body size limit before
 // allocating it from mem.
 type messageReader struct {
 	r      io.Reader
 	mem    memory.Allocator
-	limit  int64      // body size limit; <= 0: none
-	schema *ipcSchema // of the schema message, once read
+	limit  int64          // body size limit; <= 0: none
+	schema *verify.Schema // of the schema message, once read
 	refs   atomic.Int64
 	msg    *ipc.Message
 	hdr    [4]byte
@@ -74,34 +75,34 @@ func (r *messageReader) Message() (*ipc.Message, error) {
 	if size == 0 {
 		return nil, io.EOF
 	}
-	if size < 4 || size > maxMetadataSize {
-		return nil, errorf("ipc message: metadata length %d is outside [4,%d]", size, maxMetadataSize)
+	if size < 4 || size > verify.MaxMetadataSize {
+		return nil, errorf("ipc message: metadata length %d is outside [4,%d]", size, verify.MaxMetadataSize)
 	}
 	meta, err := readMeta(r.r, int(size))
 	if err != nil {
 		return nil, err
 	}
-	m, err := verifyMessage(meta, r.schema)
+	m, err := verify.Message(meta, r.schema)
 	if err != nil {
-		return nil, err
+		return nil, errorf("%w", err)
 	}
-	if m.schema != nil && r.schema == nil {
-		r.schema = m.schema
+	if m.Schema != nil && r.schema == nil {
+		r.schema = m.Schema
 	}
-	if r.limit > 0 && m.bodyLen > r.limit {
-		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.bodyLen, r.limit)
+	if r.limit > 0 && m.BodyLen > r.limit {
+		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.BodyLen, r.limit)
 	}
-	if int64(int(m.bodyLen)) != m.bodyLen {
-		return nil, errorf("ipc message: body length %d is not addressable", m.bodyLen)
+	if int64(int(m.BodyLen)) != m.BodyLen {
+		return nil, errorf("ipc message: body length %d is not addressable", m.BodyLen)
 	}
 	body := memory.NewResizableBuffer(r.mem)
 	defer body.Release()
-	body.Resize(int(m.bodyLen))
+	body.Resize(int(m.BodyLen))
 	if _, err := io.ReadFull(r.r, body.Bytes()); err != nil {
 		return nil, errorf("ipc message: body: %w", unexpected(err))
 	}
-	if err := verifyBody(meta, r.schema, m.bodyLen, sliceFunc(body.Bytes())); err != nil {
-		return nil, err
+	if err := verify.Body(meta, r.schema, m.BodyLen, verify.Slice(body.Bytes())); err != nil {
+		return nil, errorf("%w", err)
 	}
 	mb := memory.NewBufferBytes(meta)
 	defer mb.Release()
@@ -149,8 +150,8 @@ func unexpected(err error) error {
 type fileCheck struct {
 	size    int64
 	read    func(off, n int64) ([]byte, error)
-	schema  *ipcSchema
-	batches []ipcBlock
+	schema  *verify.Schema
+	batches []verify.Block
 }
 
 // checkFile checks the footer of the size-byte IPC file that read reads,
@@ -168,19 +169,19 @@ func checkFile(size int64, read func(off, n int64) ([]byte, error)) (*fileCheck,
 		return nil, errorf("ipc file: no %q at the end", ipc.Magic)
 	}
 	n := int64(binary.LittleEndian.Uint32(b))
-	if n == 0 || n > size-2*6-4 || n > maxMetadataSize {
-		return nil, errorf("ipc file: footer length %d is outside [1,%d]", n, min(size-2*6-4, maxMetadataSize))
+	if n == 0 || n > size-2*6-4 || n > verify.MaxMetadataSize {
+		return nil, errorf("ipc file: footer length %d is outside [1,%d]", n, min(size-2*6-4, verify.MaxMetadataSize))
 	}
 	footer, err := read(size-tail-n, n)
 	if err != nil {
 		return nil, err
 	}
-	f, err := verifyFooter(footer)
+	f, err := verify.Footer(footer)
 	if err != nil {
 		return nil, errorf("ipc file: footer: %w", err)
 	}
-	c := &fileCheck{size: size, read: read, schema: f.schema, batches: f.batches}
-	for i, blk := range f.dicts {
+	c := &fileCheck{size: size, read: read, schema: f.Schema, batches: f.Batches}
+	for i, blk := range f.Dicts {
 		if err := c.block(blk, ipc.MessageDictionaryBatch); err != nil {
 			return nil, errorf("ipc file: dictionary %d: %w", i, err)
 		}
@@ -198,19 +199,19 @@ func (c *fileCheck) batch(i int) error {
 
 // block checks the message of blk: inside the file, of type typ, with
 // the body length the block states, its flatbuffer verified.
-func (c *fileCheck) block(blk ipcBlock, typ ipc.MessageType) error {
-	if blk.offset < 0 || blk.meta < 8 || blk.meta > maxMetadataSize || blk.body < 0 ||
-		blk.offset > c.size || int64(blk.meta) > c.size-blk.offset || blk.body > c.size-blk.offset-int64(blk.meta) {
-		return errorf("block at offset %d of %d+%d bytes is outside the %d-byte file", blk.offset, blk.meta, blk.body, c.size)
+func (c *fileCheck) block(blk verify.Block, typ ipc.MessageType) error {
+	if blk.Offset < 0 || blk.Meta < 8 || blk.Meta > verify.MaxMetadataSize || blk.Body < 0 ||
+		blk.Offset > c.size || int64(blk.Meta) > c.size-blk.Offset || blk.Body > c.size-blk.Offset-int64(blk.Meta) {
+		return errorf("block at offset %d of %d+%d bytes is outside the %d-byte file", blk.Offset, blk.Meta, blk.Body, c.size)
 	}
 	// The first bytes of the body come with the metadata: verifyBody
 	// reads a few of them, and a small batch then costs one read.
-	head := min(blk.body, bodyWindow)
-	b, err := c.read(blk.offset, int64(blk.meta)+head)
+	head := min(blk.Body, bodyWindow)
+	b, err := c.read(blk.Offset, int64(blk.Meta)+head)
 	if err != nil {
 		return err
 	}
-	b, body := b[:blk.meta], b[blk.meta:]
+	b, body := b[:blk.Meta], b[blk.Meta:]
 	prefix := 4
 	if binary.LittleEndian.Uint32(b) == continuation {
 		prefix = 8
@@ -218,17 +219,20 @@ func (c *fileCheck) block(blk ipcBlock, typ ipc.MessageType) error {
 	if n := binary.LittleEndian.Uint32(b[prefix-4:]); int64(n) != int64(len(b)-prefix) || n < 4 {
 		return errorf("message length %d does not match the block's %d", n, len(b)-prefix)
 	}
-	m, err := verifyMessage(b[prefix:], c.schema)
+	m, err := verify.Message(b[prefix:], c.schema)
 	if err != nil {
-		return err
+		return errorf("%w", err)
 	}
-	if m.typ != typ {
-		return errorf("message is a %v, want a %v", m.typ, typ)
+	if m.Type != typ {
+		return errorf("message is a %v, want a %v", m.Type, typ)
 	}
-	if m.bodyLen != blk.body {
-		return errorf("message body length %d does not match the block's %d", m.bodyLen, blk.body)
+	if m.BodyLen != blk.Body {
+		return errorf("message body length %d does not match the block's %d", m.BodyLen, blk.Body)
 	}
-	return verifyBody(b[prefix:], c.schema, m.bodyLen, c.window(blk.offset+int64(blk.meta), m.bodyLen, body))
+	if err := verify.Body(b[prefix:], c.schema, m.BodyLen, c.window(blk.Offset+int64(blk.Meta), m.BodyLen, body)); err != nil {
+		return errorf("%w", err)
+	}
+	return nil
 }
 
 // readerAtFunc returns a read function over r for checkFile.

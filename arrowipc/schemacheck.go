@@ -2,6 +2,7 @@ package arrowipc
 
 import (
 	"encoding/binary"
+	"github.com/fstensor/fstensor/arrowipc/internal/verify"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
@@ -28,18 +29,18 @@ func CheckSchemaMessage(b []byte) error {
 		off = 8
 		n = int64(int32(binary.LittleEndian.Uint32(b[4:])))
 	}
-	if n <= 0 || n > maxMetadataSize || n > int64(len(b))-off {
+	if n <= 0 || n > verify.MaxMetadataSize || n > int64(len(b))-off {
 		return errorf("ipc schema message: metadata length %d does not fit the %d-byte message", n, len(b))
 	}
-	m, err := verifyMessage(b[off:off+n], nil)
+	m, err := verify.Message(b[off:off+n], nil)
 	if err != nil {
-		return err
+		return errorf("%w", err)
 	}
-	if m.typ != ipc.MessageSchema {
-		return errorf("ipc schema message: a %v message, not a Schema", m.typ)
+	if m.Type != ipc.MessageSchema {
+		return errorf("ipc schema message: a %v message, not a Schema", m.Type)
 	}
-	if m.bodyLen > int64(len(b))-off-n {
-		return errorf("ipc schema message: body length %d overruns the %d-byte message", m.bodyLen, len(b))
+	if m.BodyLen > int64(len(b))-off-n {
+		return errorf("ipc schema message: body length %d overruns the %d-byte message", m.BodyLen, len(b))
 	}
 	return nil
 }

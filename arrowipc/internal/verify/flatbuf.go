@@ -1,13 +1,13 @@
-package arrowipc
+package verify
 
 import "encoding/binary"
 
 // Limits of the IPC metadata checks (see ipcverify.go).
 const (
-	// maxMetadataSize is the largest flatbuffer of one IPC message, or of
+	// MaxMetadataSize is the largest flatbuffer of one IPC message, or of
 	// a file footer, that the readers accept: arrow-go's default limit,
 	// which its stream reader does not apply.
-	maxMetadataSize = 64 << 20
+	MaxMetadataSize = 64 << 20
 
 	// maxFieldDepth is the deepest nesting of schema fields accepted:
 	// arrow-go's loader stops at the same depth (kMaxNestingDepth).

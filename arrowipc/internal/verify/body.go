@@ -1,4 +1,4 @@
-package arrowipc
+package verify
 
 import (
 	"encoding/binary"
@@ -129,11 +129,11 @@ type bodyWalk struct {
 	bodyLen                  int64
 }
 
-// verifyBody checks the buffers of the record or dictionary batch in
-// meta, a message verifyMessage accepted against s, whose body of bodyLen
+// Body checks the buffers of the record or dictionary batch in
+// meta, a message Message accepted against s, whose body of bodyLen
 // bytes body reads from (n bytes at offset off). Messages of other types
 // and dictionaries of ids s does not know are left to arrow-go.
-func verifyBody(meta []byte, s *ipcSchema, bodyLen int64, body func(off, n int64) ([]byte, error)) error {
+func Body(meta []byte, s *Schema, bodyLen int64, body func(off, n int64) ([]byte, error)) error {
 	if s == nil {
 		return nil
 	}
@@ -509,9 +509,9 @@ func (t fbTable) str(id int) string {
 	return string(t.r.b[p+4 : p+4+n])
 }
 
-// sliceFunc returns a read function over a message body in memory for
-// verifyBody: slices of body, no copies.
-func sliceFunc(body []byte) func(off, n int64) ([]byte, error) {
+// Slice returns a read function over a message body in memory for
+// Body: slices of body, no copies.
+func Slice(body []byte) func(off, n int64) ([]byte, error) {
 	return func(off, n int64) ([]byte, error) {
 		if off < 0 || n < 0 || off > int64(len(body)) || n > int64(len(body))-off {
 			return nil, errorf("ipc message: %d bytes at offset %d are outside the %d-byte body", n, off, len(body))

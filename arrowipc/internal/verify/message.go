@@ -1,4 +1,4 @@
-package arrowipc
+package verify
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
@@ -79,9 +79,9 @@ type ipcCounts struct {
 
 func (c *ipcCounts) add(d ipcCounts) { c.nodes += d.nodes; c.views += d.views }
 
-// ipcSchema is what the batch checks need to know of a schema: the counts
+// Schema is what the batch checks need to know of a schema: the counts
 // of a record batch and those of each dictionary, by id.
-type ipcSchema struct {
+type Schema struct {
 	batch ipcCounts
 	dicts map[int64]ipcCounts
 
@@ -89,25 +89,25 @@ type ipcSchema struct {
 	dictValues map[int64]*ipcField // layout of each dictionary's values, by id
 }
 
-// ipcMessage is the outcome of verifyMessage.
-type ipcMessage struct {
-	typ     ipc.MessageType
-	bodyLen int64
-	schema  *ipcSchema // of a Schema message
+// MessageInfo is the outcome of Message.
+type MessageInfo struct {
+	Type    ipc.MessageType
+	BodyLen int64
+	Schema  *Schema // of a Schema message
 }
 
-// verifyMessage checks the flatbuffer of one IPC message (without its
+// Message checks the flatbuffer of one IPC message (without its
 // length prefix). Schema, DictionaryBatch and RecordBatch messages are
 // checked in full; batches against schema, which may be nil before any
 // schema was read (arrow-go then refuses them). Other message types are
 // refused: the readers cannot use them.
-func verifyMessage(meta []byte, schema *ipcSchema) (ipcMessage, error) {
+func Message(meta []byte, schema *Schema) (MessageInfo, error) {
 	r := newFBReader(meta)
 	msg, err := r.root("Message")
 	if err != nil {
-		return ipcMessage{}, err
+		return MessageInfo{}, err
 	}
-	var m ipcMessage
+	var m MessageInfo
 	if err := msg.scalars(2); err != nil { // version
 		return m, err
 	}
@@ -115,62 +115,62 @@ func verifyMessage(meta []byte, schema *ipcSchema) (ipcMessage, error) {
 	if err != nil {
 		return m, err
 	}
-	m.typ = ipc.MessageType(typ)
-	if m.bodyLen, err = msg.i64(3, 0); err != nil {
+	m.Type = ipc.MessageType(typ)
+	if m.BodyLen, err = msg.i64(3, 0); err != nil {
 		return m, err
 	}
-	if m.bodyLen < 0 {
-		return m, errorf("ipc message: body length %d is negative", m.bodyLen)
+	if m.BodyLen < 0 {
+		return m, errorf("ipc message: body length %d is negative", m.BodyLen)
 	}
 	if err := verifyKeyValues(msg, 4); err != nil {
 		return m, err
 	}
 	if typ < fbHeaderSchema || typ > fbHeaderRecordBatch {
-		return m, errorf("ipc message: type %v cannot be read here", m.typ)
+		return m, errorf("ipc message: type %v cannot be read here", m.Type)
 	}
-	header, ok, err := msg.table(2, m.typ.String())
+	header, ok, err := msg.table(2, m.Type.String())
 	if err != nil {
 		return m, err
 	}
 	if !ok {
-		return m, errorf("ipc message: %v message without a header", m.typ)
+		return m, errorf("ipc message: %v message without a header", m.Type)
 	}
 	if schema == nil {
-		schema = &ipcSchema{}
+		schema = &Schema{}
 	}
 	switch typ {
 	case fbHeaderSchema:
-		m.schema, err = verifySchema(header)
+		m.Schema, err = verifySchema(header)
 	case fbHeaderDictionaryBatch:
-		err = verifyDictionaryBatch(header, schema, m.bodyLen)
+		err = verifyDictionaryBatch(header, schema, m.BodyLen)
 	case fbHeaderRecordBatch:
-		err = verifyRecordBatch(header, schema.batch, m.bodyLen)
+		err = verifyRecordBatch(header, schema.batch, m.BodyLen)
 	}
 	return m, err
 }
 
-// ipcBlock is a Block of a file footer: where a message lies in the file.
-type ipcBlock struct {
-	offset int64
-	meta   int32
-	body   int64
+// Block is a Block of a file footer: where a message lies in the file.
+type Block struct {
+	Offset int64 // of the message in the file, in bytes
+	Meta   int32 // bytes of the metadata with its prefix
+	Body   int64 // bytes of the body
 }
 
-// ipcFooter is the outcome of verifyFooter.
-type ipcFooter struct {
-	schema         *ipcSchema
-	dicts, batches []ipcBlock
+// FooterInfo is the outcome of Footer.
+type FooterInfo struct {
+	Schema         *Schema
+	Dicts, Batches []Block
 }
 
-// verifyFooter checks the flatbuffer of an IPC file footer and returns
+// Footer checks the flatbuffer of an IPC file footer and returns
 // its schema's counts and its blocks.
-func verifyFooter(footer []byte) (ipcFooter, error) {
+func Footer(footer []byte) (FooterInfo, error) {
 	r := newFBReader(footer)
 	t, err := r.root("Footer")
 	if err != nil {
-		return ipcFooter{}, err
+		return FooterInfo{}, err
 	}
-	var f ipcFooter
+	var f FooterInfo
 	if err := t.scalars(2); err != nil { // version
 		return f, err
 	}
@@ -181,35 +181,35 @@ func verifyFooter(footer []byte) (ipcFooter, error) {
 	if !ok {
 		return f, errorf("ipc file: footer without a schema")
 	}
-	if f.schema, err = verifySchema(schema); err != nil {
+	if f.Schema, err = verifySchema(schema); err != nil {
 		return f, err
 	}
-	if f.dicts, err = footerBlocks(t, 2, "dictionaries"); err != nil {
+	if f.Dicts, err = footerBlocks(t, 2, "dictionaries"); err != nil {
 		return f, err
 	}
-	if f.batches, err = footerBlocks(t, 3, "recordBatches"); err != nil {
+	if f.Batches, err = footerBlocks(t, 3, "recordBatches"); err != nil {
 		return f, err
 	}
 	return f, verifyKeyValues(t, 4)
 }
 
 // footerBlocks returns the vector of Block structs of field id.
-func footerBlocks(t fbTable, id int, what string) ([]ipcBlock, error) {
+func footerBlocks(t fbTable, id int, what string) ([]Block, error) {
 	v, err := t.vector(id, 24, what)
 	if err != nil {
 		return nil, err
 	}
-	blocks := make([]ipcBlock, v.n)
+	blocks := make([]Block, v.n)
 	for i := range blocks {
 		p := v.at(int64(i))
-		blocks[i] = ipcBlock{offset: t.r.i64(p), meta: int32(t.r.u32(p + 8)), body: t.r.i64(p + 16)}
+		blocks[i] = Block{Offset: t.r.i64(p), Meta: int32(t.r.u32(p + 8)), Body: t.r.i64(p + 16)}
 	}
 	return blocks, nil
 }
 
 // verifySchema checks a Schema table and counts what its batches hold.
-func verifySchema(t fbTable) (*ipcSchema, error) {
-	s := &ipcSchema{dicts: map[int64]ipcCounts{}, dictValues: map[int64]*ipcField{}}
+func verifySchema(t fbTable) (*Schema, error) {
+	s := &Schema{dicts: map[int64]ipcCounts{}, dictValues: map[int64]*ipcField{}}
 	if err := t.scalars(2); err != nil { // endianness
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func verifySchema(t fbTable) (*ipcSchema, error) {
 // has the path parent, and returns what a batch holds for it: its counts
 // and its layout. The counts and layout of a dictionary-encoded field's
 // values go to s.dicts and s.dictValues (a batch holds its indices only).
-func verifyField(t fbTable, parent string, depth int, s *ipcSchema) (c ipcCounts, layout *ipcField, err error) {
+func verifyField(t fbTable, parent string, depth int, s *Schema) (c ipcCounts, layout *ipcField, err error) {
 	if err := t.string(0, "name"); err != nil {
 		return c, nil, err
 	}
@@ -403,7 +403,7 @@ func verifyKeyValues(t fbTable, id int) error {
 
 // verifyDictionaryBatch checks a DictionaryBatch table against the
 // schema's dictionaries.
-func verifyDictionaryBatch(t fbTable, s *ipcSchema, bodyLen int64) error {
+func verifyDictionaryBatch(t fbTable, s *Schema, bodyLen int64) error {
 	if err := t.scalars(8, 4, 1); err != nil { // id, data, isDelta
 		return err
 	}
