@@ -4,6 +4,7 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -28,7 +29,7 @@ import (
 // ([arrowconv.ValidateRecord]) before Next hands them out. Errors of the messages
 // wrap arrow.ErrInvalid; an error of next other than io.EOF is returned
 // as it is, wrapped. The caller releases the reader.
-func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Option) (rr *RecordReader, err error) {
+func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Option) (rr array.RecordReader, err error) {
 	defer recovered(&err, "ipc messages")
 	cfg := newConfig(opts)
 	o, mem := cfg.readOptions()

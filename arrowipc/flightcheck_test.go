@@ -91,7 +91,7 @@ func nextOf(msgs []framed, err error) func() ([]byte, []byte, error) {
 }
 
 // readAll reads every batch of r and concatenates column 0.
-func readAll(t *testing.T, mem memory.Allocator, r *arrowipc.RecordReader) (*fixedshape.Array, error) {
+func readAll(t *testing.T, mem memory.Allocator, r array.RecordReader) (*fixedshape.Array, error) {
 	t.Helper()
 	defer r.Release()
 	var parts []arrow.Array

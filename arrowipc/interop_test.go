@@ -245,7 +245,7 @@ func TestInteropPyarrowWritesGoReads(t *testing.T) {
 					recs = append(recs, rec)
 				}
 			default:
-				var rr *arrowipc.RecordReader
+				var rr array.RecordReader
 				var err error
 				{
 					fh, ferr := os.Open(f.Path)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/arrowipc/internal/verify"
+	"github.com/fstensor/fstensor/internal/batchreader"
 	"github.com/fstensor/fstensor/internal/mmap"
 )
 
@@ -204,52 +204,28 @@ func (r *FileReader) Close() error {
 	return err
 }
 
-// RecordReader yields the record batches of an IPC stream (or of another
-// format through [NewRecordReader]), validating each in full ([arrowconv.ValidateRecord]).
-// It implements array.RecordReader. It is not safe for concurrent use.
-type RecordReader struct {
-	refs   atomic.Int64
-	schema *arrow.Schema
-	next   func() (arrow.RecordBatch, error) // the next batch, owned by the caller; (nil, nil) at the end
-	close  func()
-	cur    arrow.RecordBatch
-	err    error
-}
-
-var _ array.RecordReader = (*RecordReader)(nil)
-
-// NewRecordReader returns a RecordReader of the batches next yields, for
-// readers of other formats (package parquetconv): next returns a batch
-// the reader then owns, or (nil, nil) at the end, or an error, which
-// stops the reader; every batch is validated in full
-// ([arrowconv.ValidateRecord]) before Next hands it out. close, if not nil, runs
-// once, when the last reference is released. schema is the schema of
-// the batches.
-func NewRecordReader(schema *arrow.Schema, next func() (arrow.RecordBatch, error), close func()) *RecordReader {
-	r := &RecordReader{schema: schema, next: next, close: close}
-	r.refs.Store(1)
-	return r
-}
-
 // NewIPCStreamReader reads an Arrow IPC stream from r: the schema at
-// once, then one record batch per call of Next. Options:
+// once, then one record batch per call of Next, each validated in full
+// (arrowconv.ValidateRecord) before Next hands it out; a batch lives until
+// the next call of Next or Release. Options:
 // [WithAllocator], [WithBodySizeLimit]. Each message's metadata is
 // read as it arrives (at most 64 MiB) and checked before arrow-go
 // decodes it (see the package doc, Errors); its body is allocated at its
 // stated length once that is within the body size limit. Errors wrap
 // arrow.ErrInvalid. The caller releases the reader; it does not close r.
-func NewIPCStreamReader(r io.Reader, opts ...Option) (rr *RecordReader, err error) {
+func NewIPCStreamReader(r io.Reader, opts ...Option) (rr array.RecordReader, err error) {
 	defer recovered(&err, "ipc stream")
 	cfg := newConfig(opts)
 	o, mem := cfg.readOptions()
 	return newMessagesReader(newMessageReader(r, mem, cfg.bodyLimit), mem, o, "ipc stream")
 }
 
-// newMessagesReader returns a RecordReader of the batches arrow-go decodes
+// newMessagesReader returns a reader of the batches arrow-go decodes
 // from mr, each decode under mem's budget (what a failed one allocated is
 // freed); what names the source in errors.
-func newMessagesReader(mr ipc.MessageReader, mem *budgetAllocator, o []ipc.Option, what string) (rr *RecordReader, err error) {
+func newMessagesReader(mr ipc.MessageReader, mem *budgetAllocator, o []ipc.Option, what string) (array.RecordReader, error) {
 	var ir *ipc.Reader
+	var err error
 	mem.run(func() bool {
 		ir, err = ipc.NewReaderFromMessageReader(mr, o...)
 		return err == nil
@@ -274,71 +250,8 @@ func newMessagesReader(mr ipc.MessageReader, mem *budgetAllocator, o []ipc.Optio
 		rec.Retain()
 		return rec, nil
 	}
-	return NewRecordReader(ir.Schema(), next, ir.Release), nil
-}
-
-// Schema returns the schema of the batches.
-func (r *RecordReader) Schema() *arrow.Schema { return r.schema }
-
-// Next advances to the next record batch and reports whether there is
-// one; at the end or on an error it returns false and Err tells which.
-func (r *RecordReader) Next() bool {
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.err != nil || r.next == nil {
-		return false
-	}
-	rec, err := r.next()
-	if err == nil && rec != nil {
-		err = arrowconv.ValidateRecord(rec)
-		if err != nil {
-			rec.Release()
-		}
-	}
-	if err != nil {
-		r.err = err
-		return false
-	}
-	if rec == nil {
-		r.next = nil
-		return false
-	}
-	r.cur = rec
-	return true
-}
-
-// RecordBatch returns the current batch, valid until the next call of
-// Next or Release; Retain it to keep it longer.
-func (r *RecordReader) RecordBatch() arrow.RecordBatch { return r.cur }
-
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch; Record exists for array.RecordReader.
-func (r *RecordReader) Record() arrow.RecordBatch { return r.cur }
-
-// Err returns the error that stopped Next, nil at a clean end.
-func (r *RecordReader) Err() error { return r.err }
-
-// Retain adds a reference.
-func (r *RecordReader) Retain() { r.refs.Add(1) }
-
-// Release drops a reference; the last one frees the current batch and
-// the underlying reader.
-func (r *RecordReader) Release() {
-	if r.refs.Add(-1) != 0 {
-		return
-	}
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.close != nil {
-		r.close()
-		r.close = nil
-	}
-	r.next = nil
+	closeIR := func() error { ir.Release(); return nil }
+	return batchreader.New(ir.Schema(), batchreader.Checked(next, arrowconv.ValidateRecord), closeIR), nil
 }
 
 // IPCWriter writes record batches to an Arrow IPC file or stream.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/batchreader"
 )
 
 // ClientOption configures Dial.
@@ -171,25 +171,12 @@ func (c *Client) Get(ctx context.Context, t Ticket) (array.RecordReader, error) 
 		cancel()
 		return nil, err
 	}
-	r := &getReader{RecordReader: rr, cancel: cancel}
-	r.refs.Store(1)
-	return r, nil
-}
-
-// getReader cancels its call when released.
-type getReader struct {
-	*arrowipc.RecordReader
-	cancel context.CancelFunc
-	refs   atomic.Int64
-}
-
-func (r *getReader) Retain() { r.refs.Add(1); r.RecordReader.Retain() }
-
-func (r *getReader) Release() {
-	r.RecordReader.Release()
-	if r.refs.Add(-1) == 0 {
-		r.cancel()
-	}
+	schema, nextBatch, closeMessages := batchreader.Take(rr)
+	return batchreader.New(schema, nextBatch, func() error {
+		err := closeMessages()
+		cancel()
+		return err
+	}), nil
 }
 
 // Tensors calls DoGet with t and returns the tensor column named column

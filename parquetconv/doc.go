@@ -6,7 +6,9 @@
 //   - [NewWriter] writes record batches with tensor columns; [Writer.Close]
 //     writes the footer.
 //   - [OpenFile] and [NewReader] read them back as record batches whose
-//     tensor columns are fixedshape arrays ([arrowipc.RecordReader]).
+//     tensor columns are fixedshape arrays, through an
+//     array.RecordReader that validates each batch in full
+//     (arrowconv.ValidateRecord) and lends it until the next call of Next.
 //
 // A tensor column is stored as the Parquet LIST that pyarrow writes for a
 // fixed_size_list (Parquet has no fixed-size list), with the Arrow schema

@@ -20,6 +20,7 @@ import (
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/batchreader"
 )
 
 // OpenFile opens the Parquet file at path and returns a reader of
@@ -30,7 +31,7 @@ import (
 // [WithMaxChunkBytes]. The caller releases the reader, which closes the
 // file. See the package doc (Reading) for what is decoded how and the
 // checks made.
-func OpenFile(path string, opts ...Option) (*arrowipc.RecordReader, error) {
+func OpenFile(path string, opts ...Option) (array.RecordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
@@ -46,11 +47,11 @@ func OpenFile(path string, opts ...Option) (*arrowipc.RecordReader, error) {
 // NewReader is [OpenFile] for a file already open as r, which must allow
 // concurrent ReadAt calls when [WithWorkers] is above 1 (os.File and
 // bytes.Reader do); releasing the reader does not close r.
-func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (*arrowipc.RecordReader, error) {
+func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (array.RecordReader, error) {
 	return newParquetReader(r, nil, newConfig(opts))
 }
 
-// reader is the state behind a RecordReader of a Parquet file.
+// reader is the state behind the reader of a Parquet file.
 type reader struct {
 	cfg     *config
 	r       io.ReaderAt
@@ -92,7 +93,7 @@ func (g *groupResult) release() {
 	g.cols = nil
 }
 
-func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *arrowipc.RecordReader, err error) {
+func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr array.RecordReader, err error) {
 	defer recovered(&err, "read")
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -112,14 +113,15 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		return nil, err
 	}
 	rd.start()
-	closeAll := func() {
+	closeAll := func() error {
 		rd.stop()
 		pf.Close()
 		if closeFn != nil {
 			closeFn()
 		}
+		return nil
 	}
-	return arrowipc.NewRecordReader(rd.schema, rd.next, closeAll), nil
+	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
 }
 
 // noCloser hides the Close method of a reader from arrow-go's

@@ -35,7 +35,6 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 		return nil, err
 	}
 	r := &Reader{format: format, path: name, file: f}
-	r.refs.Store(1)
 	var err error
 	switch format {
 	case IPCFile:
@@ -53,6 +52,7 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 		r.Close()
 		return nil, err
 	}
+	r.start()
 	return r, nil
 }
 
