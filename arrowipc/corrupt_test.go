@@ -113,6 +113,47 @@ func oneColumn(name string, arr arrow.Array) arrow.RecordBatch {
 	return array.NewRecordBatch(schema, []arrow.Array{arr}, int64(arr.Len()))
 }
 
+// colorsRecord returns a record of a dictionary-encoded string column.
+func colorsRecord(mem memory.Allocator) arrow.RecordBatch {
+	sb := array.NewStringBuilder(mem)
+	defer sb.Release()
+	sb.AppendValues([]string{"red", "green", "blue"}, nil)
+	dict := sb.NewArray()
+	defer dict.Release()
+	ib := array.NewInt32Builder(mem)
+	defer ib.Release()
+	ib.AppendValues([]int32{0, 2, 1, 1}, nil)
+	idx := ib.NewArray()
+	defer idx.Release()
+	typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	return oneColumn("colors", array.NewDictionaryArray(typ, idx, dict))
+}
+
+// eitherRecord returns a record of a sparse union of int64 and float64.
+func eitherRecord(mem memory.Allocator) arrow.RecordBatch {
+	tb := array.NewInt8Builder(mem)
+	defer tb.Release()
+	tb.AppendValues([]int8{0, 1, 0, 1}, nil)
+	ids := tb.NewArray()
+	defer ids.Release()
+	ab := array.NewInt64Builder(mem)
+	defer ab.Release()
+	ab.AppendValues([]int64{1, 2, 3, 4}, nil)
+	a := ab.NewArray()
+	defer a.Release()
+	fb := array.NewFloat64Builder(mem)
+	defer fb.Release()
+	fb.AppendValues([]float64{1, 2, 3, 4}, nil)
+	f := fb.NewArray()
+	defer f.Release()
+	u, err := array.NewSparseUnionFromArrays(ids, []arrow.Array{a, f})
+	if err != nil {
+		panic(err)
+	}
+	return oneColumn("either", u)
+}
+
+// corruptions returns the table of TestCorruptBuffers and its kin.
 func corruptions() []corruption {
 	const (
 		nodes   = 1
@@ -198,48 +239,14 @@ func corruptions() []corruption {
 			},
 		},
 		{
-			name: "dictionary offsets past its data",
-			rec: func(mem memory.Allocator) arrow.RecordBatch {
-				sb := array.NewStringBuilder(mem)
-				defer sb.Release()
-				sb.AppendValues([]string{"red", "green", "blue"}, nil)
-				dict := sb.NewArray()
-				defer dict.Release()
-				ib := array.NewInt32Builder(mem)
-				defer ib.Release()
-				ib.AppendValues([]int32{0, 2, 1, 1}, nil)
-				idx := ib.NewArray()
-				defer idx.Release()
-				typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
-				return oneColumn("colors", array.NewDictionaryArray(typ, idx, dict))
-			},
+			name:   "dictionary offsets past its data",
+			rec:    colorsRecord,
 			dict:   true,
 			break_: func(m ipcMsgAt) { m.set64(buffers, 2, length, 4) }, // 12 bytes of data
 		},
 		{
-			name: "sparse union child shorter than the union",
-			rec: func(mem memory.Allocator) arrow.RecordBatch {
-				tb := array.NewInt8Builder(mem)
-				defer tb.Release()
-				tb.AppendValues([]int8{0, 1, 0, 1}, nil)
-				ids := tb.NewArray()
-				defer ids.Release()
-				ab := array.NewInt64Builder(mem)
-				defer ab.Release()
-				ab.AppendValues([]int64{1, 2, 3, 4}, nil)
-				a := ab.NewArray()
-				defer a.Release()
-				fb := array.NewFloat64Builder(mem)
-				defer fb.Release()
-				fb.AppendValues([]float64{1, 2, 3, 4}, nil)
-				f := fb.NewArray()
-				defer f.Release()
-				u, err := array.NewSparseUnionFromArrays(ids, []arrow.Array{a, f})
-				if err != nil {
-					panic(err)
-				}
-				return oneColumn("either", u)
-			},
+			name:   "sparse union child shorter than the union",
+			rec:    eitherRecord,
 			break_: func(m ipcMsgAt) { m.set64(nodes, 2, 0, 2) },
 		},
 		{

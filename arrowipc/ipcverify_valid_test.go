@@ -70,18 +70,18 @@ func jsonBatches(t *testing.T, mem memory.Allocator, cols []jsonColumn) []arrow.
 
 var long = strings.Repeat("long enough to be out of line ", 2)
 
-// TestIPCValidMetadata writes streams and files of types whose metadata
-// the checks count (view types and their variadic buffers, dictionaries
-// and their deltas, every nested type) with arrow-go's writers, and
-// reads them back through every reader: the checks refuse none.
-func TestIPCValidMetadata(t *testing.T) {
+// validCase is a table row of TestIPCValidMetadata.
+type validCase struct {
+	name   string
+	cols   []jsonColumn
+	deltas bool // the stream writes dictionary deltas (files cannot)
+}
+
+// validCases returns the rows of TestIPCValidMetadata.
+func validCases() []validCase {
 	dictStr := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
 	dictView := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.StringView}
-	tests := []struct {
-		name   string
-		cols   []jsonColumn
-		deltas bool // the stream writes dictionary deltas (files cannot)
-	}{
+	return []validCase{
 		{name: "views", cols: []jsonColumn{
 			{name: "sv", typ: arrow.BinaryTypes.StringView, json: []string{`["a", "` + long + `", null, "` + long + `b"]`, `["` + long + `c"]`}},
 			{name: "bv", typ: arrow.BinaryTypes.BinaryView, json: []string{`["YQ==", null, "` + "bG9uZyBlbm91Z2ggdG8gYmUgb3V0IG9mIGxpbmU=" + `", ""]`, `[null]`}},
@@ -112,7 +112,14 @@ func TestIPCValidMetadata(t *testing.T) {
 			{name: "ree", typ: arrow.RunEndEncodedOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String), json: []string{`["a", "a", "b"]`, `[null]`}},
 		}},
 	}
-	for _, tc := range tests {
+}
+
+// TestIPCValidMetadata writes streams and files of types whose metadata
+// the checks count (view types and their variadic buffers, dictionaries
+// and their deltas, every nested type) with arrow-go's writers, and
+// reads them back through every reader: the checks refuse none.
+func TestIPCValidMetadata(t *testing.T) {
+	for _, tc := range validCases() {
 		for _, cmp := range []struct {
 			name string
 			opt  ipc.Option
@@ -129,95 +136,105 @@ func TestIPCValidMetadata(t *testing.T) {
 				if cmp.opt != nil {
 					opts = append(opts, cmp.opt)
 				}
-				t.Run("stream", func(t *testing.T) {
-					var buf bytes.Buffer
-					w := ipc.NewWriter(&buf, opts...)
-					for _, r := range recs {
-						if err := w.Write(r); err != nil {
-							t.Fatal(err)
-						}
-					}
-					if err := w.Close(); err != nil {
-						t.Fatal(err)
-					}
-					r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer r.Release()
-					i := 0
-					for ; r.Next(); i++ {
-						if i >= len(recs) || !array.RecordEqual(recs[i], r.RecordBatch()) {
-							t.Fatalf("batch %d:\n got %v", i, r.RecordBatch())
-						}
-					}
-					if err := r.Err(); err != nil || i != len(recs) {
-						t.Fatalf("read %d of %d batches, error %v", i, len(recs), err)
-					}
-				})
-				if tc.deltas {
-					return
-				}
-				var buf bytes.Buffer
-				w, err := ipc.NewFileWriter(&buf, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, r := range recs {
-					if err := w.Write(r); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
-				path := filepath.Join(t.TempDir(), "valid.arrow")
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				for _, open := range []struct {
-					name string
-					f    func() (*arrowipc.FileReader, error)
-				}{
-					{"file", func() (*arrowipc.FileReader, error) {
-						return arrowipc.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowipc.WithAllocator(mem))
-					}},
-					{"mapped", func() (*arrowipc.FileReader, error) {
-						return arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(mem))
-					}},
-				} {
-					t.Run(open.name, func(t *testing.T) {
-						r, err := open.f()
-						if open.name == "mapped" && strings.HasPrefix(tc.name, "dictionary") {
-							// arrow-go v18.8.0's NewMappedFileReader leaves its
-							// dictionary memo nil and panics on a dictionary.
-							if err == nil {
-								r.Close()
-								t.Fatal("arrow-go reads dictionaries from a mapped file now: drop this case")
-							}
-							return
-						}
-						if err != nil {
-							t.Fatal(err)
-						}
-						defer r.Close()
-						if r.NumRecords() != len(recs) {
-							t.Fatalf("NumRecords %d, want %d", r.NumRecords(), len(recs))
-						}
-						for i := range recs {
-							rec, err := r.RecordBatch(i)
-							if err != nil {
-								t.Fatal(err)
-							}
-							if !array.RecordEqual(recs[i], rec) {
-								t.Errorf("batch %d:\n got %v\nwant %v", i, rec, recs[i])
-							}
-							rec.Release()
-						}
-					})
+				t.Run("stream", func(t *testing.T) { checkValidStream(t, mem, recs, opts) })
+				if !tc.deltas {
+					checkValidFile(t, mem, recs, opts, strings.HasPrefix(tc.name, "dictionary"))
 				}
 			})
 		}
+	}
+}
+
+// checkValidStream writes recs as a stream with arrow-go's writer and
+// reads them back with NewIPCStreamReader.
+func checkValidStream(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch, opts []ipc.Option) {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, opts...)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	i := 0
+	for ; r.Next(); i++ {
+		if i >= len(recs) || !array.RecordEqual(recs[i], r.RecordBatch()) {
+			t.Fatalf("batch %d:\n got %v", i, r.RecordBatch())
+		}
+	}
+	if err := r.Err(); err != nil || i != len(recs) {
+		t.Fatalf("read %d of %d batches, error %v", i, len(recs), err)
+	}
+}
+
+// checkValidFile writes recs as a file with arrow-go's writer and reads
+// them back through NewIPCFileReader and OpenMappedIPCFile; dict says the
+// columns hold dictionaries, which arrow-go's mapped reader cannot read.
+func checkValidFile(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch, opts []ipc.Option, dict bool) {
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "valid.arrow")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, open := range []struct {
+		name string
+		f    func() (*arrowipc.FileReader, error)
+	}{
+		{"file", func() (*arrowipc.FileReader, error) {
+			return arrowipc.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowipc.WithAllocator(mem))
+		}},
+		{"mapped", func() (*arrowipc.FileReader, error) {
+			return arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(mem))
+		}},
+	} {
+		t.Run(open.name, func(t *testing.T) {
+			r, err := open.f()
+			if open.name == "mapped" && dict {
+				// arrow-go v18.8.0's NewMappedFileReader leaves its
+				// dictionary memo nil and panics on a dictionary.
+				if err == nil {
+					r.Close()
+					t.Fatal("arrow-go reads dictionaries from a mapped file now: drop this case")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if r.NumRecords() != len(recs) {
+				t.Fatalf("NumRecords %d, want %d", r.NumRecords(), len(recs))
+			}
+			for i := range recs {
+				rec, err := r.RecordBatch(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !array.RecordEqual(recs[i], rec) {
+					t.Errorf("batch %d:\n got %v\nwant %v", i, rec, recs[i])
+				}
+				rec.Release()
+			}
+		})
 	}
 }
 

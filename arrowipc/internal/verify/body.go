@@ -332,154 +332,210 @@ func (w *bodyWalk) array(f *ipcField) (int64, error) {
 	}
 	switch f.tt {
 	case fbTypeBinary, fbTypeUtf8, fbTypeLargeBinary, fbTypeLargeUtf8:
-		width := int64(4)
-		if f.tt == fbTypeLargeBinary || f.tt == fbTypeLargeUtf8 {
-			width = 8
-		}
-		var at int64 = -1
-		if n > 0 {
-			_, at, err = w.need(f, "offsets", n, 1, 8*width)
-		} else {
-			_, _, err = w.buffer(f, "offsets")
-		}
-		if err != nil {
-			return 0, err
-		}
-		data, _, err := w.buffer(f, "data")
-		if err != nil {
-			return 0, err
-		}
-		if _, last, ok, err := w.offsets(f, at, n, width); err != nil {
-			return 0, err
-		} else if ok && last > data {
-			return 0, errorf("column %q: last offset %d is past the %d-byte data buffer %d", f.name, last, data, w.ibuf-1)
-		}
+		err = w.binary(f, n)
 	case fbTypeBinaryView, fbTypeUtf8View:
-		k := int64(0)
-		if w.hasVariadic && w.ivar < w.variadic.n {
-			k = w.r.i64(w.variadic.at(w.ivar))
-		}
-		w.ivar++
-		if _, _, err := w.need(f, "views", n, 0, 128); err != nil {
-			return 0, err
-		}
-		for range k {
-			if _, _, err := w.buffer(f, "variadic data"); err != nil {
-				return 0, err
-			}
-		}
+		err = w.views(f, n)
 	case fbTypeList, fbTypeLargeList, fbTypeMap:
-		width := int64(4)
-		if f.tt == fbTypeLargeList {
-			width = 8
-		}
-		var at int64 = -1
-		if n > 0 {
-			_, at, err = w.need(f, "offsets", n, 1, 8*width)
-		} else {
-			_, _, err = w.buffer(f, "offsets")
-		}
-		if err != nil {
-			return 0, err
-		}
-		m, err := w.child(f, 0)
-		if err != nil {
-			return 0, err
-		}
-		if _, last, ok, err := w.offsets(f, at, n, width); err != nil {
-			return 0, err
-		} else if ok && last > m {
-			return 0, errorf("column %q: last offset %d is past the %d elements of its child %q", f.name, last, m, f.children[0].name)
-		}
+		err = w.list(f, n)
 	case fbTypeListView, fbTypeLargeLstView:
-		bits := int64(32)
-		if f.tt == fbTypeLargeLstView {
-			bits = 64
-		}
-		if _, _, err := w.need(f, "offsets", n, 0, bits); err != nil {
-			return 0, err
-		}
-		if _, _, err := w.need(f, "sizes", n, 0, bits); err != nil {
-			return 0, err
-		}
-		if _, err := w.child(f, 0); err != nil {
-			return 0, err
-		}
+		err = w.listView(f, n)
 	case fbTypeFixedSizeLst:
-		m, err := w.child(f, 0)
-		if err != nil {
-			return 0, err
-		}
-		if want := mulOrMax(n, f.size); want > m {
-			return 0, errorf("column %q: child %q has %d elements, %d lists of %d need %d", f.name, f.children[0].name, m, n, f.size, mulOrMax(n, f.size))
-		}
+		err = w.fixedSizeList(f, n)
 	case fbTypeStruct:
-		for i := range f.children {
-			m, err := w.child(f, i)
-			if err != nil {
-				return 0, err
-			}
-			if m < n {
-				return 0, errorf("column %q: child %q has %d elements, the struct %d", f.name, f.children[i].name, m, n)
-			}
-		}
+		err = w.structChildren(f, n)
 	case fbTypeUnion:
-		if n > 0 {
-			if _, _, err := w.need(f, "type ids", n, 0, 8); err != nil {
-				return 0, err
-			}
-			if f.dense {
-				if _, _, err := w.need(f, "offsets", n, 0, 32); err != nil {
-					return 0, err
-				}
-			}
-		} else {
-			w.ibuf++
-			if f.dense {
-				w.ibuf++
-			}
-		}
-		for i := range f.children {
-			m, err := w.child(f, i)
-			if err != nil {
-				return 0, err
-			}
-			if !f.dense && m < n {
-				return 0, errorf("column %q: child %q has %d elements, the sparse union %d", f.name, f.children[i].name, m, n)
-			}
-		}
+		err = w.union(f, n)
 	case fbTypeRunEnd:
-		if len(f.children) != 2 {
-			return 0, errorf("column %q: a run-end encoded array has %d children, want 2", f.name, len(f.children))
-		}
-		if re := f.children[0]; re.tt != fbTypeInt || (re.bits != 16 && re.bits != 32 && re.bits != 64) {
-			return 0, errorf("column %q: run ends %q are not int16, int32 or int64", f.name, re.name)
-		}
-		if w.inode < w.nodes.n && w.r.i64(w.nodes.at(w.inode)+8) != 0 {
-			return 0, errorf("column %q: run ends %q have nulls", f.name, f.children[0].name)
-		}
-		for i := range f.children {
-			if _, err := w.child(f, i); err != nil {
-				return 0, err
-			}
-		}
+		err = w.runEnds(f)
 	case fbTypeFixedSizeBin: // arrow-go reads the buffer even when n is 0
-		if _, _, err := w.need(f, "values", n, 0, f.bits); err != nil {
-			return 0, err
-		}
-	default: // fixed-width values
-		if f.bits <= 0 {
-			return 0, errorf("column %q: type %d has no known layout", f.name, f.tt)
-		}
-		if n == 0 {
-			w.ibuf++
-			break
-		}
-		if _, _, err := w.need(f, "values", n, 0, f.bits); err != nil {
-			return 0, err
-		}
+		_, _, err = w.need(f, "values", n, 0, f.bits)
+	default:
+		err = w.fixedWidth(f, n)
+	}
+	if err != nil {
+		return 0, err
 	}
 	return n, nil
+}
+
+// offsetsBuffer checks the offsets buffer of n values of width bytes
+// each (n+1 offsets) and returns its position in the body, -1 when n is
+// 0 (the buffer may then be empty).
+func (w *bodyWalk) offsetsBuffer(f *ipcField, n, width int64) (int64, error) {
+	if n == 0 {
+		_, _, err := w.buffer(f, "offsets")
+		return -1, err
+	}
+	_, at, err := w.need(f, "offsets", n, 1, 8*width)
+	return at, err
+}
+
+// binary checks the offsets and data of n binary or string values.
+func (w *bodyWalk) binary(f *ipcField, n int64) error {
+	width := int64(4)
+	if f.tt == fbTypeLargeBinary || f.tt == fbTypeLargeUtf8 {
+		width = 8
+	}
+	at, err := w.offsetsBuffer(f, n, width)
+	if err != nil {
+		return err
+	}
+	data, _, err := w.buffer(f, "data")
+	if err != nil {
+		return err
+	}
+	if _, last, ok, err := w.offsets(f, at, n, width); err != nil {
+		return err
+	} else if ok && last > data {
+		return errorf("column %q: last offset %d is past the %d-byte data buffer %d", f.name, last, data, w.ibuf-1)
+	}
+	return nil
+}
+
+// views checks the views of n binary or string views and their
+// variadic data buffers.
+func (w *bodyWalk) views(f *ipcField, n int64) error {
+	k := int64(0)
+	if w.hasVariadic && w.ivar < w.variadic.n {
+		k = w.r.i64(w.variadic.at(w.ivar))
+	}
+	w.ivar++
+	if _, _, err := w.need(f, "views", n, 0, 128); err != nil {
+		return err
+	}
+	for range k {
+		if _, _, err := w.buffer(f, "variadic data"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// list checks the offsets and the child of n lists or maps.
+func (w *bodyWalk) list(f *ipcField, n int64) error {
+	width := int64(4)
+	if f.tt == fbTypeLargeList {
+		width = 8
+	}
+	at, err := w.offsetsBuffer(f, n, width)
+	if err != nil {
+		return err
+	}
+	m, err := w.child(f, 0)
+	if err != nil {
+		return err
+	}
+	if _, last, ok, err := w.offsets(f, at, n, width); err != nil {
+		return err
+	} else if ok && last > m {
+		return errorf("column %q: last offset %d is past the %d elements of its child %q", f.name, last, m, f.children[0].name)
+	}
+	return nil
+}
+
+// listView checks the offsets, sizes and child of n list views.
+func (w *bodyWalk) listView(f *ipcField, n int64) error {
+	bits := int64(32)
+	if f.tt == fbTypeLargeLstView {
+		bits = 64
+	}
+	if _, _, err := w.need(f, "offsets", n, 0, bits); err != nil {
+		return err
+	}
+	if _, _, err := w.need(f, "sizes", n, 0, bits); err != nil {
+		return err
+	}
+	_, err := w.child(f, 0)
+	return err
+}
+
+// fixedSizeList checks that the child of n lists holds n*size elements.
+func (w *bodyWalk) fixedSizeList(f *ipcField, n int64) error {
+	m, err := w.child(f, 0)
+	if err != nil {
+		return err
+	}
+	if want := mulOrMax(n, f.size); want > m {
+		return errorf("column %q: child %q has %d elements, %d lists of %d need %d", f.name, f.children[0].name, m, n, f.size, mulOrMax(n, f.size))
+	}
+	return nil
+}
+
+// structChildren checks that every child of n structs is as long.
+func (w *bodyWalk) structChildren(f *ipcField, n int64) error {
+	for i := range f.children {
+		m, err := w.child(f, i)
+		if err != nil {
+			return err
+		}
+		if m < n {
+			return errorf("column %q: child %q has %d elements, the struct %d", f.name, f.children[i].name, m, n)
+		}
+	}
+	return nil
+}
+
+// union checks the type ids (and dense offsets) of n union values and
+// the children, as long as the union where it is sparse.
+func (w *bodyWalk) union(f *ipcField, n int64) error {
+	if n > 0 {
+		if _, _, err := w.need(f, "type ids", n, 0, 8); err != nil {
+			return err
+		}
+		if f.dense {
+			if _, _, err := w.need(f, "offsets", n, 0, 32); err != nil {
+				return err
+			}
+		}
+	} else {
+		w.ibuf++
+		if f.dense {
+			w.ibuf++
+		}
+	}
+	for i := range f.children {
+		m, err := w.child(f, i)
+		if err != nil {
+			return err
+		}
+		if !f.dense && m < n {
+			return errorf("column %q: child %q has %d elements, the sparse union %d", f.name, f.children[i].name, m, n)
+		}
+	}
+	return nil
+}
+
+// runEnds checks the two children of a run-end encoded array: integer
+// run ends without nulls, and the values.
+func (w *bodyWalk) runEnds(f *ipcField) error {
+	if len(f.children) != 2 {
+		return errorf("column %q: a run-end encoded array has %d children, want 2", f.name, len(f.children))
+	}
+	if re := f.children[0]; re.tt != fbTypeInt || (re.bits != 16 && re.bits != 32 && re.bits != 64) {
+		return errorf("column %q: run ends %q are not int16, int32 or int64", f.name, re.name)
+	}
+	if w.inode < w.nodes.n && w.r.i64(w.nodes.at(w.inode)+8) != 0 {
+		return errorf("column %q: run ends %q have nulls", f.name, f.children[0].name)
+	}
+	for i := range f.children {
+		if _, err := w.child(f, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fixedWidth checks the values buffer of n fixed-width values.
+func (w *bodyWalk) fixedWidth(f *ipcField, n int64) error {
+	if f.bits <= 0 {
+		return errorf("column %q: type %d has no known layout", f.name, f.tt)
+	}
+	if n == 0 {
+		w.ibuf++
+		return nil
+	}
+	_, _, err := w.need(f, "values", n, 0, f.bits)
+	return err
 }
 
 // child checks child i of f and returns its length.
