@@ -21,6 +21,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/batchreader"
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
 // OpenFile opens the Parquet file at path and returns a reader of
@@ -99,9 +100,9 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	footerLen, err := checkFooter(r, size)
+	footerLen, err := format.CheckFooter(r, size)
 	if err != nil {
-		return nil, err
+		return nil, errorf("%w", err)
 	}
 	pf, err := file.NewParquetReader(noCloser{r}, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
 	if err != nil {

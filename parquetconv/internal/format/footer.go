@@ -1,4 +1,4 @@
-package parquetconv
+package format
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ const maxFooterBytes = 100 << 20
 // arrow-go builds it recursively.
 const maxSchemaDepth = 64
 
-// checkFooter reads the footer of the size-byte file r and checks it
+// CheckFooter reads the footer of the size-byte file r and checks it
 // before arrow-go parses it: arrow-go sizes Go slices from the counts in
 // the footer (list lengths, the schema's num_children) without checking
 // them against the bytes that hold them. It returns the footer's length.
-func checkFooter(r io.ReaderAt, size int64) (int64, error) {
+func CheckFooter(r io.ReaderAt, size int64) (int64, error) {
 	if size < 12 {
 		return 0, errorf("file of %d bytes is too short for Parquet", size)
 	}

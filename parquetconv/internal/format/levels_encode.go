@@ -1,22 +1,22 @@
-package parquetconv
+package format
 
 import "encoding/binary"
 
-// levelEncoder writes repetition or definition levels in Parquet's
+// LevelEncoder writes repetition or definition levels in Parquet's
 // RLE/bit-packed hybrid encoding using RLE runs only: a run is the
 // varint count<<1 followed by the value in ceil(bitWidth/8) bytes
 // (little-endian). Consecutive runs of one value are merged, so a tensor
 // column costs a few bytes per row (repetition levels) or per page
 // (definition levels while no tensor is null), not a level per element.
-type levelEncoder struct {
+type LevelEncoder struct {
 	buf   []byte
 	width int // bytes per run value: 0 when the maximum level is 0
 	value int16
 	count int // length of the pending run, 0 when none
 }
 
-// reset starts an empty stream of levels at most maxLevel.
-func (e *levelEncoder) reset(maxLevel int16) {
+// Reset starts an empty stream of levels at most maxLevel.
+func (e *LevelEncoder) Reset(maxLevel int16) {
 	e.buf = e.buf[:0]
 	e.width = 0
 	if maxLevel > 0 {
@@ -34,8 +34,8 @@ func bitLen(v int16) int {
 	return n
 }
 
-// put appends n levels of value v.
-func (e *levelEncoder) put(v int16, n int) {
+// Put appends n levels of value v.
+func (e *LevelEncoder) Put(v int16, n int) {
 	if n <= 0 {
 		return
 	}
@@ -48,7 +48,7 @@ func (e *levelEncoder) put(v int16, n int) {
 }
 
 // flushRun appends the pending run to buf.
-func (e *levelEncoder) flushRun() {
+func (e *LevelEncoder) flushRun() {
 	if e.count == 0 {
 		return
 	}
@@ -62,9 +62,9 @@ func (e *levelEncoder) flushRun() {
 	e.count = 0
 }
 
-// bytes ends the stream and returns its encoding (without the 4-byte
-// length of data page v1); it is valid until the next reset.
-func (e *levelEncoder) bytes() []byte {
+// Bytes ends the stream and returns its encoding (without the 4-byte
+// length of data page v1); it is valid until the next Reset.
+func (e *LevelEncoder) Bytes() []byte {
 	e.flushRun()
 	return e.buf
 }

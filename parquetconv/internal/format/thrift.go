@@ -1,4 +1,4 @@
-package parquetconv
+package format
 
 // A reader of the Thrift compact protocol, for the few Parquet structs
 // the reader parses itself (page headers) or checks before arrow-go
