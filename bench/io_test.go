@@ -50,7 +50,7 @@ func BenchmarkIPC(b *testing.B) {
 				name := ioName("ipc-write", rec) + "/format=" + format + "/codec=" + cmp.String()
 				var buf bytes.Buffer
 				writeIPC(b, &buf, format, cmp, rec)
-				b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+				b.Run(name+"/impl=arrowipc", func(b *testing.B) {
 					b.ReportAllocs()
 					b.SetBytes(int64(n))
 					for b.Loop() {
@@ -61,7 +61,7 @@ func BenchmarkIPC(b *testing.B) {
 				data := bytes.Clone(buf.Bytes())
 				buf = bytes.Buffer{}
 				name = ioName("ipc-read", rec) + "/format=" + format + "/codec=" + cmp.String()
-				b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+				b.Run(name+"/impl=arrowipc", func(b *testing.B) {
 					b.ReportAllocs()
 					b.SetBytes(int64(n))
 					for b.Loop() {
@@ -71,7 +71,7 @@ func BenchmarkIPC(b *testing.B) {
 				if format == "file" && cmp == arrowipc.Uncompressed {
 					path := filepath.Join(b.TempDir(), "col.arrow")
 					must(b, os.WriteFile(path, data, 0o600))
-					mapped := ioName("ipc-read", rec) + "/format=mapped/codec=none/impl=arrowconv"
+					mapped := ioName("ipc-read", rec) + "/format=mapped/codec=none/impl=arrowipc"
 					b.Run(mapped, func(b *testing.B) {
 						b.ReportAllocs()
 						for b.Loop() {
@@ -83,7 +83,7 @@ func BenchmarkIPC(b *testing.B) {
 							must(b, r.Close())
 						}
 					})
-					disk := ioName("ipc-read", rec) + "/format=openfile/codec=none/impl=arrowconv"
+					disk := ioName("ipc-read", rec) + "/format=openfile/codec=none/impl=arrowipc"
 					b.Run(disk, func(b *testing.B) {
 						b.ReportAllocs()
 						b.SetBytes(int64(n))
@@ -153,7 +153,7 @@ func BenchmarkParquet(b *testing.B) {
 			var buf bytes.Buffer
 			writeParquet(b, &buf, cmp, rec)
 			name := ioName("parquet-write", rec) + "/codec=" + cmp.String()
-			b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+			b.Run(name+"/impl=parquetconv", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(n))
 				for b.Loop() {
@@ -164,7 +164,7 @@ func BenchmarkParquet(b *testing.B) {
 			data := bytes.Clone(buf.Bytes())
 			buf = bytes.Buffer{}
 			name = ioName("parquet-read", rec) + "/codec=" + cmp.String()
-			b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+			b.Run(name+"/impl=parquetconv", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(n))
 				for b.Loop() {

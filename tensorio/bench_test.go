@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkRead reads a 16 MiB IPC file of float32 64x64 tensors (16
-// batches of 64) through tensorio and through arrowconv's own loop; the
+// batches of 64) through tensorio and through arrowipc's own loop; the
 // copy baseline copies the same bytes once.
 func BenchmarkRead(b *testing.B) {
 	const batches, rows = 16, 64
@@ -63,7 +63,7 @@ func BenchmarkRead(b *testing.B) {
 				r.Release()
 			}
 		})
-		b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+		b.Run(name+"/impl=arrowipc", func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			open := arrowipc.OpenIPCFile
