@@ -92,8 +92,8 @@ type Schema struct {
 // MessageInfo is the outcome of Message.
 type MessageInfo struct {
 	Type    ipc.MessageType
-	BodyLen int64
-	Schema  *Schema // of a Schema message
+	BodyLen int64   // bytes of the body the metadata states
+	Schema  *Schema // of a Schema message, else nil
 }
 
 // Message checks the flatbuffer of one IPC message (without its
@@ -158,8 +158,8 @@ type Block struct {
 
 // FooterInfo is the outcome of Footer.
 type FooterInfo struct {
-	Schema         *Schema
-	Dicts, Batches []Block
+	Schema         *Schema // what the file's batches hold
+	Dicts, Batches []Block // where the dictionary and record batches lie
 }
 
 // Footer checks the flatbuffer of an IPC file footer and returns

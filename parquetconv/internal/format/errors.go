@@ -15,6 +15,7 @@ type Error struct {
 	cause error
 }
 
+// Error returns the message.
 func (e *Error) Error() string { return e.msg }
 
 // Unwrap returns arrow.ErrInvalid and the cause, if any.
