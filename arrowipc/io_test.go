@@ -217,7 +217,7 @@ func TestIPCStreamRoundTrip(t *testing.T) {
 }
 
 func TestIPCVectors(t *testing.T) {
-	for _, v := range loadVectors(t, "ipc_roundtrip") {
+	for _, v := range ipcVectors(t) {
 		t.Run(v.ID, func(t *testing.T) {
 			mem := checkedMem(t)
 			m, err := metadata.FromPhysical(v.PhysicalShape, v.DimNamesPhysical, v.Permutation)
@@ -232,7 +232,7 @@ func TestIPCVectors(t *testing.T) {
 			if v.StorageValues != nil {
 				rows = nil
 			}
-			for _, row := range asList(v.StorageValues) {
+			for _, row := range v.StorageValues {
 				var phys []float64
 				for _, x := range row.([]any) {
 					phys = append(phys, x.(float64))
@@ -244,12 +244,12 @@ func TestIPCVectors(t *testing.T) {
 			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil), []arrow.Array{arr}, int64(arr.Len()))
 			defer rec.Release()
 			var buf bytes.Buffer
-			if md, ok := v.Raw["field_metadata"].(map[string]any); ok {
+			if md := v.FieldMetadata; md != nil {
 				// A plain FixedSizeList field carrying the extension keys,
 				// as Arrow C++ writes it.
 				var keys, vals []string
 				for k, x := range md {
-					keys, vals = append(keys, k), append(vals, x.(string))
+					keys, vals = append(keys, k), append(vals, x)
 				}
 				f := arrow.Field{Name: "t", Type: elemType(t, v.StorageType), Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
 				st := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f}, nil), []arrow.Array{arr.Storage()}, int64(arr.Len()))
@@ -396,12 +396,6 @@ func columnOf(t testing.TB, mem memory.Allocator, typ *fixedshape.Type, rows [][
 		}
 	}
 	return arr
-}
-
-// asList returns x as a JSON array, nil if it is not one.
-func asList(x any) []any {
-	l, _ := x.([]any)
-	return l
 }
 
 // TestOpenMissingFile checks that opening a missing file fails with an
