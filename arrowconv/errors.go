@@ -35,24 +35,3 @@ func errorf(format string, args ...any) error {
 	msg := strings.ReplaceAll(err.Error(), ": arrowconv: ", ": ")
 	return &Error{msg: "arrowconv: " + msg, cause: errors.Unwrap(err)}
 }
-
-// recovered converts a panic raised by arrow-go while decoding outside
-// data into an error; it is deferred by every reader entry point.
-func recovered(errp *error, what string) {
-	if r := recover(); r != nil {
-		if err, ok := r.(error); ok {
-			*errp = errorf("%s: malformed input: %w", what, err)
-			return
-		}
-		*errp = errorf("%s: malformed input: %v", what, r)
-	}
-}
-
-// recoveredWrite converts a panic raised by arrow-go's writers into an
-// error naming the panic value, a last line of defence behind
-// ValidateRecord; it is deferred by every writer entry point.
-func recoveredWrite(errp *error, what string) {
-	if r := recover(); r != nil {
-		*errp = errorf("%s: arrow-go panicked: %v", what, r)
-	}
-}

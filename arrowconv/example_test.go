@@ -1,7 +1,6 @@
 package arrowconv_test
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -64,31 +63,6 @@ func ExampleFromNested() {
 	defer arr.Release()
 	fmt.Println(arr.TensorType().Shape(), arr)
 	// Output: [2 2] [[[1,2],[3,4]]]
-}
-
-func ExampleNewIPCStreamWriter() {
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int8, metadata.MustNew([]int{3}, nil, nil))
-	arr, _ := fixedshape.FromSlice(typ, []int8{1, 2, 3, 4, 5, 6}, nil)
-	defer arr.Release()
-	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "v", Type: typ}}, nil), []arrow.Array{arr}, 2)
-	defer rec.Release()
-
-	var buf bytes.Buffer
-	w, _ := arrowconv.NewIPCStreamWriter(&buf, rec.Schema(), arrowconv.WithCompression(arrowconv.ZSTD))
-	if err := w.Write(rec); err != nil {
-		panic(err)
-	}
-	w.Close()
-
-	r, err := arrowconv.NewIPCStreamReader(&buf)
-	if err != nil {
-		panic(err)
-	}
-	defer r.Release()
-	for r.Next() {
-		fmt.Println(r.RecordBatch().Column(0))
-	}
-	// Output: [[1,2,3] [4,5,6]]
 }
 
 func ExampleSlotTensor() {

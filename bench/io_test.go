@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/bench"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/parquetconv"
@@ -34,7 +34,7 @@ func ioName(op string, rec arrow.RecordBatch) string {
 	return "op=" + op + "/dtype=float32/" + shapeKey(int(rec.NumRows()), ioShape...)
 }
 
-var codecs = []arrowconv.Compression{arrowconv.Uncompressed, arrowconv.LZ4, arrowconv.ZSTD}
+var codecs = []arrowipc.Compression{arrowipc.Uncompressed, arrowipc.LZ4, arrowipc.ZSTD}
 
 // BenchmarkIPC times Arrow IPC writes into memory and reads from memory or
 // a file in the page cache (file, stream, memory-mapped), uncompressed,
@@ -50,7 +50,7 @@ func BenchmarkIPC(b *testing.B) {
 				name := ioName("ipc-write", rec) + "/format=" + format + "/codec=" + cmp.String()
 				var buf bytes.Buffer
 				writeIPC(b, &buf, format, cmp, rec)
-				b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+				b.Run(name+"/impl=arrowipc", func(b *testing.B) {
 					b.ReportAllocs()
 					b.SetBytes(int64(n))
 					for b.Loop() {
@@ -61,21 +61,21 @@ func BenchmarkIPC(b *testing.B) {
 				data := bytes.Clone(buf.Bytes())
 				buf = bytes.Buffer{}
 				name = ioName("ipc-read", rec) + "/format=" + format + "/codec=" + cmp.String()
-				b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+				b.Run(name+"/impl=arrowipc", func(b *testing.B) {
 					b.ReportAllocs()
 					b.SetBytes(int64(n))
 					for b.Loop() {
 						readIPC(b, data, format)
 					}
 				})
-				if format == "file" && cmp == arrowconv.Uncompressed {
+				if format == "file" && cmp == arrowipc.Uncompressed {
 					path := filepath.Join(b.TempDir(), "col.arrow")
 					must(b, os.WriteFile(path, data, 0o600))
-					mapped := ioName("ipc-read", rec) + "/format=mapped/codec=none/impl=arrowconv"
+					mapped := ioName("ipc-read", rec) + "/format=mapped/codec=none/impl=arrowipc"
 					b.Run(mapped, func(b *testing.B) {
 						b.ReportAllocs()
 						for b.Loop() {
-							r, err := arrowconv.OpenMappedIPCFile(path)
+							r, err := arrowipc.OpenMappedIPCFile(path)
 							must(b, err)
 							batch, err := r.RecordBatch(0)
 							must(b, err)
@@ -83,12 +83,12 @@ func BenchmarkIPC(b *testing.B) {
 							must(b, r.Close())
 						}
 					})
-					disk := ioName("ipc-read", rec) + "/format=openfile/codec=none/impl=arrowconv"
+					disk := ioName("ipc-read", rec) + "/format=openfile/codec=none/impl=arrowipc"
 					b.Run(disk, func(b *testing.B) {
 						b.ReportAllocs()
 						b.SetBytes(int64(n))
 						for b.Loop() {
-							r, err := arrowconv.OpenIPCFile(path)
+							r, err := arrowipc.OpenIPCFile(path)
 							must(b, err)
 							batch, err := r.RecordBatch(0)
 							must(b, err)
@@ -105,12 +105,12 @@ func BenchmarkIPC(b *testing.B) {
 	}
 }
 
-func writeIPC(b *testing.B, buf *bytes.Buffer, format string, cmp arrowconv.Compression, rec arrow.RecordBatch) {
-	newWriter := arrowconv.NewIPCFileWriter
+func writeIPC(b *testing.B, buf *bytes.Buffer, format string, cmp arrowipc.Compression, rec arrow.RecordBatch) {
+	newWriter := arrowipc.NewIPCFileWriter
 	if format == "stream" {
-		newWriter = arrowconv.NewIPCStreamWriter
+		newWriter = arrowipc.NewIPCStreamWriter
 	}
-	w, err := newWriter(buf, rec.Schema(), arrowconv.WithCompression(cmp), arrowconv.WithAllocator(memory.DefaultAllocator))
+	w, err := newWriter(buf, rec.Schema(), arrowipc.WithCompression(cmp), arrowipc.WithAllocator(memory.DefaultAllocator))
 	must(b, err)
 	must(b, w.Write(rec))
 	must(b, w.Close())
@@ -118,7 +118,7 @@ func writeIPC(b *testing.B, buf *bytes.Buffer, format string, cmp arrowconv.Comp
 
 func readIPC(b *testing.B, data []byte, format string) {
 	if format == "stream" {
-		rr, err := arrowconv.NewIPCStreamReader(bytes.NewReader(data))
+		rr, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data))
 		must(b, err)
 		for rr.Next() {
 		}
@@ -126,7 +126,7 @@ func readIPC(b *testing.B, data []byte, format string) {
 		rr.Release()
 		return
 	}
-	r, err := arrowconv.NewIPCFileReader(bytes.NewReader(data))
+	r, err := arrowipc.NewIPCFileReader(bytes.NewReader(data))
 	must(b, err)
 	for i := range r.NumRecords() {
 		batch, err := r.RecordBatch(i)
@@ -153,7 +153,7 @@ func BenchmarkParquet(b *testing.B) {
 			var buf bytes.Buffer
 			writeParquet(b, &buf, cmp, rec)
 			name := ioName("parquet-write", rec) + "/codec=" + cmp.String()
-			b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+			b.Run(name+"/impl=parquetconv", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(n))
 				for b.Loop() {
@@ -164,7 +164,7 @@ func BenchmarkParquet(b *testing.B) {
 			data := bytes.Clone(buf.Bytes())
 			buf = bytes.Buffer{}
 			name = ioName("parquet-read", rec) + "/codec=" + cmp.String()
-			b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+			b.Run(name+"/impl=parquetconv", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(n))
 				for b.Loop() {

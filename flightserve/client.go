@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,8 +18,9 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/batchreader"
 )
 
 // ClientOption configures Dial.
@@ -151,7 +151,7 @@ type Info struct {
 
 func (c *Client) decodeInfo(fi *flight.FlightInfo) (Info, error) {
 	var in Info
-	if err := arrowconv.CheckSchemaMessage(fi.GetSchema()); err != nil {
+	if err := arrowipc.CheckSchemaMessage(fi.GetSchema()); err != nil {
 		return in, fmt.Errorf("flightserve: flight info: %w", err)
 	}
 	schema, err := flight.DeserializeSchema(fi.GetSchema(), c.cfg.mem)
@@ -216,30 +216,17 @@ func (c *Client) Get(ctx context.Context, t Ticket) (array.RecordReader, error) 
 		}
 		return fd.DataHeader, fd.DataBody, nil
 	}
-	rr, err := arrowconv.NewIPCMessageReader(next, arrowconv.WithAllocator(c.cfg.mem), arrowconv.WithBodySizeLimit(int64(c.cfg.maxMsg)))
+	rr, err := arrowipc.NewIPCMessageReader(next, arrowipc.WithAllocator(c.cfg.mem), arrowipc.WithBodySizeLimit(int64(c.cfg.maxMsg)))
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	r := &getReader{RecordReader: rr, cancel: cancel}
-	r.refs.Store(1)
-	return r, nil
-}
-
-// getReader cancels its call when released.
-type getReader struct {
-	*arrowconv.RecordReader
-	cancel context.CancelFunc
-	refs   atomic.Int64
-}
-
-func (r *getReader) Retain() { r.refs.Add(1); r.RecordReader.Retain() }
-
-func (r *getReader) Release() {
-	r.RecordReader.Release()
-	if r.refs.Add(-1) == 0 {
-		r.cancel()
-	}
+	schema, nextBatch, closeMessages := batchreader.Take(rr)
+	return batchreader.New(schema, nextBatch, func() error {
+		err := closeMessages()
+		cancel()
+		return err
+	}), nil
 }
 
 // Tensors calls DoGet with t and returns the tensor column named column

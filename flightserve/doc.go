@@ -57,7 +57,7 @@
 // more (whatever they hold) or a wrong token is Unauthenticated. Each gRPC
 // message is bounded by Config.MaxMessageBytes (ResourceExhausted). Every
 // message uploaded to DoPut, and every message the Client receives, is
-// checked by arrowconv.NewIPCMessageReader before arrow-go decodes it:
+// checked by arrowipc.NewIPCMessageReader before arrow-go decodes it:
 // arrow-go's own Flight reader trusts the flatbuffer metadata.
 //
 // # Operations

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -26,7 +26,7 @@ type PutResult struct {
 // DoPut writes the uploaded stream as a new file at the path of its PATH
 // descriptor, in the format of its extension. The file must not exist and
 // its directory must exist under the served directory. Every message is
-// checked (arrowconv.NewIPCMessageReader) before arrow-go decodes it, and
+// checked (arrowipc.NewIPCMessageReader) before arrow-go decodes it, and
 // each batch is written as it arrives through tensorio.CreateIn, inside
 // the served directory's os.Root: the file appears only when the whole
 // stream was written, and nothing is left on an error or a client gone
@@ -77,7 +77,7 @@ func (s *Server) DoPut(stream flight.FlightService_DoPutServer) error {
 			}
 		}
 	}
-	rr, err := arrowconv.NewIPCMessageReader(next, arrowconv.WithAllocator(s.mem), arrowconv.WithBodySizeLimit(int64(s.maxMsg)))
+	rr, err := arrowipc.NewIPCMessageReader(next, arrowipc.WithAllocator(s.mem), arrowipc.WithBodySizeLimit(int64(s.maxMsg)))
 	if err != nil {
 		return s.putError(rel, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
 // errFallback reports a page the fast path does not decode (an encoding
@@ -50,7 +51,7 @@ type chunkDecoder struct {
 	col          *tensorLeaf
 	dict         []byte
 	dictIdentity bool
-	walker       repWalker
+	walker       format.RepWalker
 	levelsLeft   int64
 }
 
@@ -97,7 +98,7 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	buf.Resize(int(total))
 	d.child = buf.Bytes()
 	d.validity, d.nulls, d.rows, d.col, d.dict = nil, 0, rows, col, nil
-	d.walker = repWalker{n: col.n}
+	d.walker = format.RepWalker{N: col.n}
 	d.levelsLeft = rows * int64(col.n)
 	defer func() {
 		if d.validity != nil {
@@ -122,23 +123,23 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 		if err != nil {
 			return nil, err
 		}
-		switch h.typ {
-		case pageDictionary:
+		switch h.Type {
+		case format.PageDictionary:
 			err = d.dictionaryPage(h, body, codec)
-		case pageData:
+		case format.PageData:
 			err = d.dataPageV1(h, body, codec)
-		case pageDataV2:
+		case format.PageDataV2:
 			err = d.dataPageV2(h, body, codec)
-		case pageIndex:
+		case format.PageIndex:
 		default:
-			err = errorf("page type %d unknown", h.typ)
+			err = errorf("page type %d unknown", h.Type)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	if d.walker.rows != rows || d.walker.pos != 0 {
-		return nil, errorf("column chunk holds %d rows and %d elements, its row group %d rows", d.walker.rows, d.walker.pos, rows)
+	if d.walker.Rows != rows || d.walker.Pos != 0 {
+		return nil, errorf("column chunk holds %d rows and %d elements, its row group %d rows", d.walker.Rows, d.walker.Pos, rows)
 	}
 	return d.array(buf)
 }
@@ -161,18 +162,18 @@ func (d *chunkDecoder) array(child *memory.Buffer) (*fixedshape.Array, error) {
 }
 
 // dictionaryPage reads the dictionary of the chunk.
-func (d *chunkDecoder) dictionaryPage(h pageHeader, body []byte, codec int) error {
+func (d *chunkDecoder) dictionaryPage(h format.PageHeader, body []byte, codec int) error {
 	if d.dict != nil {
 		return errorf("second dictionary page")
 	}
-	if h.encoding != encPlain && h.encoding != encPlainDict {
+	if h.Encoding != format.EncPlain && h.Encoding != format.EncPlainDict {
 		return errFallback
 	}
-	page, err := d.decompress(codec, body, int(h.uncompressed))
+	page, err := d.decompress(codec, body, int(h.Uncompressed))
 	if err != nil {
 		return err
 	}
-	d.dict, err = d.col.codec.dictionary(page, int(h.numValues))
+	d.dict, err = d.col.codec.dictionary(page, int(h.NumValues))
 	if d.dict == nil && err == nil {
 		d.dict = []byte{}
 	}
@@ -182,7 +183,7 @@ func (d *chunkDecoder) dictionaryPage(h pageHeader, body []byte, codec int) erro
 
 // decompress returns the n-byte page of body.
 func (d *chunkDecoder) decompress(codec int, body []byte, n int) ([]byte, error) {
-	if codec == codecNone {
+	if codec == format.CodecNone {
 		if len(body) != n {
 			return nil, errorf("uncompressed page of %d bytes states %d", len(body), n)
 		}
@@ -197,14 +198,14 @@ func (d *chunkDecoder) decompress(codec int, body []byte, n int) ([]byte, error)
 
 // dataPageV1 decodes a data page of format version 1: the page
 // compressed whole, levels with 4-byte length prefixes.
-func (d *chunkDecoder) dataPageV1(h pageHeader, body []byte, codec int) error {
-	if !h.hasPage {
+func (d *chunkDecoder) dataPageV1(h format.PageHeader, body []byte, codec int) error {
+	if !h.HasPage {
 		return errorf("data page without its header")
 	}
-	if h.repEnc != encRLE || (d.col.maxDef > 0 && h.defEnc != encRLE) {
+	if h.RepEnc != format.EncRLE || (d.col.maxDef > 0 && h.DefEnc != format.EncRLE) {
 		return errFallback
 	}
-	page, err := d.decompress(codec, body, int(h.uncompressed))
+	page, err := d.decompress(codec, body, int(h.Uncompressed))
 	if err != nil {
 		return err
 	}
@@ -235,21 +236,21 @@ func lengthPrefixed(b []byte, what string) (levels, rest []byte, err error) {
 
 // dataPageV2 decodes a data page of format version 2: levels first and
 // never compressed, then the values, compressed unless told otherwise.
-func (d *chunkDecoder) dataPageV2(h pageHeader, body []byte, codec int) error {
-	if !h.hasPage {
+func (d *chunkDecoder) dataPageV2(h format.PageHeader, body []byte, codec int) error {
+	if !h.HasPage {
 		return errorf("data page v2 without its header")
 	}
-	lv := int64(h.repLen) + int64(h.defLen)
-	if lv > int64(len(body)) || lv > int64(h.uncompressed) {
+	lv := int64(h.RepLen) + int64(h.DefLen)
+	if lv > int64(len(body)) || lv > int64(h.Uncompressed) {
 		return errorf("data page v2: %d bytes of levels in a %d-byte page", lv, len(body))
 	}
-	rep, def := body[:h.repLen], body[h.repLen:lv]
+	rep, def := body[:h.RepLen], body[h.RepLen:lv]
 	vals := body[lv:]
-	if h.compressedV2 && codec != codecNone {
-		if !plausible(codec, vals, int(int64(h.uncompressed)-lv)) {
-			return errorf("page of %d compressed bytes cannot decompress to the %d its header states", len(vals), int64(h.uncompressed)-lv)
+	if h.CompressedV2 && codec != format.CodecNone {
+		if !plausible(codec, vals, int(int64(h.Uncompressed)-lv)) {
+			return errorf("page of %d compressed bytes cannot decompress to the %d its header states", len(vals), int64(h.Uncompressed)-lv)
 		}
-		d.vals = grow(d.vals, int(int64(h.uncompressed)-lv))
+		d.vals = grow(d.vals, int(int64(h.Uncompressed)-lv))
 		if err := d.dec.decode(codec, d.vals, vals); err != nil {
 			return err
 		}
@@ -274,7 +275,7 @@ func (c *pageCursor) done() bool { return c.p >= c.n }
 // next returns the next page's header and, when withBody, its body;
 // the page must lie in the chunk and be within maxPage bytes, both
 // compressed and not.
-func (c *pageCursor) next(maxPage int64, withBody bool) (pageHeader, []byte, error) {
+func (c *pageCursor) next(maxPage int64, withBody bool) (format.PageHeader, []byte, error) {
 	win := int64(4 << 10)
 	if withBody {
 		win = 64 << 10
@@ -297,10 +298,10 @@ type pageBody struct {
 
 // nextLazy reads the next page header with a window of win bytes (more
 // if the header needs it), which also holds the start of the body.
-func (c *pageCursor) nextLazy(maxPage, win int64) (pageHeader, pageBody, error) {
+func (c *pageCursor) nextLazy(maxPage, win int64) (format.PageHeader, pageBody, error) {
 	left := c.n - c.p
 	win = min(left, win)
-	var h pageHeader
+	var h format.PageHeader
 	var hl int
 	var err error
 	for {
@@ -308,24 +309,24 @@ func (c *pageCursor) nextLazy(maxPage, win int64) (pageHeader, pageBody, error) 
 		if _, err := c.r.ReadAt(c.hdr, c.start+c.p); err != nil {
 			return h, pageBody{}, errorf("read page header: %w", err)
 		}
-		h, hl, err = parsePageHeader(c.hdr)
+		h, hl, err = format.ParsePageHeader(c.hdr)
 		if err == nil || win == left || win >= 16<<20 {
 			break
 		}
 		win = min(left, win*8)
 	}
 	if err != nil {
-		return h, pageBody{}, err
+		return h, pageBody{}, errorf("%w", err)
 	}
 	c.p += int64(hl)
-	if int64(h.compressed) > c.n-c.p {
-		return h, pageBody{}, errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.compressed, c.n-c.p)
+	if int64(h.Compressed) > c.n-c.p {
+		return h, pageBody{}, errorf("page of %d bytes overruns its column chunk (%d bytes left)", h.Compressed, c.n-c.p)
 	}
-	if int64(h.uncompressed) > maxPage || int64(h.compressed) > maxPage {
-		return h, pageBody{}, errorf("page of %d bytes is above the limit of %d", max(h.uncompressed, h.compressed), maxPage)
+	if int64(h.Uncompressed) > maxPage || int64(h.Compressed) > maxPage {
+		return h, pageBody{}, errorf("page of %d bytes is above the limit of %d", max(h.Uncompressed, h.Compressed), maxPage)
 	}
-	pb := pageBody{prefix: c.hdr[hl:min(len(c.hdr), hl+int(h.compressed))], n: int(h.compressed), at: c.start + c.p}
-	c.p += int64(h.compressed)
+	pb := pageBody{prefix: c.hdr[hl:min(len(c.hdr), hl+int(h.Compressed))], n: int(h.Compressed), at: c.start + c.p}
+	c.p += int64(h.Compressed)
 	return h, pb, nil
 }
 

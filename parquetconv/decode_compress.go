@@ -2,6 +2,7 @@ package parquetconv
 
 import (
 	"bytes"
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -25,7 +26,7 @@ type decompressor struct {
 // supportedCodec reports whether the fast path decompresses codec.
 func supportedCodec(codec int) bool {
 	switch codec {
-	case codecNone, codecSnappy, codecGzip, codecZstd, codecLz4Raw:
+	case format.CodecNone, format.CodecSnappy, format.CodecGzip, format.CodecZstd, format.CodecLz4Raw:
 		return true
 	}
 	return false
@@ -39,18 +40,18 @@ func supportedCodec(codec int) bool {
 // deflate at most 1032 times.
 func plausible(codec int, src []byte, n int) bool {
 	switch codec {
-	case codecSnappy:
+	case format.CodecSnappy:
 		m, err := s2.DecodedLen(src)
 		return err == nil && m == n
-	case codecZstd:
+	case format.CodecZstd:
 		var h zstd.Header
 		if h.Decode(src) == nil && h.HasFCS && h.FrameContentSize > uint64(n) {
 			return false
 		}
 		return true
-	case codecLz4Raw:
+	case format.CodecLz4Raw:
 		return int64(n) <= 255*int64(len(src))+16
-	case codecGzip:
+	case format.CodecGzip:
 		return int64(n) <= 1032*int64(len(src))+64
 	}
 	return true
@@ -60,13 +61,13 @@ func plausible(codec int, src []byte, n int) bool {
 // fails unless src decompresses to exactly len(dst) bytes.
 func (d *decompressor) decode(codec int, dst, src []byte) error {
 	switch codec {
-	case codecNone:
+	case format.CodecNone:
 		if len(src) != len(dst) {
 			return errorf("uncompressed page of %d bytes states %d", len(src), len(dst))
 		}
 		copy(dst, src)
 		return nil
-	case codecSnappy:
+	case format.CodecSnappy:
 		n, err := s2.DecodedLen(src)
 		if err != nil || n != len(dst) {
 			return errorf("snappy page decodes to %d bytes (%v), its header states %d", n, err, len(dst))
@@ -75,13 +76,13 @@ func (d *decompressor) decode(codec int, dst, src []byte) error {
 			return errorf("snappy page: %v", err)
 		}
 		return nil
-	case codecLz4Raw:
+	case format.CodecLz4Raw:
 		n, err := lz4.UncompressBlock(src, dst)
 		if err != nil || n != len(dst) {
 			return errorf("lz4 page decodes to %d bytes (%v), its header states %d", n, err, len(dst))
 		}
 		return nil
-	case codecZstd:
+	case format.CodecZstd:
 		if d.zstd == nil {
 			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(uint64(max(d.maxPage, 1))))
 			if err != nil {
@@ -94,7 +95,7 @@ func (d *decompressor) decode(codec int, dst, src []byte) error {
 			return errorf("zstd page decodes to %d bytes (%v), its header states %d", len(out), err, len(dst))
 		}
 		return nil
-	case codecGzip:
+	case format.CodecGzip:
 		d.src.Reset(src)
 		var err error
 		if d.gz == nil {

@@ -1,6 +1,10 @@
 package parquetconv
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
+)
 
 // direct decodes an uncompressed data page of PLAIN values by reading
 // its values from the file straight into the column's child (its levels
@@ -9,16 +13,16 @@ import "encoding/binary"
 // narrowed from the cache. It returns false, having changed
 // nothing, for any other page, or when the levels do not fit the
 // read-ahead; the page is then decoded from its whole body.
-func (d *chunkDecoder) direct(h pageHeader, pb pageBody, codec int) (bool, error) {
+func (d *chunkDecoder) direct(h format.PageHeader, pb pageBody, codec int) (bool, error) {
 	c := &d.col.codec
-	if !h.hasPage || h.encoding != encPlain || (c.narrow == nil && c.pw != c.w) {
+	if !h.HasPage || h.Encoding != format.EncPlain || (c.narrow == nil && c.pw != c.w) {
 		return false, nil
 	}
 	var rep, def []byte
 	var off int
-	switch h.typ {
-	case pageData:
-		if codec != codecNone || h.uncompressed != h.compressed || h.repEnc != encRLE || (d.col.maxDef > 0 && h.defEnc != encRLE) {
+	switch h.Type {
+	case format.PageData:
+		if codec != format.CodecNone || h.Uncompressed != h.Compressed || h.RepEnc != format.EncRLE || (d.col.maxDef > 0 && h.DefEnc != format.EncRLE) {
 			return false, nil
 		}
 		var ok bool
@@ -30,15 +34,15 @@ func (d *chunkDecoder) direct(h pageHeader, pb pageBody, codec int) (bool, error
 				return false, nil
 			}
 		}
-	case pageDataV2:
-		if (codec != codecNone && h.compressedV2) || h.uncompressed != h.compressed {
+	case format.PageDataV2:
+		if (codec != format.CodecNone && h.CompressedV2) || h.Uncompressed != h.Compressed {
 			return false, nil
 		}
-		off = int(h.repLen) + int(h.defLen)
-		if int64(h.repLen)+int64(h.defLen) > int64(len(pb.prefix)) {
+		off = int(h.RepLen) + int(h.DefLen)
+		if int64(h.RepLen)+int64(h.DefLen) > int64(len(pb.prefix)) {
 			return false, nil
 		}
-		rep, def = pb.prefix[:h.repLen], pb.prefix[h.repLen:off]
+		rep, def = pb.prefix[:h.RepLen], pb.prefix[h.RepLen:off]
 	default:
 		return false, nil
 	}

@@ -1,6 +1,7 @@
 package parquetconv
 
 import (
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -13,33 +14,33 @@ import (
 // by run and its values decoded in place; otherwise the levels are
 // decoded one by one, the present values decoded compactly and then
 // spread around the null tensors, whose slots are zero-filled.
-func (d *chunkDecoder) levelsAndValues(h pageHeader, rep, def, vals []byte) error {
-	return d.levelsThen(h, rep, def, func(dst []byte, k int) error { return d.values(h.encoding, dst, vals, k) })
+func (d *chunkDecoder) levelsAndValues(h format.PageHeader, rep, def, vals []byte) error {
+	return d.levelsThen(h, rep, def, func(dst []byte, k int) error { return d.values(h.Encoding, dst, vals, k) })
 }
 
 // levelsThen is levelsAndValues with the values decoded by values, which
 // fills dst with k values.
-func (d *chunkDecoder) levelsThen(h pageHeader, rep, def []byte, values func(dst []byte, k int) error) error {
-	count := int64(h.numValues)
+func (d *chunkDecoder) levelsThen(h format.PageHeader, rep, def []byte, values func(dst []byte, k int) error) error {
+	count := int64(h.NumValues)
 	if count > d.levelsLeft {
 		return errorf("page of %d levels: the row group holds at most %d more", count, d.levelsLeft)
 	}
 	d.levelsLeft -= count
 	col := d.col
 	n := int64(col.n)
-	base := d.walker.rows*n + int64(d.walker.pos) // element index of the page's first value
+	base := d.walker.Rows*n + int64(d.walker.Pos) // element index of the page's first value
 	allMax := true
 	if col.maxDef > 0 {
 		var err error
-		if allMax, err = allEqual(def, bits.Len16(uint16(col.maxDef)), int(count), uint64(col.maxDef), "definition levels"); err != nil {
-			return err
+		if allMax, err = format.AllEqual(def, bits.Len16(uint16(col.maxDef)), int(count), uint64(col.maxDef), "definition levels"); err != nil {
+			return errorf("%w", err)
 		}
 	}
 	k := count
 	d.nullRows = d.nullRows[:0]
 	if allMax {
-		if err := d.walker.walk(rep, int(count)); err != nil {
-			return err
+		if err := d.walker.Walk(rep, int(count)); err != nil {
+			return errorf("%w", err)
 		}
 	} else {
 		var err error
@@ -47,7 +48,7 @@ func (d *chunkDecoder) levelsThen(h pageHeader, rep, def []byte, values func(dst
 			return err
 		}
 	}
-	if d.walker.rows > d.rows || (d.walker.rows == d.rows && d.walker.pos != 0) {
+	if d.walker.Rows > d.rows || (d.walker.Rows == d.rows && d.walker.Pos != 0) {
 		return errorf("column chunk holds more than its row group's %d rows", d.rows)
 	}
 	w := int64(col.codec.w)
@@ -65,11 +66,11 @@ func (d *chunkDecoder) levelsThen(h pageHeader, rep, def []byte, values func(dst
 func (d *chunkDecoder) values(enc int32, dst, src []byte, k int) error {
 	c := &d.col.codec
 	switch enc {
-	case encPlain:
+	case format.EncPlain:
 		return c.plain(dst, src, k)
-	case encByteStreamSpl:
+	case format.EncByteStreamSplit:
 		return c.byteStreamSplit(dst, src, k, &d.scratch)
-	case encRLEDict, encPlainDict:
+	case format.EncRLEDict, format.EncPlainDict:
 		if d.dict == nil {
 			return errorf("dictionary-encoded page without a dictionary page")
 		}
@@ -85,11 +86,11 @@ func (d *chunkDecoder) walkLevels(rep, def []byte, count int) (int64, error) {
 	col := d.col
 	d.rep = grow(d.rep, count)
 	d.def = grow(d.def, count)
-	if err := decodeHybrid(rep, 1, d.rep, "repetition levels"); err != nil {
-		return 0, err
+	if err := format.DecodeHybrid(rep, 1, d.rep, "repetition levels"); err != nil {
+		return 0, errorf("%w", err)
 	}
-	if err := decodeHybrid(def, bits.Len16(uint16(col.maxDef)), d.def, "definition levels"); err != nil {
-		return 0, err
+	if err := format.DecodeHybrid(def, bits.Len16(uint16(col.maxDef)), d.def, "definition levels"); err != nil {
+		return 0, errorf("%w", err)
 	}
 	w := &d.walker
 	var k int64
@@ -98,25 +99,25 @@ func (d *chunkDecoder) walkLevels(rep, def []byte, count int) (int64, error) {
 		if df > col.maxDef {
 			return 0, errorf("definition level %d above the column's %d", df, col.maxDef)
 		}
-		if r == 0 && w.pos != 0 {
-			return 0, errorf("row %d has %d elements, the tensor %d", w.rows, w.pos, w.n)
+		if r == 0 && w.Pos != 0 {
+			return 0, errorf("row %d has %d elements, the tensor %d", w.Rows, w.Pos, w.N)
 		}
 		if r == 0 && df < col.listDef {
-			if w.rows >= d.rows {
+			if w.Rows >= d.rows {
 				return 0, errorf("column chunk holds more than its row group's %d rows", d.rows)
 			}
-			d.nullRows = append(d.nullRows, w.rows)
-			w.rows++
+			d.nullRows = append(d.nullRows, w.Rows)
+			w.Rows++
 			continue
 		}
 		if df < col.maxDef {
 			if df <= col.listDef && r == 0 {
-				return 0, errorf("row %d is an empty list, the tensor has %d elements", w.rows, w.n)
+				return 0, errorf("row %d is an empty list, the tensor has %d elements", w.Rows, w.N)
 			}
-			return 0, errorf("row %d has a null element", w.rows)
+			return 0, errorf("row %d has a null element", w.Rows)
 		}
-		if err := w.run(uint64(r), 1); err != nil {
-			return 0, err
+		if err := w.Run(uint64(r), 1); err != nil {
+			return 0, errorf("%w", err)
 		}
 		k++
 	}

@@ -2,6 +2,7 @@ package parquetconv
 
 import (
 	"encoding/binary"
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 	"math"
 
 	"github.com/fstensor/fstensor/internal/layout"
@@ -122,38 +123,38 @@ func (c *elemCodec) indices(dst, src []byte, k int, dict []byte, identity bool) 
 		return errorf("dictionary index bit width %d above 32", width)
 	}
 	ndict := uint64(len(dict) / c.w)
-	h := hybridReader{b: src[1:], width: width, left: k}
+	h := format.HybridReader{B: src[1:], Width: width, Left: k}
 	w := c.w
 	// With a dictionary of every value of a 1- or 2-byte type in order
 	// (identity, see identityDict), indices as wide as the elements are
 	// the elements' own bytes.
 	copyPacked := identity && width == 8*w
 	p := 0
-	for h.left > 0 {
-		run, err := h.next("dictionary indices")
+	for h.Left > 0 {
+		run, err := h.Next("dictionary indices")
 		if err != nil {
-			return err
+			return errorf("%w", err)
 		}
-		if copyPacked && !run.rle && len(run.packed) >= run.n*w {
-			copy(dst[p*w:(p+run.n)*w], run.packed)
-			p += run.n
+		if copyPacked && !run.RLE && len(run.Packed) >= run.N*w {
+			copy(dst[p*w:(p+run.N)*w], run.Packed)
+			p += run.N
 			continue
 		}
-		if run.rle {
-			if run.value >= ndict {
-				return errorf("dictionary index %d, the dictionary has %d values", run.value, ndict)
+		if run.RLE {
+			if run.Value >= ndict {
+				return errorf("dictionary index %d, the dictionary has %d values", run.Value, ndict)
 			}
-			e := dict[int(run.value)*w : int(run.value+1)*w]
-			fillPattern(dst[p*w:(p+run.n)*w], e)
-			p += run.n
+			e := dict[int(run.Value)*w : int(run.Value+1)*w]
+			fillPattern(dst[p*w:(p+run.N)*w], e)
+			p += run.N
 			continue
 		}
-		for i := range run.n {
+		for i := range run.N {
 			var v uint64
 			if width == 8 {
-				v = uint64(run.packed[i])
+				v = uint64(run.Packed[i])
 			} else {
-				v = unpack(run.packed, width, i)
+				v = format.Unpack(run.Packed, width, i)
 			}
 			if v >= ndict {
 				return errorf("dictionary index %d, the dictionary has %d values", v, ndict)

@@ -6,7 +6,9 @@
 //   - [NewWriter] writes record batches with tensor columns; [Writer.Close]
 //     writes the footer.
 //   - [OpenFile] and [NewReader] read them back as record batches whose
-//     tensor columns are fixedshape arrays ([arrowconv.RecordReader]).
+//     tensor columns are fixedshape arrays, through an
+//     array.RecordReader that validates each batch in full
+//     (arrowconv.ValidateRecord) and lends it until the next call of Next.
 //
 // A tensor column is stored as the Parquet LIST that pyarrow writes for a
 // fixed_size_list (Parquet has no fixed-size list), with the Arrow schema
@@ -100,7 +102,7 @@
 // Before arrow-go parses anything, the reader checks the footer (every
 // Thrift list and string within its bytes, the schema's num_children
 // forming a tree at most 64 deep, at most 100 MiB), the stored Arrow
-// schema ([arrowconv.CheckSchemaMessage], as the IPC readers do: a 2 KB
+// schema ([arrowipc.CheckSchemaMessage], as the IPC readers do: a 2 KB
 // file cannot claim a 4 GB vector), every column chunk inside the file
 // and within [WithMaxChunkBytes], and each page header before its page
 // is read: within its chunk, within [WithMaxPageBytes] compressed and

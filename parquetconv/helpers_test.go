@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
@@ -234,7 +233,7 @@ func clip(b []byte) []byte { return b[:min(len(b), 64)] }
 
 // checkReadAll reads every batch of r and compares them, in order, with
 // the rows of want; it fails unless the batches cover want exactly.
-func checkReadAll(t testing.TB, want arrow.RecordBatch, r *arrowconv.RecordReader) {
+func checkReadAll(t testing.TB, want arrow.RecordBatch, r array.RecordReader) {
 	t.Helper()
 	if !r.Schema().Equal(want.Schema()) {
 		t.Fatalf("schema:\n got %v\nwant %v", r.Schema(), want.Schema())

@@ -18,7 +18,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/batchreader"
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
 // OpenFile opens the Parquet file at path and returns a reader of
@@ -29,7 +32,7 @@ import (
 // [WithMaxChunkBytes]. The caller releases the reader, which closes the
 // file. See the package doc (Reading) for what is decoded how and the
 // checks made.
-func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
+func OpenFile(path string, opts ...Option) (array.RecordReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
@@ -45,11 +48,11 @@ func OpenFile(path string, opts ...Option) (*arrowconv.RecordReader, error) {
 // NewReader is [OpenFile] for a file already open as r, which must allow
 // concurrent ReadAt calls when [WithWorkers] is above 1 (os.File and
 // bytes.Reader do); releasing the reader does not close r.
-func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (*arrowconv.RecordReader, error) {
+func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (array.RecordReader, error) {
 	return newParquetReader(r, nil, newConfig(opts))
 }
 
-// reader is the state behind a RecordReader of a Parquet file.
+// reader is the state behind the reader of a Parquet file.
 type reader struct {
 	cfg     *config
 	r       io.ReaderAt
@@ -91,15 +94,15 @@ func (g *groupResult) release() {
 	g.cols = nil
 }
 
-func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr *arrowconv.RecordReader, err error) {
+func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr array.RecordReader, err error) {
 	defer recovered(&err, "read")
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	footerLen, err := checkFooter(r, size)
+	footerLen, err := format.CheckFooter(r, size)
 	if err != nil {
-		return nil, err
+		return nil, errorf("%w", err)
 	}
 	pf, err := file.NewParquetReader(noCloser{r}, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
 	if err != nil {
@@ -111,14 +114,15 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		return nil, err
 	}
 	rd.start()
-	closeAll := func() {
+	closeAll := func() error {
 		rd.stop()
 		pf.Close()
 		if closeFn != nil {
 			closeFn()
 		}
+		return nil
 	}
-	return arrowconv.NewRecordReader(rd.schema, rd.next, closeAll), nil
+	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
 }
 
 // noCloser hides the Close method of a reader from arrow-go's
@@ -188,7 +192,7 @@ func checkStoredSchema(md *metadata.FileMetaData) error {
 	if err != nil {
 		return errorf("stored Arrow schema: %v", err)
 	}
-	if err := arrowconv.CheckSchemaMessage(b); err != nil {
+	if err := arrowipc.CheckSchemaMessage(b); err != nil {
 		return errorf("stored Arrow schema: %w", err)
 	}
 	return nil

@@ -1,5 +1,7 @@
 package parquetconv
 
+import "github.com/fstensor/fstensor/parquetconv/internal/format"
+
 // TensorFallbacks returns how many tensor column chunks were read by
 // pqarrow instead of the fast path so far.
 func TensorFallbacks() int64 { return tensorFallbacks.Load() }
@@ -8,26 +10,26 @@ func TensorFallbacks() int64 { return tensorFallbacks.Load() }
 // (count levels each) of a column of n-element tensors without nulls and
 // returns the rows completed and the elements of the last row seen.
 func WalkRepLevels(pages [][]byte, counts []int, n int) (rows int64, pos int, err error) {
-	w := repWalker{n: n}
+	w := format.RepWalker{N: n}
 	for i, p := range pages {
-		if err := w.walk(p, counts[i]); err != nil {
-			return w.rows, w.pos, err
+		if err := w.Walk(p, counts[i]); err != nil {
+			return w.Rows, w.Pos, err
 		}
 	}
-	return w.rows, w.pos, nil
+	return w.Rows, w.Pos, nil
 }
 
 // AllEqual reports whether count hybrid-encoded values of width bits are
 // all v.
 func AllEqual(b []byte, width, count int, v uint64) (bool, error) {
-	return allEqual(b, width, count, v, "levels")
+	return format.AllEqual(b, width, count, v, "levels")
 }
 
 // DecodeHybrid decodes count hybrid-encoded values of width bits (at
 // most 8).
 func DecodeHybrid(b []byte, width, count int) ([]uint8, error) {
 	out := make([]uint8, count)
-	return out, decodeHybrid(b, width, out, "levels")
+	return out, format.DecodeHybrid(b, width, out, "levels")
 }
 
 // Narrow narrows the INT32 values of src to int8 (w 1, signed), uint8,
@@ -55,7 +57,7 @@ func Narrow(src []byte, w int, signed bool) ([]byte, error) {
 // as a page with null tensors is walked, and returns the values the page
 // holds and its null rows.
 func WalkLevels(rep, def []byte, count, n int, maxDef, listDef int16, rows int64) (int64, []int64, error) {
-	d := &chunkDecoder{col: &tensorLeaf{n: n, maxDef: maxDef, listDef: listDef}, rows: rows, walker: repWalker{n: n}}
+	d := &chunkDecoder{col: &tensorLeaf{n: n, maxDef: maxDef, listDef: listDef}, rows: rows, walker: format.RepWalker{N: n}}
 	k, err := d.walkLevels(rep, def, count)
 	return k, d.nullRows, err
 }

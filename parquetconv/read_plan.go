@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
 // planTensor returns the fast-path plan of field f (index i, manifest
@@ -100,8 +101,8 @@ func scanPages(r io.ReaderAt, cc *metadata.ColumnChunkMetaData, dataEnd int64, c
 		if err != nil {
 			return err
 		}
-		if h.typ == pageData || h.typ == pageDataV2 {
-			levels += int64(h.numValues)
+		if h.Type == format.PageData || h.Type == format.PageDataV2 {
+			levels += int64(h.NumValues)
 			if levels > cc.NumValues() {
 				return errorf("pages hold more than the %d values their column chunk states", cc.NumValues())
 			}

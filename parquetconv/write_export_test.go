@@ -1,26 +1,28 @@
 package parquetconv
 
+import "github.com/fstensor/fstensor/parquetconv/internal/format"
+
 // Hooks for the tests of the writer's encoders in package parquetconv_test.
 
 // EncodeLevels encodes levels (each at most maxLevel) with the writer's
 // RLE encoder.
 func EncodeLevels(levels []int16, maxLevel int16) []byte {
-	var e levelEncoder
-	e.reset(maxLevel)
+	var e format.LevelEncoder
+	e.Reset(maxLevel)
 	for _, v := range levels {
-		e.put(v, 1)
+		e.Put(v, 1)
 	}
-	return append([]byte{}, e.bytes()...)
+	return append([]byte{}, e.Bytes()...)
 }
 
 // EncodeLevelRuns encodes runs of levels given as (value, count) pairs.
 func EncodeLevelRuns(runs [][2]int, maxLevel int16) []byte {
-	var e levelEncoder
-	e.reset(maxLevel)
+	var e format.LevelEncoder
+	e.Reset(maxLevel)
 	for _, r := range runs {
-		e.put(int16(r[0]), r[1])
+		e.Put(int16(r[0]), r[1])
 	}
-	return append([]byte{}, e.bytes()...)
+	return append([]byte{}, e.Bytes()...)
 }
 
 // PutValues is putValues for the element type named: "int8", "uint8",

@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/parquetconv/internal/format"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -85,7 +86,7 @@ type fastWriter struct {
 	groups   int
 	ctx      context.Context
 
-	rep, def levelEncoder
+	rep, def format.LevelEncoder
 	slots    []pageSlot // pages assembled, compressed, written in turn
 	vals     []byte     // BYTE_STREAM_SPLIT scratch
 	cbuf     []byte     // compressed v2 page scratch

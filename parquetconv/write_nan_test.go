@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
@@ -55,7 +55,7 @@ func TestParquetNaNPayloads(t *testing.T) {
 	syn := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "f32", Type: a32.DataType(), Nullable: true}, {Name: "f64", Type: a64.DataType(), Nullable: true}}, nil), []arrow.Array{a32, a64}, 40)
 	defer syn.Release()
 
-	fr, err := arrowconv.OpenIPCFile("testdata/parquet_nan_payload_float64.arrow", arrowconv.WithAllocator(mem))
+	fr, err := arrowipc.OpenIPCFile("testdata/parquet_nan_payload_float64.arrow", arrowipc.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}

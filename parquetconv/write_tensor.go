@@ -176,24 +176,24 @@ func (fw *fastWriter) assemblePage(s *pageSlot, c *column, arr *fixedshape.Array
 	// Element index of tensor row r of arr: first + r*size.
 	first := child.Data().Offset() + fsl.Data().Offset()*c.size
 	maxDef := c.descr.MaxDefinitionLevel()
-	fw.rep.reset(1)
-	fw.def.reset(maxDef)
+	fw.rep.Reset(1)
+	fw.def.Reset(maxDef)
 	valid := 0
 	for r := p; r < q; r++ {
 		if arr.IsNull(r) {
 			if !c.nullable {
 				return fmt.Errorf("null tensor at row %d of a non-nullable field", r)
 			}
-			fw.rep.put(0, 1)
-			fw.def.put(0, 1)
+			fw.rep.Put(0, 1)
+			fw.def.Put(0, 1)
 			continue
 		}
 		valid++
-		fw.rep.put(0, 1)
-		fw.rep.put(1, c.size-1)
-		fw.def.put(maxDef, c.size)
+		fw.rep.Put(0, 1)
+		fw.rep.Put(1, c.size-1)
+		fw.def.Put(maxDef, c.size)
 	}
-	rep, def := fw.rep.bytes(), fw.def.bytes()
+	rep, def := fw.rep.Bytes(), fw.def.Bytes()
 	nvals := valid * c.size
 	nlevels := int64(nvals) + int64(q-p-valid)
 	valBytes := nvals * c.valWidth

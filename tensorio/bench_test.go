@@ -8,13 +8,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
 // BenchmarkRead reads a 16 MiB IPC file of float32 64x64 tensors (16
-// batches of 64) through tensorio and through arrowconv's own loop; the
+// batches of 64) through tensorio and through arrowipc's own loop; the
 // copy baseline copies the same bytes once.
 func BenchmarkRead(b *testing.B) {
 	const batches, rows = 16, 64
@@ -63,12 +63,12 @@ func BenchmarkRead(b *testing.B) {
 				r.Release()
 			}
 		})
-		b.Run(name+"/impl=arrowconv", func(b *testing.B) {
+		b.Run(name+"/impl=arrowipc", func(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
-			open := arrowconv.OpenIPCFile
+			open := arrowipc.OpenIPCFile
 			if mapped {
-				open = arrowconv.OpenMappedIPCFile
+				open = arrowipc.OpenMappedIPCFile
 			}
 			for b.Loop() {
 				r, err := open(path)

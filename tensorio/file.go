@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/atomicfile"
 )
 
@@ -39,7 +39,6 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 		return nil, err
 	}
 	r := &Reader{format: format, path: name, file: f}
-	r.refs.Store(1)
 	switch format {
 	case IPCFile:
 		err = r.openIPCFile(c)
@@ -56,6 +55,7 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 		r.Close()
 		return nil, err
 	}
+	r.start()
 	return r, nil
 }
 
@@ -73,15 +73,15 @@ func (r *Reader) takeFile() (*os.File, error) {
 // with WithMmap, else read through the file, which Close closes.
 func (r *Reader) openIPCFileFrom(c *config) error {
 	f, _ := r.takeFile()
-	var fr *arrowconv.FileReader
+	var fr *arrowipc.FileReader
 	var err error
 	closeFile := f.Close
 	if c.mapped {
-		fr, err = arrowconv.MapIPCFile(f, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.MapIPCFile(f, arrowipc.WithAllocator(c.mem))
 		f.Close()
 		closeFile = func() error { return nil }
 	} else {
-		fr, err = arrowconv.NewIPCFileReader(f, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.NewIPCFileReader(f, arrowipc.WithAllocator(c.mem))
 	}
 	if err != nil {
 		closeFile()

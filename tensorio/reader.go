@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/batchreader"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
@@ -24,16 +24,17 @@ import (
 // returned false. Tensor columns come back as fixedshape arrays. A Reader
 // is not safe for concurrent use.
 type Reader struct {
-	refs   atomic.Int64
 	format Format
 	path   string
 	file   *os.File // of OpenFile, until an opening takes it
+
+	// What the opening and the selections build, until start hands it
+	// to br.
 	schema *arrow.Schema
 	next   func() (arrow.RecordBatch, error) // nil, nil at the end
 	close  func() error
-	cur    arrow.RecordBatch
-	err    error
-	closed bool
+
+	br *batchreader.Reader
 }
 
 var _ array.RecordReader = (*Reader)(nil)
@@ -83,7 +84,6 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		return nil, &FormatError{Path: path, Named: f, Found: found}
 	}
 	r := &Reader{format: f, path: path}
-	r.refs.Store(1)
 	switch f {
 	case IPCFile:
 		err = r.openIPCFile(c)
@@ -102,6 +102,7 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		r.Close()
 		return nil, err
 	}
+	r.start()
 	return r, nil
 }
 
@@ -152,7 +153,6 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 		return nil, mismatch("%s needs random access (its directory is at its end) and cannot be read from a stream; open it as a file", f.Describe())
 	}
 	rd := &Reader{format: f}
-	rd.refs.Store(1)
 	if f == IPCStream {
 		err = rd.startStream(br, func() error { return nil }, c)
 	} else {
@@ -172,6 +172,7 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 		rd.Close()
 		return nil, err
 	}
+	rd.start()
 	return rd, nil
 }
 
@@ -197,12 +198,12 @@ func (r *Reader) openIPCFile(c *config) error {
 	if r.file != nil {
 		return r.openIPCFileFrom(c)
 	}
-	var fr *arrowconv.FileReader
+	var fr *arrowipc.FileReader
 	var err error
 	if c.mapped {
-		fr, err = arrowconv.OpenMappedIPCFile(r.path, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.OpenMappedIPCFile(r.path, arrowipc.WithAllocator(c.mem))
 	} else {
-		fr, err = arrowconv.OpenIPCFile(r.path, arrowconv.WithAllocator(c.mem))
+		fr, err = arrowipc.OpenIPCFile(r.path, arrowipc.WithAllocator(c.mem))
 	}
 	if err != nil {
 		return err
@@ -231,7 +232,7 @@ func (r *Reader) openStream(c *config) error {
 // startStream reads the IPC stream or (from an *os.File) the Parquet file
 // src batch by batch; closeSrc ends it, on error too.
 func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) error {
-	var rr *arrowconv.RecordReader
+	var rr array.RecordReader
 	var err error
 	if r.format == Parquet {
 		file, ok := src.(*os.File)
@@ -245,24 +246,17 @@ func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) er
 		}
 		rr, err = parquetconv.NewReader(file, popts...)
 	} else {
-		rr, err = arrowconv.NewIPCStreamReader(src, arrowconv.WithAllocator(c.mem))
+		rr, err = arrowipc.NewIPCStreamReader(src, arrowipc.WithAllocator(c.mem))
 	}
 	if err != nil {
 		closeSrc()
 		return err
 	}
-	r.schema = rr.Schema()
+	var closeRR func() error
+	r.schema, r.next, closeRR = batchreader.Take(rr)
 	r.close = func() error {
-		rr.Release()
+		closeRR()
 		return closeSrc()
-	}
-	r.next = func() (arrow.RecordBatch, error) {
-		if !rr.Next() {
-			return nil, rr.Err()
-		}
-		rec := rr.RecordBatch()
-		rec.Retain()
-		return rec, nil
 	}
 	return nil
 }
@@ -336,65 +330,60 @@ func (r *Reader) openColumns(c *config, load func() ([]string, []*fixedshape.Arr
 // Format returns the format of the file.
 func (r *Reader) Format() Format { return r.format }
 
+// start hands what the opening built to the reader of the batches; the
+// errors of the batches name the path.
+func (r *Reader) start() {
+	next, path := r.next, r.path
+	if path != "" {
+		inner := next
+		next = func() (arrow.RecordBatch, error) {
+			rec, err := inner()
+			return rec, withPath(path, err)
+		}
+	}
+	r.br = batchreader.New(r.schema, next, r.close)
+	r.next, r.close = nil, nil
+}
+
 // Schema returns the schema of every batch.
 func (r *Reader) Schema() *arrow.Schema { return r.schema }
 
 // Next advances to the next batch, releasing the current one. It returns
 // false at the end, on error (see Err) and after Close.
-func (r *Reader) Next() bool {
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.err != nil || r.closed {
-		return false
-	}
-	r.cur, r.err = r.next()
-	if r.err != nil {
-		r.err = withPath(r.path, r.err)
-	}
-	return r.cur != nil
-}
+func (r *Reader) Next() bool { return r.br.Next() }
 
 // RecordBatch returns the current batch, lent until the next call of
 // Next, Close or the last Release; nil before the first Next and at the
 // end.
-func (r *Reader) RecordBatch() arrow.RecordBatch { return r.cur }
+func (r *Reader) RecordBatch() arrow.RecordBatch { return r.br.RecordBatch() }
 
 // Record returns the current batch.
 //
 // Deprecated: use RecordBatch, as array.RecordReader does.
-func (r *Reader) Record() arrow.RecordBatch { return r.cur }
+func (r *Reader) Record() arrow.RecordBatch { return r.br.RecordBatch() }
 
 // Err returns the error that ended the iteration, nil at the end of the
 // file.
-func (r *Reader) Err() error { return r.err }
+func (r *Reader) Err() error { return r.br.Err() }
 
 // Retain adds a reference to the reader.
-func (r *Reader) Retain() { r.refs.Add(1) }
+func (r *Reader) Retain() { r.br.Retain() }
 
 // Release removes a reference; the last one closes the reader as Close
 // does.
-func (r *Reader) Release() {
-	if r.refs.Add(-1) == 0 {
-		r.Close()
-	}
-}
+func (r *Reader) Release() { r.br.Release() }
 
 // Close releases the current batch and closes the file, whatever the
 // references, and returns the error of closing the file. Batches the
 // caller retained stay valid, except those of a mapped file (WithMmap).
 // Close after Close returns nil.
 func (r *Reader) Close() error {
-	if r.closed {
-		return nil
+	if r.br == nil { // the opening failed after the file was opened
+		close := r.close
+		r.close = nil
+		return close()
 	}
-	r.closed = true
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	return r.close()
+	return r.br.Close()
 }
 
 // withPath prefixes err with a file's path unless it names it already

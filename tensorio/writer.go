@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/atomicfile"
 	"github.com/fstensor/fstensor/internal/errs"
@@ -145,12 +146,12 @@ func newWriter(w io.Writer, f Format, schema *arrow.Schema, c *config) (*Writer,
 	var err error
 	switch f {
 	case IPCFile, IPCStream:
-		comp := map[Compression]arrowconv.Compression{Uncompressed: arrowconv.Uncompressed, LZ4: arrowconv.LZ4, ZSTD: arrowconv.ZSTD}[c.compression]
-		o := []arrowconv.Option{arrowconv.WithCompression(comp), arrowconv.WithAllocator(c.mem)}
+		comp := map[Compression]arrowipc.Compression{Uncompressed: arrowipc.Uncompressed, LZ4: arrowipc.LZ4, ZSTD: arrowipc.ZSTD}[c.compression]
+		o := []arrowipc.Option{arrowipc.WithCompression(comp), arrowipc.WithAllocator(c.mem)}
 		if f == IPCFile {
-			out.bw, err = arrowconv.NewIPCFileWriter(w, schema, o...)
+			out.bw, err = arrowipc.NewIPCFileWriter(w, schema, o...)
 		} else {
-			out.bw, err = arrowconv.NewIPCStreamWriter(w, schema, o...)
+			out.bw, err = arrowipc.NewIPCStreamWriter(w, schema, o...)
 		}
 	case Parquet:
 		comp := map[Compression]parquetconv.Compression{Uncompressed: parquetconv.Uncompressed, LZ4: parquetconv.LZ4, ZSTD: parquetconv.ZSTD, Snappy: parquetconv.Snappy, Gzip: parquetconv.Gzip}[c.compression]

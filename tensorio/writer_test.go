@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/fstensor/fstensor"
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -175,7 +175,7 @@ func TestNewWriter(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rr, err := arrowconv.NewIPCStreamReader(&buf, arrowconv.WithAllocator(mem))
+	rr, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
@@ -59,7 +59,7 @@ func writeImages(t *testing.T, shapes [][]int, batches ...int) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := arrowconv.NewIPCFileWriter(f, schema)
+	w, err := arrowipc.NewIPCFileWriter(f, schema)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/pflag"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -123,7 +123,7 @@ func writePlainLists(t *testing.T, path string, listRow2 int) []float32 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := arrowconv.NewIPCFileWriter(f, schema)
+	w, err := arrowipc.NewIPCFileWriter(f, schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +461,7 @@ func TestStdout(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("code %d: %s", code, stderr)
 	}
-	rr, err := arrowconv.NewIPCStreamReader(strings.NewReader(out))
+	rr, err := arrowipc.NewIPCStreamReader(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
@@ -147,7 +147,7 @@ func twoBatchStream(t *testing.T) []byte {
 		t.Fatal(in.Err())
 	}
 	var buf bytes.Buffer
-	w, err := arrowconv.NewIPCStreamWriter(&buf, in.Schema())
+	w, err := arrowipc.NewIPCStreamWriter(&buf, in.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -48,7 +48,7 @@ func writeVarFile(t *testing.T, shapes [][]int) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := arrowconv.NewIPCFileWriter(f, schema)
+	w, err := arrowipc.NewIPCFileWriter(f, schema)
 	if err != nil {
 		t.Fatal(err)
 	}

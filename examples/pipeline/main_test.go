@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/fstensor/fstensor/arrowconv"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/fstensor/fstensor/tensorio"
@@ -27,7 +27,7 @@ const images = "../../testdata/images.arrow"
 // physical values, and the means.
 func expected(t *testing.T) (chw [][]uint8, means []float64) {
 	t.Helper()
-	r, err := arrowconv.OpenIPCFile(images)
+	r, err := arrowipc.OpenIPCFile(images)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func readOutput(t *testing.T, path string) (shape []int, chw [][]uint8, means []
 		}
 		rr = pr
 	} else {
-		fr, err := arrowconv.OpenIPCFile(path)
+		fr, err := arrowipc.OpenIPCFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -58,32 +58,11 @@ func funcName(fn *ast.FuncDecl) string {
 	return fn.Name.Name
 }
 
-// movedElsewhere are the functions over the limit in arrowconv's IPC
-// reader and its tests, which move to their own package on another
-// branch, with their lengths when this test was written. They may not
-// grow; an entry no longer over the limit fails the test until it is
-// removed, so the list only shrinks.
-var movedElsewhere = map[string]int{
-	"arrowconv/ipcbuffers.go: bodyWalk.array":                 162,
-	"arrowconv/ipcverify_valid_test.go: TestIPCValidMetadata": 146,
-	"arrowconv/corrupt_test.go: corruptions":                  141,
-}
-
 // TestFunctionLength fails on every function of the module longer than
 // lint.MaxFunctionLines lines.
 func TestFunctionLength(t *testing.T) {
-	seen := map[string]bool{}
 	for _, f := range longFuncs(t, moduleRoot(t), lint.MaxFunctionLines) {
 		key := f.file + ": " + f.name
-		if max, ok := movedElsewhere[key]; ok && f.lines <= max {
-			seen[key] = true
-			continue
-		}
 		t.Errorf("%s is %d lines, over %d: split it along its phases or move its table to a package-level var", key, f.lines, lint.MaxFunctionLines)
-	}
-	for key := range movedElsewhere {
-		if !seen[key] {
-			t.Errorf("%s is no longer over the limit (or grew): update movedElsewhere", key)
-		}
 	}
 }

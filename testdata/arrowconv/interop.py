@@ -1,6 +1,6 @@
 """Interop checks of fstensor's Arrow files against pyarrow and numpy.
 
-Driven by arrowconv/interop_test.go:
+Driven by arrowipc/interop_test.go:
 
   interop.py check MANIFEST   read the files Go wrote, check type, physical
                               shape, permutation, dim names, nulls and every
