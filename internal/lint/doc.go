@@ -11,6 +11,9 @@
 // package under internal/ (test support aside) importing a package of
 // the module outside internal/, or a file other than a test importing
 // internal/testsupport.
+//
+// TestArchitectureMap fails when a package has no row in the package map
+// of docs/architecture.md, or a row names a package that is gone.
 package lint
 
 // MaxFunctionLines is the most lines a function declaration may span,
