@@ -2,7 +2,6 @@ package flightserve_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	flatbuffers "github.com/google/flatbuffers/go"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -178,62 +176,3 @@ func TestAuthorizationHeaders(t *testing.T) {
 	}
 }
 
-// TestUploadReproducer uploads a stream whose string column has offsets
-// past its data (testdata/flight/panic_string_offsets.arrows, a bit
-// flipped in a stream fstensor wrote), as its raw IPC messages: the
-// writer behind DoPut panicked on it and the panic killed the server.
-// The call now fails (Internal from the recovery, or InvalidArgument
-// where the batch is validated first), nothing is written, and the
-// server keeps serving. The allocator is not checked: arrow-go's IPC
-// encoder panics on these offsets after allocating a buffer it frees in
-// no deferred call (Go's collector takes it back).
-func TestUploadReproducer(t *testing.T) {
-	dir := testDir(t)
-	_, addr := startServer(t, flightserve.Config{Dir: dir})
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "flight", "panic_string_offsets.arrows"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs := streamMessages(t, b)
-	for _, name := range []string{"bad.arrow", "bad.parquet", "bad.arrows"} {
-		t.Run(name, func(t *testing.T) {
-			msgs[0].FlightDescriptor = &flight.FlightDescriptor{Type: flight.DescriptorPATH, Path: []string{name}}
-			err := rawPut(testCtx(t), rawClient(t, addr), msgs...)
-			if got := status.Code(err); got != codes.Internal && got != codes.InvalidArgument {
-				t.Errorf("code %v (%v), want Internal or InvalidArgument", got, err)
-			}
-			if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
-				t.Errorf("%s: %v", name, err)
-			}
-			stillServes(t, dial(t, addr))
-		})
-	}
-}
-
-// streamMessages cuts an IPC stream into its messages: metadata
-// (flatbuffer Message, bodyLength its fourth field) and body.
-func streamMessages(t *testing.T, b []byte) []*flight.FlightData {
-	t.Helper()
-	var out []*flight.FlightData
-	for len(b) >= 8 {
-		n := int(binary.LittleEndian.Uint32(b[4:]))
-		if binary.LittleEndian.Uint32(b) != 0xFFFFFFFF || n == 0 || n > len(b)-8 {
-			break
-		}
-		meta := b[8 : 8+n]
-		tab := flatbuffers.Table{Bytes: meta, Pos: flatbuffers.GetUOffsetT(meta)}
-		var body int
-		if o := flatbuffers.UOffsetT(tab.Offset(10)); o != 0 {
-			body = int(tab.GetInt64(o + tab.Pos))
-		}
-		if body < 0 || body > len(b)-8-n {
-			t.Fatalf("message body of %d bytes", body)
-		}
-		out = append(out, &flight.FlightData{DataHeader: meta, DataBody: b[8+n : 8+n+body]})
-		b = b[8+n+body:]
-	}
-	if len(out) < 2 {
-		t.Fatalf("%d messages", len(out))
-	}
-	return out
-}
