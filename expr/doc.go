@@ -26,7 +26,7 @@
 // Before any data, Expr.Metadata gives the result's logical shape and
 // names, and Plan.Type the result column's type, for an output schema.
 //
-// Compile lowers an expression to a Plan, in the manner of regexp/syntax:
+// CompilePlan lowers an expression to a Plan, in the manner of regexp/syntax:
 // every chain of slices, indexes, transposes and new axes becomes one
 // strided view over the input's physical elements, the input's own
 // permutation included; a reshape joins the view when NumPy's no-copy rule

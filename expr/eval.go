@@ -51,7 +51,7 @@ func config(opts []Option) options {
 
 // Eval compiles e and evaluates it over every tensor of in; see Plan.Eval.
 func Eval(e Expr, in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
-	p, err := Compile(e)
+	p, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // Plan.ResultType), without data. Errors are Check's and
 // Plan.ResultType's.
 func ResultType(e Expr) (arrow.DataType, error) {
-	p, err := Compile(e)
+	p, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func ResultType(e Expr) (arrow.DataType, error) {
 // EvalArray compiles e and evaluates it over every tensor of in; see
 // Plan.EvalArray.
 func EvalArray(e Expr, in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
-	p, err := Compile(e)
+	p, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}

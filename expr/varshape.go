@@ -171,7 +171,7 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := Compile(e)
+	c, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}

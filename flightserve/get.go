@@ -68,7 +68,7 @@ func (s *Server) open(t Ticket) (*query, error) {
 		}
 		e, err := expr.Parse(t.Expr, expr.Input(typ))
 		if err == nil {
-			q.plans[i], err = expr.Compile(e)
+			q.plans[i], err = expr.CompilePlan(e)
 		}
 		var out *fixedshape.Type
 		if err == nil {

@@ -116,7 +116,7 @@ func (ep *evalPlan) planFixed(text string, typ *fixedshape.Type) (*expr.Plan, ar
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := expr.Compile(e)
+	p, err := expr.CompilePlan(e)
 	if err != nil {
 		return nil, nil, err
 	}
