@@ -21,6 +21,9 @@ type options struct {
 	mem     memory.Allocator
 	relabel bool
 	workers int
+	// Of Compile and CompileExpr (compile.go): x's column and the result's name.
+	input, name       string
+	inputSet, nameSet bool
 }
 
 // WithAllocator makes Eval allocate the result's buffers from mem instead
