@@ -260,7 +260,11 @@ func (p *Program) evalPlain(arr arrow.Array) (arrow.Array, error) {
 	}
 	// The child starts where the buffers start; the list's offset is the
 	// column's, which its validity bitmap counts from.
-	child := array.NewData(d.DataType(), d.Offset()+d.Len(), d.Buffers(), nil, array.UnknownNullCount, 0)
+	nulls := array.UnknownNullCount
+	if d.Buffers()[0] == nil {
+		nulls = 0
+	}
+	child := array.NewData(d.DataType(), d.Offset()+d.Len(), d.Buffers(), nil, nulls, 0)
 	defer child.Release()
 	st := array.NewData(p.scalarIn.StorageType(), d.Len(), []*memory.Buffer{d.Buffers()[0]}, []arrow.ArrayData{child}, d.NullN(), d.Offset())
 	defer st.Release()
