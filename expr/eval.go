@@ -53,6 +53,8 @@ func config(opts []Option) options {
 }
 
 // Eval compiles e and evaluates it over every tensor of in; see Plan.Eval.
+// It is a shorthand for CompilePlan and Plan.Eval; Compile is the entry
+// point for columns of a schema.
 func Eval(e Expr, in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
 	p, err := CompilePlan(e)
 	if err != nil {
