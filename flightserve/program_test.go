@@ -15,6 +15,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/flightserve"
+	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/tensorio"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -234,4 +235,47 @@ func varTestColumn(t *testing.T) (*varshape.Type, *varshape.Array) {
 		t.Fatal(err)
 	}
 	return vt, a
+}
+
+// pyComputingScript fetches computing expressions of the test data with
+// pyarrow.flight and checks them against NumPy; it prints "ok".
+const pyComputingScript = `
+import json, sys
+import numpy as np
+import pyarrow as pa
+import pyarrow.flight as fl
+c = fl.connect(sys.argv[1])
+xs = np.array([[i * 100 + j for j in range(24)] for i in range(23)], np.float32).reshape(23, 4, 6)
+def get(e, cols=["x"]):
+    tk = json.dumps({"path": "data.arrow", "columns": cols, "expr": e}).encode()
+    schema = c.get_schema(fl.FlightDescriptor.for_command(tk)).schema
+    t = c.do_get(fl.Ticket(tk)).read_all()
+    assert t.schema == schema, (t.schema, schema)
+    return t.column("x").combine_chunks()
+got = get("norm(x)").to_numpy()
+assert np.allclose(got, [np.linalg.norm(v) for v in xs], rtol=1e-6), got
+got = get("x.mean()").to_numpy()
+assert np.allclose(got, xs.mean(axis=(1, 2)), rtol=1e-6), got
+got = get("x.sum(axis=0)").to_numpy_ndarray()
+assert np.array_equal(got, xs.sum(axis=1)), got
+try:
+    get("x.sum() + q", ["x", "q"])
+    raise SystemExit("two columns accepted")
+except pa.ArrowException as e:
+    assert "not supported yet" in str(e) and "ResultType" not in str(e), str(e)
+print("ok")
+`
+
+// TestPyArrowComputing checks reductions in tickets from pyarrow.flight:
+// the schema of GetSchema, the values against NumPy, and the message of
+// a refused expression.
+func TestPyArrowComputing(t *testing.T) {
+	pyrun.Python(t, "pyarrow.flight", "numpy")
+	dir := testDir(t)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem})
+	out := pyrun.Run(t, pyComputingScript, nil, []string{"pyarrow.flight", "numpy"}, "grpc://"+addr)
+	if strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("script printed %q", out)
+	}
 }
