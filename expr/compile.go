@@ -74,7 +74,7 @@ func (p *parser) column(w string, at int) (operand, bool, error) {
 	case len(ix) > 0:
 		i = ix[0]
 	case w == "x":
-		return operand{}, true, p.errorf("x names no column: the schema has %s, and x stands for the input column chosen by WithInput or the only tensor column", columnList(b.schema))
+		return operand{}, true, p.errorf("x names no column: the schema has %s, and x stands for the chosen input column or the only tensor column", columnList(b.schema))
 	default:
 		return operand{}, true, p.errorf("unknown column %q: the schema has %s", name, columnList(b.schema))
 	}
