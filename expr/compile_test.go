@@ -275,3 +275,28 @@ func TestProgramEvalColumns(t *testing.T) {
 		})
 	}
 }
+
+// checkProgram compiles text for a schema of in's column alone and checks
+// that its Schema, known before data, is the type of want (the VarPlan's
+// EvalAs result), and that Program.Eval gives want.
+func checkProgram(t *testing.T, text string, in *varshape.Array, want arrow.Array, opts []expr.Option) {
+	t.Helper()
+	schema := schemaOf(arrow.Field{Name: "x", Type: in.DataType(), Nullable: true})
+	p, err := expr.Compile(text, schema, opts...)
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	if !arrow.TypeEqual(p.Schema().Field(0).Type, want.DataType()) {
+		t.Fatalf("Program.Schema %v, VarPlan.ResultType %v", p.Schema().Field(0).Type, want.DataType())
+	}
+	rec := array.NewRecordBatch(schema, []arrow.Array{in}, int64(in.Len()))
+	defer rec.Release()
+	out, err := p.Eval(rec)
+	if err != nil {
+		t.Fatalf("Program.Eval: %v", err)
+	}
+	defer out.Release()
+	if !array.Equal(want, out.Column(0)) && !array.ApproxEqual(want, out.Column(0), array.WithNaNsEqual(true)) {
+		t.Errorf("Program.Eval %v, VarPlan.EvalAs %v", out.Column(0), want)
+	}
+}
