@@ -90,7 +90,7 @@ func (p *parser) column(w string, at int) (operand, bool, error) {
 	if in == nil {
 		var err error
 		if in, err = inputOfField(b.schema.Field(i)); err != nil {
-			if err == errVarInput {
+			if errors.Is(err, errVarInput) {
 				return operand{}, true, err
 			}
 			return operand{}, true, p.errorf("column %q: %v", name, err)

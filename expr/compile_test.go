@@ -95,6 +95,7 @@ func TestCompile(t *testing.T) {
 		{name: "col of a number", schema: many, text: `col(1)`, err: arrow.ErrInvalid},
 		{name: "no column", schema: many, text: "1 + 2", err: arrow.ErrInvalid},
 		{name: "syntax", schema: one, text: "emb[", err: arrow.ErrInvalid},
+		{name: "no schema", text: "x", err: arrow.ErrInvalid},
 		{name: "size-0 result", schema: many, text: "a[:0] * 2", err: arrow.ErrNotImplemented},
 		{name: "variable-shape two columns", schema: schemaOf(arrow.Field{Name: "img", Type: img}, arrow.Field{Name: "im2", Type: img}), text: "img + im2", err: arrow.ErrNotImplemented},
 		{name: "variable-shape index out of bounds of a fixed axis", schema: vars, text: "img[..., 5]", err: arrow.ErrInvalid},

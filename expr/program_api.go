@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,6 +62,9 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	if len(text) > MaxText {
 		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
 	}
+	if schema == nil {
+		return nil, errorf("no schema")
+	}
 	o := config(opts)
 	x, err := inputColumn(schema, o)
 	if err != nil {
@@ -69,7 +73,7 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	b := &binder{schema: schema, x: x, col: -1}
 	p := parser{text: text, cols: b}
 	e, err := p.parse(nil)
-	if err == errVarInput {
+	if errors.Is(err, errVarInput) {
 		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
 			p := parser{text: text, cols: &binder{schema: schema, x: x, col: -1, in: in}}
@@ -98,6 +102,9 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 // error wrapping arrow.ErrInvalid when e's input does not match the
 // column.
 func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error) {
+	if schema == nil {
+		return nil, errorf("no schema")
+	}
 	o := config(opts)
 	x, err := inputColumn(schema, o)
 	if err != nil {
