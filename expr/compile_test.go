@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -299,5 +300,62 @@ func checkProgram(t *testing.T, text string, in *varshape.Array, want arrow.Arra
 	defer out.Release()
 	if !array.Equal(want, out.Column(0)) && !array.ApproxEqual(want, out.Column(0), array.WithNaNsEqual(true)) {
 		t.Errorf("Program.Eval %v, VarPlan.EvalAs %v", out.Column(0), want)
+	}
+}
+
+// TestProgramConcurrent evaluates one Program from several goroutines,
+// over fixed- and variable-shape columns, and checks every result.
+func TestProgramConcurrent(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	vt := mustVar(t, u16, varshape.Varies, 2)
+	ft := mustFixed(t, f32, 2, 2)
+	schema := schemaOf(arrow.Field{Name: "v", Type: vt, Nullable: true}, arrow.Field{Name: "f", Type: ft, Nullable: true})
+	v := varColumn(t, mem, vt, [][]int{{1, 2}, nil, {3, 2}, {2, 2}})
+	defer v.Release()
+	f, err := fixedshape.FromSlice(ft, []float32{1, 2, 3, 4, 0, 0, 0, 0, 5, 6, 7, 8, -1, -2, -3, -4}, []bool{true, false, true, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Release()
+	rec := array.NewRecordBatch(schema, []arrow.Array{v, f}, 4)
+	defer rec.Release()
+	for _, text := range []string{"v.sum(axis=0)", "norm(f, axis=-1)", "v.astype(float32) / 2"} {
+		t.Run(text, func(t *testing.T) {
+			p, err := expr.Compile(text, schema, expr.WithAllocator(mem), expr.WithWorkers(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := p.Eval(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer first.Release()
+			want := first.Column(0).String()
+			errs := make(chan error, 8)
+			for range 8 {
+				go func() {
+					for range 20 {
+						out, err := p.Eval(rec)
+						if err != nil {
+							errs <- err
+							return
+						}
+						got := out.Column(0).String()
+						out.Release()
+						if got != want {
+							errs <- fmt.Errorf("got %s, want %s", got, want)
+							return
+						}
+					}
+					errs <- nil
+				}()
+			}
+			for range 8 {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+		})
 	}
 }
