@@ -39,7 +39,7 @@ func TestUnsupported(t *testing.T) {
 		return func() error {
 			e, err := expr.Parse(text, in)
 			if err == nil {
-				_, err = expr.Compile(e)
+				_, err = expr.CompilePlan(e)
 			}
 			return err
 		}

@@ -27,7 +27,7 @@ func BenchmarkMaterialize(b *testing.B) {
 func benchCase[T float](b *testing.B, c bench.Case) {
 	in := column[T](b, c.Batch, c.Shape)
 	defer in.Release()
-	p, err := expr.Compile(expr.MustParse(c.Expr, expr.Input(in.TensorType())))
+	p, err := expr.CompilePlan(expr.MustParse(c.Expr, expr.Input(in.TensorType())))
 	must(b, err)
 	n := c.Batch * p.Metadata().Size() * c.ElemWidth()
 	dst := make([]byte, n)
@@ -102,7 +102,7 @@ func BenchmarkScaling(b *testing.B) {
 	}
 	for _, pt := range points {
 		in := column[float32](b, pt.batch, []int{pt.side, pt.side})
-		p, err := expr.Compile(expr.MustParse("x.T", expr.Input(in.TensorType())))
+		p, err := expr.CompilePlan(expr.MustParse("x.T", expr.Input(in.TensorType())))
 		must(b, err)
 		n := len(in.ValueBytes())
 		dst := make([]byte, n)

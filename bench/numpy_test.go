@@ -75,7 +75,7 @@ func fstensorResult(t *testing.T, c bench.Case, impl string) numpyResult {
 		arr = column[float32](t, c.Batch, c.Shape)
 	}
 	defer arr.Release()
-	p, err := expr.Compile(expr.MustParse(c.Expr, expr.Input(arr.TensorType())))
+	p, err := expr.CompilePlan(expr.MustParse(c.Expr, expr.Input(arr.TensorType())))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestEvalIntoAllocs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := expr.MustCompile(expr.MustParse(tt.text, expr.Input(typ)))
+			p := expr.MustCompilePlan(expr.MustParse(tt.text, expr.Input(typ)))
 			dst := make([]byte, in.Len()*p.Metadata().Size()*4)
 			allocs := testing.AllocsPerRun(20, func() {
 				if err := p.EvalInto(dst, in); err != nil {

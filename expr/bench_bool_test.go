@@ -35,7 +35,7 @@ func BenchmarkMaterializeBool(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p := expr.MustCompile(expr.MustParse(bc.text, expr.Input(typ)))
+		p := expr.MustCompilePlan(expr.MustParse(bc.text, expr.Input(typ)))
 		outBytes := (bc.batch*p.Metadata().Size() + 7) / 8
 		dst := make([]byte, outBytes)
 		src, _ := in.ValueBits()

@@ -95,7 +95,7 @@ func BenchmarkCompute(b *testing.B) {
 func benchCompute(b *testing.B, text string, elemType arrow.DataType, batch int, shape []int, reduce bool, mem memory.Allocator) {
 	typ, in := computeBenchInput(b, mem, elemType, batch, shape)
 	defer in.Release()
-	p := expr.MustCompile(expr.MustParse(text, expr.Input(typ)))
+	p := expr.MustCompilePlan(expr.MustParse(text, expr.Input(typ)))
 	rt, err := p.ResultType()
 	if err != nil {
 		b.Fatal(err)

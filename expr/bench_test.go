@@ -55,7 +55,7 @@ func BenchmarkMaterialize(b *testing.B) {
 	for _, bc := range benchCases {
 		name := fmt.Sprintf("op=%s/dtype=float32/shape=%s", bc.op, shapeName(bc.batch, bc.shape))
 		typ, in := benchInput(b, bc.batch, bc.shape)
-		p := expr.MustCompile(expr.MustParse(bc.text, expr.Input(typ)))
+		p := expr.MustCompilePlan(expr.MustParse(bc.text, expr.Input(typ)))
 		outBytes := bc.batch * p.Metadata().Size() * 4
 		dst := make([]byte, outBytes)
 		src := in.ValueBytes()
@@ -122,7 +122,7 @@ func BenchmarkMaterializeNarrow(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p := expr.MustCompile(expr.MustParse(bc.text, expr.Input(typ)))
+		p := expr.MustCompilePlan(expr.MustParse(bc.text, expr.Input(typ)))
 		outBytes := bc.batch * p.Metadata().Size() * w
 		dst := make([]byte, outBytes)
 		name := fmt.Sprintf("op=%s/dtype=%s/shape=%s", bc.op, bc.typ, shapeName(bc.batch, bc.shape))
@@ -151,7 +151,7 @@ func BenchmarkMaterializeNarrow(b *testing.B) {
 func BenchmarkRelabel(b *testing.B) {
 	typ, in := benchInput(b, 8192, []int{64, 64})
 	defer in.Release()
-	p := expr.MustCompile(expr.MustParse("x.reshape(4096)", expr.Input(typ)))
+	p := expr.MustCompilePlan(expr.MustParse("x.reshape(4096)", expr.Input(typ)))
 	b.Run("op=reshape/dtype=float32/shape=8192x64x64/impl=relabel", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -18,9 +18,9 @@ import (
 // with the bit-by-bit reference, and returns both results' bits.
 func evalBoolBoth(t *testing.T, mem memory.Allocator, text string, in *fixedshape.Array) (got, want []byte) {
 	t.Helper()
-	p, err := expr.Compile(expr.MustParse(text, expr.Input(in.TensorType())))
+	p, err := expr.CompilePlan(expr.MustParse(text, expr.Input(in.TensorType())))
 	if err != nil {
-		t.Fatalf("Compile(%s): %v", text, err)
+		t.Fatalf("CompilePlan(%s): %v", text, err)
 	}
 	if p.Metadata().Size() == 0 {
 		t.Skipf("%s has a size-0 dimension, which fixedshape refuses", text)
@@ -193,7 +193,7 @@ func TestBoolTransposeValues(t *testing.T) {
 	defer col.Release()
 	in := array.NewSlice(col, 1, 3).(*fixedshape.Array)
 	defer in.Release()
-	p := expr.MustCompile(expr.MustParse("x.transpose(2, 0, 1)", expr.Input(typ)))
+	p := expr.MustCompilePlan(expr.MustParse("x.transpose(2, 0, 1)", expr.Input(typ)))
 	out, err := p.Eval(in, expr.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)

@@ -86,7 +86,7 @@ func TestComputeFlatReductions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			p, err := expr.Compile(expr.MustParse(tt.text, expr.Input(typ)))
+			p, err := expr.CompilePlan(expr.MustParse(tt.text, expr.Input(typ)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -144,8 +144,8 @@ func TestComputeConstructors(t *testing.T) {
 			if diff := cmp.Diff(tt.names, m.DimNames(), cmpEmpty); diff != "" {
 				t.Errorf("names (-want +got):\n%s", diff)
 			}
-			if _, err := expr.Compile(expr.Simplify(tt.e)); err != nil {
-				t.Errorf("Compile(Simplify): %v", err)
+			if _, err := expr.CompilePlan(expr.Simplify(tt.e)); err != nil {
+				t.Errorf("CompilePlan(Simplify): %v", err)
 			}
 		})
 	}
@@ -178,7 +178,7 @@ func TestComputeConstructors(t *testing.T) {
 			if !errors.Is(err, arrow.ErrInvalid) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("Check = %v, want an ErrInvalid containing %q", err, tt.msg)
 			}
-			if _, err := expr.Compile(tt.e); err == nil {
+			if _, err := expr.CompilePlan(tt.e); err == nil {
 				t.Error("Compile succeeded")
 			}
 		})
@@ -247,7 +247,7 @@ func TestComputePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Release()
-	scalar := expr.MustCompile(expr.MustParse("x.mean()", expr.Input(typ)))
+	scalar := expr.MustCompilePlan(expr.MustParse("x.mean()", expr.Input(typ)))
 	if rt, err := scalar.ResultType(); err != nil || !arrow.TypeEqual(rt, f64) || !scalar.Scalar() {
 		t.Errorf("ResultType = %v, %v, Scalar %v; want float64, true", rt, err, scalar.Scalar())
 	}
@@ -275,7 +275,7 @@ func TestComputePlan(t *testing.T) {
 	if err := scalar.EvalInto(dst[:8], in); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("EvalInto a short buffer = %v, want ErrInvalid", err)
 	}
-	tensor := expr.MustCompile(expr.MustParse("x.T * 2", expr.Input(typ)))
+	tensor := expr.MustCompilePlan(expr.MustParse("x.T * 2", expr.Input(typ)))
 	col, err := tensor.Eval(in, expr.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +320,7 @@ func TestComputeLarge(t *testing.T) {
 		"x.astype(float32).mean(axis=(0, 1))",
 	} {
 		t.Run(text, func(t *testing.T) {
-			p := expr.MustCompile(expr.MustParse(text, expr.Input(typ)))
+			p := expr.MustCompilePlan(expr.MustParse(text, expr.Input(typ)))
 			var outs []arrow.Array
 			for _, workers := range []int{1, 2} {
 				out, err := p.EvalArray(in, expr.WithAllocator(mem), expr.WithWorkers(workers))

@@ -341,7 +341,7 @@ func TestNumpyReshape(t *testing.T) {
 			if diff := cmp.Diff(want, e.Metadata().Shape(), cmp.Comparer(func(a, b []int) bool { return slices.Equal(a, b) })); diff != "" {
 				t.Errorf("shape (-want +got):\n%s", diff)
 			}
-			p, err := expr.Compile(e)
+			p, err := expr.CompilePlan(e)
 			if err != nil {
 				t.Fatal(err)
 			}

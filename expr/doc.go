@@ -3,6 +3,33 @@
 // reshaped views, then element-wise arithmetic and reductions) and
 // evaluates them in one pass at memory speed.
 //
+// # Entry points
+//
+// Compile (text) and CompileExpr (an Expr built in Go) compile an
+// expression for the columns of an Arrow schema into a Program, the one
+// entry point of the command's eval and of the Flight server:
+//
+//	p, err := expr.Compile("norm(emb, axis=-1)", schema, expr.WithName("norms"))
+//	p.Schema()          // the result's schema, before any data
+//	p.Eval(rec)         // a record batch of that schema
+//	p.EvalColumn(col)   // one column
+//
+// In the text, x is the column of WithInput (or the only tensor column),
+// any other identifier names a column, col("a name") any column; a column
+// may be fixed-shape, variable-shape or plain numeric (one number per row,
+// read as a 0-D tensor). Reading two columns is not supported yet
+// (arrow.ErrNotImplemented). Options: WithInput, WithName, WithAllocator,
+// WithWorkers, WithRelabel.
+//
+// Beneath it, and for callers that hold one tensor column: Parse and the
+// constructors make an Expr; CompilePlan lowers it to a Plan over
+// fixed-shape columns (Plan.EvalArray, Plan.Eval, Plan.EvalInto,
+// Plan.ResultType; Apply for one tensor); CompileVar and ParseVar make a
+// VarPlan over variable-shape columns (VarPlan.Eval, VarPlan.EvalAs,
+// VarPlan.EvalInto, VarPlan.ResultType). Eval, EvalArray, EvalVar and
+// ResultType are shorthands that compile a plan and make one call, kept
+// for the examples and the docs that use them.
+//
 // # Overview
 //
 // An Expr is an immutable chain over an input tensor type: Subscript (NumPy
@@ -26,7 +53,7 @@
 // Before any data, Expr.Metadata gives the result's logical shape and
 // names, and Plan.Type the result column's type, for an output schema.
 //
-// Compile lowers an expression to a Plan, in the manner of regexp/syntax:
+// CompilePlan lowers an expression to a Plan, in the manner of regexp/syntax:
 // every chain of slices, indexes, transposes and new axes becomes one
 // strided view over the input's physical elements, the input's own
 // permutation included; a reshape joins the view when NumPy's no-copy rule

@@ -25,7 +25,10 @@ type options struct {
 	mem     memory.Allocator
 	relabel bool
 	workers int
-	err     error // of the first invalid option
+	// Of Compile and CompileExpr (compile.go): x's column and the result's name.
+	input, name       string
+	inputSet, nameSet bool
+	err               error // of the first invalid option
 }
 
 // invalid records the error of an invalid option value, keeping the
@@ -85,8 +88,10 @@ func config(opts []Option) (options, error) {
 }
 
 // Eval compiles e and evaluates it over every tensor of in; see Plan.Eval.
+// It is a shorthand for CompilePlan and Plan.Eval; Compile is the entry
+// point for columns of a schema.
 func Eval(e Expr, in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
-	p, err := Compile(e)
+	p, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}

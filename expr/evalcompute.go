@@ -14,9 +14,11 @@ import (
 
 // ResultType returns the type of the column e evaluates to (see
 // Plan.ResultType), without data. Errors are Check's and
-// Plan.ResultType's.
+// Plan.ResultType's. It is a shorthand for CompilePlan and
+// Plan.ResultType; Program.Schema gives the same before data for columns
+// of a schema.
 func ResultType(e Expr) (arrow.DataType, error) {
-	p, err := Compile(e)
+	p, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}
@@ -24,9 +26,10 @@ func ResultType(e Expr) (arrow.DataType, error) {
 }
 
 // EvalArray compiles e and evaluates it over every tensor of in; see
-// Plan.EvalArray.
+// Plan.EvalArray. It is a shorthand for CompilePlan and Plan.EvalArray;
+// Compile is the entry point for columns of a schema.
 func EvalArray(e Expr, in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
-	p, err := Compile(e)
+	p, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}

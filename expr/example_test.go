@@ -49,17 +49,17 @@ func ExampleParse() {
 	// expr: index 8 is out of bounds for axis 0 with size 8 at offset 4 of "x[8]"
 }
 
-func ExampleCompile() {
+func ExampleCompilePlan() {
 	// A 3-cycle permuted input (physical shape (3,4,2)): the planner folds
 	// its layout into the view, and transpose(1, 2, 0) undoes it, so the
 	// result is the physical buffer as it is (identity permutation).
 	x := expr.InputOf(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2, 3, 4}, nil, []int{2, 0, 1}))
-	p, err := expr.Compile(expr.MustParse("x[1].reshape(-1)", x))
+	p, err := expr.CompilePlan(expr.MustParse("x[1].reshape(-1)", x))
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(p)
-	perm, ok := expr.MustCompile(expr.MustParse("x.transpose(1, 2, 0)", x)).Relabel()
+	perm, ok := expr.MustCompilePlan(expr.MustParse("x.transpose(1, 2, 0)", x)).Relabel()
 	fmt.Println(perm, ok)
 	// Output:
 	// x[1].reshape(-1)
@@ -72,7 +72,7 @@ func ExampleApply() {
 	in, _ := fixedshape.FromSlice(typ, []int16{1, 2, 3, 4}, nil)
 	defer in.Release()
 	col, _ := fixedshape.ColumnOf[int16](in)
-	p := expr.MustCompile(expr.Transpose(expr.Input(typ)))
+	p := expr.MustCompilePlan(expr.Transpose(expr.Input(typ)))
 	var buf []int16
 	t, err := expr.Apply(p, buf, col.Tensor(0))
 	if err != nil {
@@ -101,7 +101,7 @@ func ExampleFrom() {
 // The type of the result column before any data, for an output schema.
 func ExamplePlan_Type() {
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{3, 224, 224}, []string{"C", "H", "W"}, nil))
-	p, err := expr.Compile(expr.Transpose(expr.Subscript(expr.Input(typ), expr.All(), expr.Range(16, -16), expr.Range(16, -16)), 1, 2, 0))
+	p, err := expr.CompilePlan(expr.Transpose(expr.Subscript(expr.Input(typ), expr.All(), expr.Range(16, -16), expr.Range(16, -16)), 1, 2, 0))
 	if err != nil {
 		panic(err)
 	}

@@ -279,7 +279,7 @@ func resolvePerm(axes []int, nd int) ([]int, error) {
 // from the others; any other negative entry is an error. Names are kept
 // when the reshape only adds or removes axes of size 1 (new ones named
 // ""), and cleared otherwise. It is a view when NumPy's no-copy rule
-// allows one and a materialization boundary otherwise (see Compile).
+// allows one and a materialization boundary otherwise (see CompilePlan).
 func Reshape(x Expr, shape ...int) Expr {
 	n, xn := derive(x, opReshape)
 	n.ints = slices.Clone(shape)

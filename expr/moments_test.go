@@ -52,8 +52,8 @@ func TestVarStdConstructors(t *testing.T) {
 			if diff := cmp.Diff(tt.shape, tt.e.Metadata().Shape(), cmpEmpty); diff != "" {
 				t.Errorf("shape (-want +got):\n%s", diff)
 			}
-			if _, err := expr.Compile(expr.Simplify(tt.e)); err != nil {
-				t.Errorf("Compile(Simplify): %v", err)
+			if _, err := expr.CompilePlan(expr.Simplify(tt.e)); err != nil {
+				t.Errorf("CompilePlan(Simplify): %v", err)
 			}
 		})
 	}

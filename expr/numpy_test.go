@@ -233,7 +233,7 @@ func evalNumpyCase[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | fl
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := expr.Compile(e)
+	p, err := expr.CompilePlan(e)
 	if err != nil {
 		t.Fatalf("Compile after Parse: %v", err)
 	}

@@ -46,8 +46,8 @@ func TestInvalidOptions(t *testing.T) {
 	defer vin.Release()
 
 	x := expr.Input(typ)
-	view := expr.MustCompile(expr.MustParse("x.T", x))
-	compute := expr.MustCompile(expr.MustParse("x * 2", x))
+	view := expr.MustCompilePlan(expr.MustParse("x.T", x))
+	compute := expr.MustCompilePlan(expr.MustParse("x * 2", x))
 	vplan := expr.ParseVar("x.T", vtyp)
 	dst := make([]byte, 2*6*4)
 	entries := []struct {

@@ -71,10 +71,11 @@ func MustParse(text string, x Expr) Expr {
 type parser struct {
 	text  string
 	pos   int
-	x     Expr // the input
-	used  bool // x has been read
-	ops   int  // operations so far
-	depth int  // nesting of parentheses, calls and lists
+	x     Expr    // the input
+	used  bool    // x has been read
+	ops   int     // operations so far
+	depth int     // nesting of parentheses, calls and lists
+	cols  *binder // column names of a Program's schema; nil: x only
 }
 
 func (p *parser) errorf(format string, args ...any) *Error {

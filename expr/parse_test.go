@@ -150,7 +150,7 @@ func TestConstructorErrors(t *testing.T) {
 			if !errors.Is(err, arrow.ErrInvalid) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("Check = %v, want an ErrInvalid containing %q", err, tt.msg)
 			}
-			if _, err := expr.Compile(tt.e); err == nil {
+			if _, err := expr.CompilePlan(tt.e); err == nil {
 				t.Fatal("Compile succeeded")
 			}
 			if got := expr.Simplify(tt.e); got != tt.e {
@@ -199,9 +199,9 @@ func FuzzParse(f *testing.F) {
 		if diff := cmp.Diff(e.Metadata().Shape(), s.Metadata().Shape(), cmpEmpty); diff != "" {
 			t.Fatalf("Simplify(%s) = %s changes the shape (-want +got):\n%s", e, s, diff)
 		}
-		p, err := expr.Compile(e)
+		p, err := expr.CompilePlan(e)
 		if err != nil {
-			t.Fatalf("Compile(%s): %v", e, err)
+			t.Fatalf("CompilePlan(%s): %v", e, err)
 		}
 		if _, err := p.ResultType(); err != nil {
 			return // a size-0 tensor result

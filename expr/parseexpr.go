@@ -458,6 +458,11 @@ func (p *parser) primary() (operand, error) {
 			w = p.word()
 		}
 	}
+	if p.cols != nil {
+		if o, ok, err := p.column(w, at); ok {
+			return o, err
+		}
+	}
 	switch w {
 	case "x":
 		if p.used {

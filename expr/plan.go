@@ -45,7 +45,7 @@ type Plan struct {
 	comp    *compute // the computing operations after the view; nil for a view expression
 }
 
-// Compile checks e and lowers it to a Plan. Slices, integer indexes,
+// CompilePlan checks e and lowers it to a Plan. Slices, integer indexes,
 // transposes and new axes compose into one strided view over the input's
 // physical elements (the input's permutation included); a reshape stays in
 // that view when NumPy's no-copy rule allows (each group of old axes that
@@ -56,7 +56,7 @@ type Plan struct {
 // The plan knows its result before any data: Plan.Type is the type of the
 // column Plan.Eval returns (for an output schema), Plan.Metadata its
 // logical shape and names.
-func Compile(e Expr) (*Plan, error) {
+func CompilePlan(e Expr) (*Plan, error) {
 	if err := Check(e); err != nil {
 		return nil, err
 	}
@@ -264,9 +264,9 @@ func (p *Plan) String() string {
 	return string(b)
 }
 
-// MustCompile is like Compile but panics on error; for tests and examples.
-func MustCompile(e Expr) *Plan {
-	p, err := Compile(e)
+// MustCompilePlan is like CompilePlan but panics on error; for tests and examples.
+func MustCompilePlan(e Expr) *Plan {
+	p, err := CompilePlan(e)
 	if err != nil {
 		panic(err)
 	}

@@ -182,7 +182,7 @@ func TestBoolExprs(t *testing.T) {
 					}
 					n := got.TensorType().ListSize()
 					into := make([]byte, (c.in.Len()*n+7)/8)
-					plan, err := expr.Compile(e)
+					plan, err := expr.CompilePlan(e)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -418,9 +418,9 @@ func checkRandom(t *testing.T, r *rand.Rand) {
 	in := array.NewSlice(full, 1, int64(n+1)).(*fixedshape.Array)
 	defer in.Release()
 	for _, ex := range []expr.Expr{e, simple} {
-		plan, err := expr.Compile(ex)
+		plan, err := expr.CompilePlan(ex)
 		if err != nil {
-			t.Fatalf("Compile(%s): %v", ex, err)
+			t.Fatalf("CompilePlan(%s): %v", ex, err)
 		}
 		out, err := plan.Eval(in, expr.WithAllocator(mem), expr.WithWorkers(1+r.IntN(2)))
 		if refSize(want.shape) == 0 {

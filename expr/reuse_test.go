@@ -67,7 +67,7 @@ func TestPlanReuse(t *testing.T) {
 		{"normalize", u8, "x.astype(float32) / 255 - float32([0.5, 0.25, 0.125])"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := expr.MustCompile(expr.MustParse(tc.text, expr.Input(tc.typ)))
+			p := expr.MustCompilePlan(expr.MustParse(tc.text, expr.Input(tc.typ)))
 			a, b := column(tc.typ, 7, false), column(tc.typ, 9, true)
 			defer a.Release()
 			defer b.Release()
@@ -76,7 +76,7 @@ func TestPlanReuse(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fresh := expr.MustCompile(expr.MustParse(tc.text, expr.Input(tc.typ)))
+				fresh := expr.MustCompilePlan(expr.MustParse(tc.text, expr.Input(tc.typ)))
 				want, err := fresh.EvalArray(in, expr.WithWorkers(1), expr.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)

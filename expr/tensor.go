@@ -66,7 +66,7 @@ func (p *Plan) forLayout(shape, strides []int) (*Plan, error) {
 	if err != nil {
 		return nil, errorf("tensor layout: %v", err)
 	}
-	return Compile(rebind(p.expr.node(), InputOf(p.elem, m)))
+	return CompilePlan(rebind(p.expr.node(), InputOf(p.elem, m)))
 }
 
 // rebind rebuilds the chain of n over the input x.

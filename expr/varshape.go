@@ -107,7 +107,9 @@ func newVarPlan(typ *varshape.Type, build func(Expr) (Expr, error)) *VarPlan {
 	return &VarPlan{build: build, typ: typ, plans: make(map[string]*rowPlan), slots: new([planSlots]atomic.Pointer[planSlot])}
 }
 
-// EvalVar compiles e for in's type and evaluates it; see VarPlan.Eval.
+// EvalVar compiles e for in's type and evaluates it; see VarPlan.Eval. It
+// is a shorthand for CompileVar and VarPlan.Eval; Compile is the entry
+// point for columns of a schema.
 func EvalVar(e Expr, in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	p, err := CompileVar(e, in.TensorType())
 	if err != nil {
@@ -171,7 +173,7 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := Compile(e)
+	c, err := CompilePlan(e)
 	if err != nil {
 		return nil, err
 	}

@@ -153,6 +153,7 @@ func TestVarCompute(t *testing.T) {
 				if !arrow.TypeEqual(as.DataType(), rt) {
 					t.Errorf("EvalAs: type %v, want %v", as.DataType(), rt)
 				}
+				checkProgram(t, tt.text, in, as, opts)
 				elem := elemOf(rt)
 				buf := make([]byte, 1<<16)
 				nb, err := p.EvalInto(buf, in, opts...)

@@ -16,7 +16,9 @@
 //     descriptor, or of the result of a ticket in a CMD descriptor;
 //   - DoGet: the batches a Ticket names (a file, columns, a row range, an
 //     expression of package expr evaluated on the server, such as
-//     "x[:, ::2].T"), cut to about Config.BatchBytes;
+//     "x[:, ::2].T", "norm(x, axis=-1)" or "x.mean()", compiled by
+//     expr.Compile for the file's schema, which gives the result schema
+//     before any data), cut to about Config.BatchBytes;
 //   - DoPut: an uploaded stream written as a new file, through
 //     tensorio.CreateIn, so the file appears only once complete.
 //
@@ -28,7 +30,9 @@
 //
 // Tensor columns travel as Arrow's canonical arrow.fixed_shape_tensor
 // extension: their physical storage and the extension metadata, as in an
-// IPC stream. A column an expression produced is dense row-major.
+// IPC stream. A column an expression produced is dense row-major; a
+// result of one value per row (a full reduction, a similarity) is a plain
+// column.
 //
 // # Memory
 //

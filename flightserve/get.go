@@ -1,6 +1,7 @@
 package flightserve
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,6 +15,7 @@ import (
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/tensorio"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // query is an opened ticket: the reader of its file and its plans.
@@ -23,7 +25,8 @@ type query struct {
 	size   int64
 	mtime  time.Time
 	r      *tensorio.Reader
-	plans  []*expr.Plan // per column; nil passes the column
+	progs  []*expr.Program // per column; nil passes the column
+	added  *expr.Program   // the result of an expression naming columns, a last column
 	schema *arrow.Schema
 	mem    memory.Allocator
 }
@@ -58,36 +61,61 @@ func (s *Server) open(t Ticket) (*query, error) {
 	if t.Expr == "" {
 		return q, nil
 	}
-	fields := q.schema.Fields()
-	q.plans = make([]*expr.Plan, len(fields))
-	n := 0
-	for i, fd := range fields {
-		typ, ok := fixedshape.TypeOfField(fd)
-		if !ok {
-			continue
-		}
-		e, err := expr.Parse(t.Expr, expr.Input(typ))
-		if err == nil {
-			q.plans[i], err = expr.Compile(e)
-		}
-		var out *fixedshape.Type
-		if err == nil {
-			out, err = q.plans[i].Type()
-		}
-		if err != nil {
-			r.Release()
-			return nil, s.statusError(codes.InvalidArgument, "flightserve: %s: column %q: %v", t.Path, clipString(fd.Name), err)
-		}
-		fields[i].Type = out
-		n++
-	}
-	if n == 0 {
+	if err := q.compile(t.Expr); err != nil {
 		r.Release()
-		return nil, s.statusError(codes.InvalidArgument, "flightserve: %s: expression %q but no tensor column", t.Path, clipString(t.Expr))
+		return nil, s.statusError(codes.InvalidArgument, "flightserve: %s: %v", t.Path, err)
 	}
-	md := q.schema.Metadata()
-	q.schema = arrow.NewSchema(fields, &md)
 	return q, nil
+}
+
+// compile compiles text for q's schema: an expression reading x replaces
+// each tensor column by its result (x standing for that column); one
+// that names its columns adds its result as a last column, "result".
+func (q *query) compile(text string) error {
+	in := q.schema
+	fields := in.Fields()
+	var tensors []int
+	for i, fd := range fields {
+		if isTensor(fd.Type) {
+			tensors = append(tensors, i)
+		}
+	}
+	opts := []expr.Option{expr.WithAllocator(q.mem)}
+	if len(tensors) > 0 {
+		opts = append(opts, expr.WithInput(fields[tensors[0]].Name))
+	}
+	p, err := expr.Compile(text, in, opts...)
+	if err != nil {
+		return err
+	}
+	q.progs = make([]*expr.Program, len(fields))
+	if !p.UsesX() {
+		q.added = p
+		fields = append(fields, p.Schema().Field(0))
+	} else {
+		for _, i := range tensors {
+			if i != tensors[0] {
+				p, err = expr.Compile(text, in, expr.WithAllocator(q.mem), expr.WithInput(fields[i].Name))
+				if err != nil {
+					return fmt.Errorf("column %q: %w", clipString(fields[i].Name), err)
+				}
+			}
+			q.progs[i] = p
+			fields[i].Type = p.Schema().Field(0).Type
+		}
+	}
+	md := in.Metadata()
+	q.schema = arrow.NewSchema(fields, &md)
+	return nil
+}
+
+// isTensor reports whether dt is a fixed- or variable-shape tensor type.
+func isTensor(dt arrow.DataType) bool {
+	if _, ok := fixedshape.TypeOf(dt); ok {
+		return true
+	}
+	_, ok := varshape.TypeOf(dt)
+	return ok
 }
 
 // DoGet streams the batches a ticket names, cut to about BatchBytes each,
@@ -133,35 +161,39 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 	return w.Close()
 }
 
-// eval applies q's plans to rec; it returns a new reference.
+// eval applies q's programs to rec; it returns a new reference.
 func (q *query) eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if q.plans == nil {
+	if q.progs == nil {
 		rec.Retain()
 		return rec, nil
 	}
-	cols := make([]arrow.Array, rec.NumCols())
+	cols := make([]arrow.Array, 0, q.schema.NumFields())
 	defer func() {
 		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
+			c.Release()
 		}
 	}()
 	for i, c := range rec.Columns() {
-		if q.plans[i] == nil {
+		if q.progs[i] == nil {
 			c.Retain()
-			cols[i] = c
+			cols = append(cols, c)
 			continue
 		}
-		in, ok := c.(*fixedshape.Array)
-		if !ok {
-			return nil, status.Errorf(codes.Internal, "flightserve: column %d is a %T", i, c)
-		}
-		out, err := q.plans[i].Eval(in, expr.WithAllocator(q.mem))
+		out, err := q.progs[i].EvalColumn(c)
 		if err != nil {
 			return nil, err
 		}
-		cols[i] = out
+		cols = append(cols, out)
+	}
+	if q.added != nil {
+		out, err := q.added.Eval(rec)
+		if err != nil {
+			return nil, err
+		}
+		c := out.Column(0)
+		c.Retain()
+		out.Release()
+		cols = append(cols, c)
 	}
 	return array.NewRecordBatch(q.schema, cols, rec.NumRows()), nil
 }

@@ -31,9 +31,14 @@ type Ticket struct {
 	Offset int64 `json:"offset,omitempty"`
 	// Limit, when positive, stops after Limit rows.
 	Limit int64 `json:"limit,omitempty"`
-	// Expr, when not empty, is an expression of package expr in x (such as
-	// "x[:, ::2].T") applied to every tensor column kept; other columns
-	// pass unchanged.
+	// Expr, when not empty, is an expression of package expr (see
+	// expr.Compile), evaluated on the server. One that reads x (such as
+	// "x[:, ::2].T", "norm(x, axis=-1)", "x.mean()") replaces every tensor
+	// column kept, fixed- or variable-shape, by its result, x standing for
+	// that column; other columns pass unchanged. One that names a column
+	// instead ("emb.sum(axis=0)", `col("a b").max()`) adds its result as
+	// a last column, "result". The schema of GetSchema and GetFlightInfo
+	// is the result's, known before any data.
 	Expr string `json:"expr,omitempty"`
 }
 

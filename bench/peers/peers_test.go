@@ -86,7 +86,7 @@ func fstensorPlan[T float](tb testing.TB, c bench.Case, in []T) (*expr.Plan, *fi
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := expr.Compile(expr.MustParse(c.Expr, expr.Input(typ)))
+	p, err := expr.CompilePlan(expr.MustParse(c.Expr, expr.Input(typ)))
 	if err != nil {
 		tb.Fatal(err)
 	}

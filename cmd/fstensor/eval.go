@@ -21,10 +21,11 @@ import (
 func newEval(stdout, stderr io.Writer) *cobra.Command {
 	var inf inputFlags
 	var outf outputFlags
-	var columns []string
+	var columns, outputs []string
+	var as string
 	var relabel, fixed bool
 	cmd := &cobra.Command{
-		Use:   "eval EXPR FILE -o OUT",
+		Use:   "eval EXPR FILE -o OUT | eval FILE -o OUT -e NAME=EXPR...",
 		Short: "Apply an expression to every tensor of tensor columns",
 		Long: `Eval applies EXPR to every tensor of the tensor columns of FILE (or those named by --column)
 and writes the result to OUT; the other columns are kept as they are (formats that hold tensor
@@ -56,6 +57,15 @@ later row whose result has another shape stops eval with an error naming its col
 and row. So does a row the expression fails on (x.max() of an empty row, a constant that
 does not broadcast against it), with that row's shape.
 
+An expression that names columns instead of x (emb.sum(axis=0), norm(emb), price * 2,
+col("a name").max() for a name that is not an identifier) adds its result as a new column,
+named by --as (default result), and keeps the input columns, as with_columns does in pandas
+and polars; a column of that name is replaced. Such a column may be a tensor column or a plain
+numeric one (one number per row). -e NAME=EXPR, repeated, adds several such columns in one
+pass over FILE (each batch is read once); in it x is the column of --column (when one is
+given) or the only tensor column. An expression reads one column for now: one naming two
+columns is refused.
+
 OUT is written to a temporary file and renamed over OUT only when everything was written:
 on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be FILE.`,
 		Example: `  fstensor eval 'x[::2, ::2].transpose(2, 0, 1)' testdata/images.arrow -o small_chw.arrow
@@ -66,16 +76,33 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
   fstensor eval 'x[..., 0]' testdata/images.arrow --column image -o red.npy
   fstensor eval 'x.reshape(24, 32)' vectors.parquet --shape 768 -o grids.arrow
   fstensor eval 'x[:224, :224]' photos.arrow -o crops.parquet --fixed   # variable-size images
-  fstensor eval 'x.astype(float32).mean(axis=(0, 1))' photos.arrow -o channel_means.parquet`,
-		Args: exactArgs(2, "EXPR and FILE"),
+  fstensor eval 'x.astype(float32).mean(axis=(0, 1))' photos.arrow -o channel_means.parquet
+  fstensor eval 'image.max()' testdata/images.arrow --as brightest -o with_max.arrow
+  fstensor eval testdata/images.arrow -o stats.arrow -e 'lo=image.min()' -e 'hi=image.max()'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(outputs) > 0 && len(args) == 1 {
+				return nil
+			}
+			return exactArgs(2, "EXPR and FILE (or FILE and -e NAME=EXPR)")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runEval(args[0], args[1], inf, outf, columns, relabel, fixed, stdout, stderr)
+			outs, err := parseOutputs(outputs)
+			if err != nil {
+				return err
+			}
+			text, file := "", args[0]
+			if len(args) == 2 {
+				text, file = args[0], args[1]
+			}
+			return runEval(text, file, as, outs, inf, outf, columns, relabel, fixed, stdout, stderr)
 		},
 	}
 	inf.register(cmd)
 	outf.register(cmd)
 	fs := cmd.Flags()
 	fs.StringArrayVar(&columns, "column", nil, "a tensor column to transform (repeatable; default every tensor column); the others are kept")
+	fs.StringVar(&as, "as", "result", "the name of the column an expression naming columns (not x) adds")
+	fs.StringArrayVarP(&outputs, "expr", "e", nil, "NAME=EXPR: add the column NAME computed by EXPR (repeatable; one pass over FILE)")
 	fs.BoolVar(&relabel, "relabel", false, "write a result that only relabels the input (a transpose, a reshape) with the input's buffers and a permutation instead of copying")
 	fs.BoolVar(&fixed, "fixed", false, "write the results of variable-shape columns as fixed-shape columns of the first valid row's result shape; a row whose result differs is an error")
 	return cmd
@@ -83,7 +110,7 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
 
 // runEval applies an expression to tensor columns and writes the result;
 // other columns pass through unchanged.
-func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []string, relabel, fixed bool, stdout, stderr io.Writer) error {
+func runEval(text, inPath, as string, outputs []evalOutput, inf inputFlags, outf outputFlags, columns []string, relabel, fixed bool, stdout, stderr io.Writer) error {
 	if outf.out == "" {
 		return fmt.Errorf("%w: eval needs -o OUT", errUsage)
 	}
@@ -104,7 +131,7 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 	if relabel {
 		opts = append(opts, expr.WithRelabel())
 	}
-	ep, err := newEvalPlan(text, in.Schema(), columns, outFormat.TensorsOnly(), fixed, opts, stderr)
+	ep, err := newEvalPlan(text, as, outputs, in.Schema(), columns, outFormat.TensorsOnly(), fixed, opts, stderr)
 	if err != nil {
 		return err
 	}
@@ -131,12 +158,23 @@ func runEval(text, inPath string, inf inputFlags, outf outputFlags, columns []st
 	})
 }
 
-// varResultType returns the output type of variable-shape column i:
-// vp.ResultType, after planning the first valid row of first (which gives
-// the expression's structure when no large template fits it, as for a
-// reshape to a named size); with fixed, a fixed-shape type of that row's
-// result shape when the result type is variable-shape.
-func varResultType(vp *expr.VarPlan, first arrow.RecordBatch, i int, fixed bool) (arrow.DataType, error) {
+// parseOutputs parses the NAME=EXPR values of -e.
+func parseOutputs(values []string) ([]evalOutput, error) {
+	outs := make([]evalOutput, len(values))
+	for k, v := range values {
+		name, text, ok := strings.Cut(v, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(text) == "" {
+			return nil, fmt.Errorf("%w: -e %q: want NAME=EXPR", errUsage, v)
+		}
+		outs[k] = evalOutput{name: strings.TrimSpace(name), text: text}
+	}
+	return outs, nil
+}
+
+// fixedResultType returns, for --fixed, the fixed-shape type of the
+// result of the first valid row of column i of first (nil: none) under
+// vp, whose result type is vt.
+func fixedResultType(vp *expr.VarPlan, vt *varshape.Type, first arrow.RecordBatch, i int) (arrow.DataType, error) {
 	var shape []int // the first valid row's physical shape
 	row := -1
 	if first != nil {
@@ -149,27 +187,12 @@ func varResultType(vp *expr.VarPlan, first arrow.RecordBatch, i int, fixed bool)
 			}
 		}
 	}
-	var p *expr.Plan
-	var perr error
-	if shape != nil {
-		p, perr = vp.Plan(shape)
-	}
-	rt, err := vp.ResultType()
-	if err != nil {
-		if perr != nil {
-			return nil, fmt.Errorf("row %d: %w", row, perr)
-		}
-		return nil, err
-	}
-	vt, ok := rt.(*varshape.Type)
-	if !fixed || !ok {
-		return rt, nil
-	}
 	if shape == nil {
 		return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
 	}
-	if perr != nil {
-		return nil, fmt.Errorf("row %d: %w", row, perr)
+	p, err := vp.Plan(shape)
+	if err != nil {
+		return nil, fmt.Errorf("row %d: %w", row, err)
 	}
 	m := p.Metadata()
 	if m.Size() == 0 {
@@ -232,31 +255,6 @@ func asTensors(res arrow.Array, typ arrow.DataType) (arrow.Array, error) {
 	st := array.MakeFromData(storage)
 	defer st.Release()
 	return fixedshape.NewArray(ft, st)
-}
-
-// resultType returns the type of the arrays p returns with opts for input
-// columns of type in: for a plan with one value per row, that value's
-// type; otherwise the type of its result on an empty column, which is a
-// permuted relabelling of the input with WithRelabel when the plan allows
-// one, and dense row-major otherwise.
-func resultType(p *expr.Plan, in *fixedshape.Type, opts []expr.Option) (arrow.DataType, error) {
-	if p.Scalar() {
-		return p.ResultType()
-	}
-	if _, err := p.Type(); err != nil {
-		return nil, err
-	}
-	empty, err := fixedshape.NewArrayFromBuffer(in, 0, memory.NewBufferBytes(nil))
-	if err != nil {
-		return nil, err
-	}
-	defer empty.Release()
-	res, err := p.Eval(empty, opts...)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Release()
-	return res.TensorType(), nil
 }
 
 // applyExpr evaluates the expression text on every tensor of a.

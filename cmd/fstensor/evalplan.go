@@ -14,224 +14,300 @@ import (
 	"github.com/fstensor/fstensor/varshape"
 )
 
-// evalPlan is what eval does to each column of its input: a plan for
-// each transformed column, the others passed through.
+// evalPlan is what eval does to each batch of its input: the columns it
+// writes, in order, each passed through or computed by a Program.
 type evalPlan struct {
 	in          *arrow.Schema
-	fields      []arrow.Field    // in's fields, with the result types of transformed columns
-	plans       []*expr.Plan     // of the transformed fixed-shape columns
-	vplans      []*expr.VarPlan  // of the transformed variable-shape columns
-	vscalar     []arrow.DataType // one value per row of vplans[i]: its type
-	keep        []int            // the columns written, in order
-	out         *arrow.Schema    // set by schema
-	opts        []expr.Option    // of every evaluation
-	fixed       bool             // --fixed
-	tensorsOnly bool             // the output format holds tensor columns only
-	stderr      io.Writer        // where each column's result type is reported
+	cols        []evalCol
+	out         *arrow.Schema // set by schema
+	opts        []expr.Option // of every Program
+	fixed       bool          // --fixed
+	tensorsOnly bool          // the output format holds tensor columns only
+	stderr      io.Writer     // where each column's result type is reported
 }
 
-// newEvalPlan plans text for the columns of schema that columns names
-// (every tensor column when empty), reporting each plan to stderr.
-func newEvalPlan(text string, schema *arrow.Schema, columns []string, tensorsOnly, fixed bool, opts []expr.Option, stderr io.Writer) (*evalPlan, error) {
-	n := schema.NumFields()
-	ep := &evalPlan{
-		in:          schema,
-		fields:      slices.Clone(schema.Fields()),
-		plans:       make([]*expr.Plan, n),
-		vplans:      make([]*expr.VarPlan, n),
-		vscalar:     make([]arrow.DataType, n),
-		opts:        opts,
-		fixed:       fixed,
-		tensorsOnly: tensorsOnly,
-		stderr:      stderr,
+// evalCol is one output column: input column src passed through (prog
+// nil), or prog's result, replacing src (x-based) or added (added).
+type evalCol struct {
+	field arrow.Field
+	src   int
+	prog  *expr.Program
+	added bool // prog reads the whole batch: a new column
+	// vfixed, with --fixed, evaluates a variable-shape result into the
+	// fixed-shape type of the first valid row's result (field.Type).
+	vfixed *expr.VarPlan
+	zeroD  bool // a plain result written as 0-D tensors
+}
+
+// evalOutput is an expression and the name of the column it adds (-e
+// NAME=EXPR, or EXPR with --as NAME).
+type evalOutput struct{ name, text string }
+
+// newEvalPlan plans eval of text for the columns of schema that columns
+// names (every tensor column when empty) when text reads x, and as a
+// column named as otherwise; then adds the columns of outputs.
+func newEvalPlan(text, as string, outputs []evalOutput, schema *arrow.Schema, columns []string, tensorsOnly, fixed bool, opts []expr.Option, stderr io.Writer) (*evalPlan, error) {
+	ep := &evalPlan{in: schema, opts: opts, fixed: fixed, tensorsOnly: tensorsOnly, stderr: stderr}
+	for i, f := range schema.Fields() {
+		ep.cols = append(ep.cols, evalCol{field: f, src: i})
 	}
 	targets, err := selectColumns(schema, columns)
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range targets {
-		if err := ep.planColumn(text, i, len(columns) > 0); err != nil {
+	if text != "" {
+		if err := ep.planText(text, as, targets, len(columns) > 0); err != nil {
 			return nil, err
 		}
 	}
-	// Formats of tensor columns alone keep the transformed columns only.
-	ep.keep = make([]int, 0, n)
-	for i := range ep.fields {
-		if ep.transformed(i) || !tensorsOnly {
-			ep.keep = append(ep.keep, i)
+	var xopts []expr.Option
+	if len(columns) == 1 {
+		xopts = append(xopts, expr.WithInput(columns[0]))
+	}
+	for _, o := range outputs {
+		p, err := expr.Compile(o.text, schema, append(slices.Clip(ep.opts), append(xopts, expr.WithName(o.name))...)...)
+		if err != nil {
+			return nil, fmt.Errorf("-e %s: %w", o.name, err)
 		}
+		if err := ep.add(p); err != nil {
+			return nil, err
+		}
+	}
+	if tensorsOnly {
+		// Formats of tensor columns alone keep the computed columns only.
+		ep.cols = slices.DeleteFunc(ep.cols, func(c evalCol) bool { return c.prog == nil })
 	}
 	return ep, nil
 }
 
-// transformed reports whether column i is evaluated.
-func (ep *evalPlan) transformed(i int) bool { return ep.plans[i] != nil || ep.vplans[i] != nil }
-
-// any reports whether some column is evaluated.
-func (ep *evalPlan) any() bool {
-	for i := range ep.fields {
-		if ep.transformed(i) {
-			return true
+// planText plans text: for each target column when it reads x, as one
+// added column named as when it names its columns.
+func (ep *evalPlan) planText(text, as string, targets []int, named bool) error {
+	tensors := 0
+	for _, i := range targets {
+		fld := ep.in.Field(i)
+		if err := tensorColumn(fld, named, ep.stderr); err != nil {
+			return err
+		} else if !isTensorColumn(fld) {
+			continue
+		}
+		tensors++
+		p, err := expr.Compile(text, ep.in, append(slices.Clip(ep.opts), expr.WithInput(fld.Name))...)
+		if err != nil {
+			return fmt.Errorf("column %q: %w", fld.Name, err)
+		}
+		if !p.UsesX() {
+			break // names its columns: added below
+		}
+		if err := ep.replace(i, p, text); err != nil {
+			return err
 		}
 	}
-	return false
-}
-
-// planColumn plans text for column i; named says --column named it, which
-// makes a column that cannot be transformed an error.
-func (ep *evalPlan) planColumn(text string, i int, named bool) error {
-	fld := ep.fields[i]
-	if vt, ok := varshape.TypeOf(fld.Type); ok {
-		ep.vplans[i] = expr.ParseVar(text, vt)
+	if ep.any() {
 		return nil
 	}
-	typ, ok := fixedshape.TypeOfField(fld)
+	p, err := expr.Compile(text, ep.in, append(slices.Clip(ep.opts), expr.WithName(as))...)
+	if err != nil && tensors == 0 {
+		return fmt.Errorf("%w: no tensor column to transform (plain lists of numbers become tensors with --shape), and %w", errUsage, err)
+	}
+	if err != nil {
+		return err
+	}
+	return ep.add(p)
+}
+
+// tensorColumn checks the column fld to evaluate: named says --column
+// named it, which makes a column that cannot be transformed an error; an
+// unsupported tensor column is reported and kept otherwise.
+func tensorColumn(fld arrow.Field, named bool, stderr io.Writer) error {
 	if u, bad := fixedshape.UnsupportedOf(fld.Type); bad {
 		if named {
 			return fmt.Errorf("%w: column %q is a tensor column that cannot be transformed: %w", errUsage, fld.Name, u.Reason())
 		}
-		fmt.Fprintf(ep.stderr, "%s: kept as it is: %v\n", printable(fld.Name), u.Reason())
+		fmt.Fprintf(stderr, "%s: kept as it is: %v\n", printable(fld.Name), u.Reason())
 		return nil
 	}
-	if !ok {
-		if named {
-			return fmt.Errorf("%w: column %q is %v, not a tensor column", errUsage, fld.Name, fld.Type)
-		}
-		return nil
+	if !isTensorColumn(fld) && named {
+		return fmt.Errorf("%w: column %q is %v, not a tensor column", errUsage, fld.Name, fld.Type)
 	}
-	p, rt, err := ep.planFixed(text, typ)
-	if err != nil {
-		return fmt.Errorf("column %q: %w", fld.Name, err)
-	}
-	ep.plans[i] = p
-	ep.fields[i].Type = rt
-	fmt.Fprintf(ep.stderr, "%s: %s %s -> %s\n", fld.Name, typ.ElemType(), metadata.FormatShape(typ.Shape()), typeShape(rt))
 	return nil
 }
 
-// planFixed compiles text for a fixed-shape column of type typ and
-// returns the plan and the type of the column it writes.
-func (ep *evalPlan) planFixed(text string, typ *fixedshape.Type) (*expr.Plan, arrow.DataType, error) {
-	e, err := expr.Parse(text, expr.Input(typ))
-	if err != nil {
-		return nil, nil, err
+// isTensorColumn reports whether fld is a fixed- or variable-shape tensor
+// column eval can transform.
+func isTensorColumn(fld arrow.Field) bool {
+	if _, ok := varshape.TypeOf(fld.Type); ok {
+		return true
 	}
-	p, err := expr.Compile(e)
-	if err != nil {
-		return nil, nil, err
-	}
-	rt, err := resultType(p, typ, ep.opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	if p.Scalar() && ep.tensorsOnly {
-		// One value per row, as a column of 0-D tensors.
-		if rt, err = fixedshape.NewType(rt, metadata.MustNew([]int{}, nil, nil)); err != nil {
-			return nil, nil, err
+	_, ok := fixedshape.TypeOfField(fld)
+	return ok
+}
+
+// replace makes p, which reads column i as x, write column i.
+func (ep *evalPlan) replace(i int, p *expr.Program, text string) error {
+	c := &ep.cols[i]
+	c.prog = p
+	c.field.Type = p.Schema().Field(0).Type
+	if vt, ok := varshape.TypeOf(ep.in.Field(i).Type); ok && ep.fixed {
+		if _, ok := c.field.Type.(*varshape.Type); ok {
+			c.vfixed = expr.ParseVar(text, vt) // typed by schema from the first batch
+			return nil
 		}
 	}
-	return p, rt, nil
+	return ep.finish(c)
+}
+
+// add appends p's result as a new column, or replaces the column of its
+// name.
+func (ep *evalPlan) add(p *expr.Program) error {
+	f := p.Schema().Field(0)
+	c := evalCol{field: f, src: -1, prog: p, added: true}
+	k := slices.IndexFunc(ep.cols, func(c evalCol) bool { return c.field.Name == f.Name })
+	if k < 0 {
+		ep.cols = append(ep.cols, c)
+		k = len(ep.cols) - 1
+	} else {
+		ep.cols[k] = c
+	}
+	return ep.finish(&ep.cols[k])
+}
+
+// finish reports c's result type and, for formats of tensors only,
+// writes a plain result as 0-D tensors.
+func (ep *evalPlan) finish(c *evalCol) error {
+	in := ep.in.Field(ep.in.FieldIndices(c.prog.Input())[0])
+	from := in.Type.String()
+	if ft, ok := fixedshape.TypeOf(in.Type); ok {
+		from = fmt.Sprintf("%s %s", ft.ElemType(), metadata.FormatShape(ft.Shape()))
+	} else if vt, ok := varshape.TypeOf(in.Type); ok {
+		from = fmt.Sprintf("%s %s", vt.ElemType(), formatUniform(vt.UniformShape(), vt.NDim()))
+	}
+	label := c.field.Name
+	if c.added {
+		label = fmt.Sprintf("%s (from %s)", c.field.Name, in.Name)
+	}
+	shown := c.field.Type
+	if !isTensorType(c.field.Type) && ep.tensorsOnly {
+		rt, err := fixedshape.NewType(c.field.Type, metadata.MustNew([]int{}, nil, nil))
+		if err != nil {
+			return fmt.Errorf("column %q: %w", c.field.Name, err)
+		}
+		c.field.Type, c.zeroD = rt, true
+		if _, ok := fixedshape.TypeOf(in.Type); ok {
+			shown = rt // as before for fixed-shape inputs: a 0-D shape
+		}
+	}
+	fmt.Fprintf(ep.stderr, "%s: %s -> %s\n", label, from, typeShape(shown))
+	return nil
+}
+
+// isTensorType reports whether dt is a fixed- or variable-shape tensor
+// type.
+func isTensorType(dt arrow.DataType) bool {
+	if _, ok := varshape.TypeOf(dt); ok {
+		return true
+	}
+	_, ok := fixedshape.TypeOf(dt)
+	return ok
+}
+
+// any reports whether some column is computed.
+func (ep *evalPlan) any() bool {
+	return slices.ContainsFunc(ep.cols, func(c evalCol) bool { return c.prog != nil })
 }
 
 // schema returns the output schema once the first batch (nil: none) is
-// read, which gives the result types of variable-shape columns.
+// read, which gives the result shapes of variable-shape columns under
+// --fixed.
 func (ep *evalPlan) schema(first arrow.RecordBatch) (*arrow.Schema, error) {
-	for i, vp := range ep.vplans {
-		if vp == nil {
-			continue
-		}
-		rt, err := varResultType(vp, first, i, ep.fixed)
-		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", ep.fields[i].Name, err)
-		}
-		vt, _ := varshape.TypeOf(ep.in.Field(i).Type)
-		fmt.Fprintf(ep.stderr, "%s: %s %s -> %s\n", ep.fields[i].Name, vt.ElemType(), formatUniform(vt.UniformShape(), vt.NDim()), typeShape(rt))
-		if _, ok := rt.(arrow.ExtensionType); !ok {
-			ep.vscalar[i] = rt
-			if ep.tensorsOnly {
-				// One value per row, as a column of 0-D tensors.
-				if rt, err = fixedshape.NewType(rt, metadata.MustNew([]int{}, nil, nil)); err != nil {
-					return nil, fmt.Errorf("column %q: %w", ep.fields[i].Name, err)
-				}
+	fields := make([]arrow.Field, len(ep.cols))
+	for k := range ep.cols {
+		c := &ep.cols[k]
+		if vt, ok := varshape.TypeOf(c.field.Type); ok && c.vfixed != nil {
+			rt, err := fixedResultType(c.vfixed, vt, first, c.src)
+			if err != nil {
+				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
+			}
+			c.field.Type = rt
+			if err := ep.finish(c); err != nil {
+				return nil, err
 			}
 		}
-		ep.fields[i].Type = rt
-	}
-	outFields := make([]arrow.Field, len(ep.keep))
-	for k, i := range ep.keep {
-		outFields[k] = ep.fields[i]
+		fields[k] = c.field
 	}
 	md := ep.in.Metadata()
-	ep.out = arrow.NewSchema(outFields, &md)
+	ep.out = arrow.NewSchema(fields, &md)
 	return ep.out, nil
 }
 
-// apply evaluates the plans on rec, batch number batch holding the rows
-// [first, first+rec.NumRows()) of the input, and returns the output batch,
-// which the caller releases.
+// apply evaluates the programs on rec, batch number batch holding the
+// rows [first, first+rec.NumRows()) of the input, and returns the output
+// batch, which the caller releases.
 func (ep *evalPlan) apply(rec arrow.RecordBatch, batch int, first int64) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, len(ep.keep))
+	cols := make([]arrow.Array, len(ep.cols))
 	defer func() {
 		for k, c := range cols {
-			if c != nil && ep.transformed(ep.keep[k]) {
+			if c != nil && ep.cols[k].prog != nil {
 				c.Release()
 			}
 		}
 	}()
-	for k, i := range ep.keep {
-		if !ep.transformed(i) {
-			cols[k] = rec.Column(i)
+	for k := range ep.cols {
+		c := &ep.cols[k]
+		if c.prog == nil {
+			cols[k] = rec.Column(c.src)
 			continue
 		}
-		res, err := ep.applyColumn(rec, i)
-		if err != nil && ep.vplans[i] != nil {
-			err = fmt.Errorf("batch %d (rows %d to %d): %w", batch, first, first+rec.NumRows()-1, err)
-		}
+		res, err := c.eval(rec)
 		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", ep.fields[i].Name, err)
+			if _, ok := rec.Column(rec.Schema().FieldIndices(c.prog.Input())[0]).(*varshape.Array); ok {
+				err = fmt.Errorf("batch %d (rows %d to %d): %w", batch, first, first+rec.NumRows()-1, err)
+			}
+			return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
 		}
 		cols[k] = res
-		if !arrow.TypeEqual(res.DataType(), ep.fields[i].Type) {
-			return nil, fmt.Errorf("column %q: the result type %v differs from %v", ep.fields[i].Name, res.DataType(), ep.fields[i].Type)
-		}
 	}
 	return array.NewRecordBatch(ep.out, cols, rec.NumRows()), nil
 }
 
-// applyColumn evaluates the plan of the transformed column i of rec.
-func (ep *evalPlan) applyColumn(rec arrow.RecordBatch, i int) (arrow.Array, error) {
-	if p := ep.plans[i]; p != nil {
-		res, err := p.EvalArray(rec.Column(i).(*fixedshape.Array), ep.opts...)
-		if err == nil && p.Scalar() {
-			res, err = asTensors(res, ep.fields[i].Type)
+// eval computes column c of rec.
+func (c *evalCol) eval(rec arrow.RecordBatch) (arrow.Array, error) {
+	var res arrow.Array
+	var err error
+	switch {
+	case c.vfixed != nil:
+		res, err = c.vfixed.EvalAs(c.field.Type, rec.Column(c.src).(*varshape.Array), expr.WithAllocator(mem))
+	case c.added:
+		var out arrow.RecordBatch
+		if out, err = c.prog.Eval(rec); err == nil {
+			res = out.Column(0)
+			res.Retain()
+			out.Release()
 		}
-		return res, err
+	default:
+		res, err = c.prog.EvalColumn(rec.Column(c.src))
 	}
-	col := rec.Column(i).(*varshape.Array)
-	if ep.vscalar[i] == nil {
-		return ep.vplans[i].EvalAs(ep.fields[i].Type, col, ep.opts...)
-	}
-	res, err := ep.vplans[i].EvalAs(ep.vscalar[i], col, ep.opts...)
-	if err == nil {
-		res, err = asTensors(res, ep.fields[i].Type)
+	if err == nil && c.zeroD {
+		res, err = asTensors(res, c.field.Type)
 	}
 	return res, err
 }
 
-// tensorBytes returns the bytes of the tensors of rec that ep transforms.
+// tensorBytes returns the bytes of the tensors of rec that ep reads.
 func (ep *evalPlan) tensorBytes(rec arrow.RecordBatch) int64 {
 	var n int64
-	for i := range ep.fields {
-		switch a := rec.Column(i).(type) {
+	seen := map[string]bool{}
+	for _, c := range ep.cols {
+		if c.prog == nil || seen[c.prog.Input()] {
+			continue
+		}
+		seen[c.prog.Input()] = true
+		switch a := rec.Column(rec.Schema().FieldIndices(c.prog.Input())[0]).(type) {
 		case *fixedshape.Array:
-			if ep.plans[i] != nil {
-				n += int64(len(a.ValueBytes()))
-			}
+			n += int64(len(a.ValueBytes()))
 		case *varshape.Array:
-			if ep.vplans[i] != nil {
-				if raw, err := a.Raw(); err == nil && a.Len() > 0 {
-					n += int64(raw.Offsets[a.Len()]-raw.Offsets[0]) * int64(raw.Width)
-				}
+			if raw, err := a.Raw(); err == nil && a.Len() > 0 {
+				n += int64(raw.Offsets[a.Len()]-raw.Offsets[0]) * int64(raw.Width)
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func run(in, out string) error {
 		return fmt.Errorf("%s: image is %v, not a column of uint8 tensors", in, r.Schema().Field(0).Type)
 	}
 	// x[4:-4, 4:-4].transpose(2, 0, 1): crop, then channels first.
-	plan, err := expr.Compile(expr.Transpose(expr.Subscript(expr.Input(typ), expr.Range(4, -4), expr.Range(4, -4)), 2, 0, 1))
+	plan, err := expr.CompilePlan(expr.Transpose(expr.Subscript(expr.Input(typ), expr.Range(4, -4), expr.Range(4, -4)), 2, 0, 1))
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func run(in, out string) error {
 	if err != nil {
 		return err
 	}
-	meanPlan, err := expr.Compile(meanExpr)
+	meanPlan, err := expr.CompilePlan(meanExpr)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestEvalAddColumns checks that an expression naming columns adds its
+// result as a new column (--as, default result) keeping the input's, and
+// that -e NAME=EXPR adds several in one pass, with the values of the
+// x-based expressions.
+func TestEvalAddColumns(t *testing.T) {
+	images := sample("images.arrow")
+	dir := t.TempDir()
+	ref := func(text, column string) string {
+		out := filepath.Join(t.TempDir(), "ref.arrow")
+		if code, _, stderr := runCmd(t, "eval", text, images, "--column", column, "-o", out); code != 0 {
+			t.Fatalf("%s: code %d: %s", text, code, stderr)
+		}
+		a := readAnyColumn(t, out, column)
+		defer a.Release()
+		return a.String()
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		fields []string // the output columns
+		want   map[string]string
+	}{
+		{"default name", []string{"eval", "image.max()", images}, []string{"image", "label", "result"},
+			map[string]string{"result": ref("x.max()", "image")}},
+		{"--as", []string{"eval", "image.astype(float32).mean(axis=(0, 1))", images, "--as", "m"}, []string{"image", "label", "m"},
+			map[string]string{"m": ref("x.astype(float32).mean(axis=(0, 1))", "image")}},
+		{"plain column", []string{"eval", "label * 2 + 1", images, "--as", "label"}, []string{"image", "label"},
+			map[string]string{"label": "[1 3 5 1 3 5 1 3]"}},
+		{"-e", []string{"eval", images, "-e", "lo=image.min()", "-e", "hi=x.max()", "-e", "n=norm(col(\"image\"), axis=(0, 1))"}, []string{"image", "label", "lo", "hi", "n"},
+			map[string]string{"lo": ref("x.min()", "image"), "hi": ref("x.max()", "image"), "n": ref("norm(x, axis=(0, 1))", "image")}},
+		{"x-based expression kept", []string{"eval", "x.max()", images}, []string{"image", "label"},
+			map[string]string{"image": ref("x.max()", "image")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_")+".arrow")
+			code, _, stderr := runCmd(t, append(tt.args, "-o", out)...)
+			if code != 0 {
+				t.Fatalf("code %d: %s", code, stderr)
+			}
+			in, err := openInput(out, "", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, f := range in.Schema().Fields() {
+				names = append(names, f.Name)
+			}
+			in.Close()
+			if diff := cmp.Diff(tt.fields, names); diff != "" {
+				t.Errorf("columns (-want +got):\n%s", diff)
+			}
+			for name, want := range tt.want {
+				got := readAnyColumn(t, out, name)
+				if diff := cmp.Diff(want, got.String()); diff != "" {
+					t.Errorf("column %s (-want +got):\n%s", name, diff)
+				}
+				got.Release()
+			}
+			kept := readAnyColumn(t, out, "image")
+			defer kept.Release()
+			orig := readAnyColumn(t, images, "image")
+			defer orig.Release()
+			if tt.name != "x-based expression kept" && !array.Equal(orig, kept) {
+				t.Errorf("the input column changed")
+			}
+		})
+	}
+}
+
+// TestEvalAddColumnsErrors checks the refusals of expressions naming
+// columns and of -e.
+func TestEvalAddColumnsErrors(t *testing.T) {
+	images := sample("images.arrow")
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown column", []string{"eval", "imag.max()", images}, 1, `unknown column "imag"`},
+		{"two columns", []string{"eval", "image.max() + label", images}, 1, "not supported yet"},
+		{"-e without a name", []string{"eval", images, "-e", "image.max()"}, 2, "want NAME=EXPR"},
+		{"no expression", []string{"eval", images}, 2, "EXPR and FILE"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "o.arrow")
+			code, _, stderr := runCmd(t, append(tt.args, "-o", out)...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("code %d, stderr %q: want %d and %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}

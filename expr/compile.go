@@ -1,0 +1,201 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/varshape"
+)
+
+// WithInput names the column of the schema that x stands for in
+// [Compile] and [CompileExpr]. Without it, x is the schema's only tensor
+// column (fixed- or variable-shape) when it has exactly one. Evaluation
+// functions ignore it.
+func WithInput(column string) Option {
+	return func(o *options) { o.input, o.inputSet = column, true }
+}
+
+// WithName names the column a [Program] writes (its Schema's field).
+// Without it, the name is the input column's when the expression reads
+// x, and "result" when it names its column. Evaluation functions ignore
+// it.
+func WithName(name string) Option {
+	return func(o *options) { o.name, o.nameSet = name, true }
+}
+
+// binder resolves the identifiers of a Program's text to columns of its
+// schema. The engine reads one input per expression, so every name must
+// resolve to one column.
+type binder struct {
+	schema *arrow.Schema
+	x      int  // the column x stands for; -1: none
+	col    int  // the column read; -1: none yet
+	viaX   bool // col was read as x
+	// in is the input of col when it is given (a row shape of a
+	// variable-shape column); nil takes it from the schema.
+	in Expr
+}
+
+// errVarInput stops the first parse of a text at a variable-shape input,
+// whose expression is built per row shape.
+var errVarInput = errors.New("expr: variable-shape input")
+
+// column parses the name of a column at at, after its word w: x, another
+// identifier not followed by a call, or col("a name"). It reports false
+// when w is none of these.
+func (p *parser) column(w string, at int) (operand, bool, error) {
+	b := p.cols
+	name := w
+	switch {
+	case w == "col" && p.peek() == '(':
+		p.pos++
+		s, err := p.quoted()
+		if err != nil {
+			return operand{}, true, err
+		}
+		if err := p.expect(")"); err != nil {
+			return operand{}, true, err
+		}
+		name = s
+	case w == "x":
+	case w == "" || w == "inf" || w == "nan" || p.peek() == '(':
+		return operand{}, false, nil
+	}
+	end := p.pos
+	p.pos = at
+	var i int
+	switch ix := b.schema.FieldIndices(name); {
+	case w == "x" && b.x >= 0:
+		i = b.x
+	case len(ix) > 0:
+		i = ix[0]
+	case w == "x":
+		return operand{}, true, p.errorf("x names no column: the schema has %s, and x stands for the chosen input column or the only tensor column", columnList(b.schema))
+	default:
+		return operand{}, true, p.errorf("unknown column %q: the schema has %s", name, columnList(b.schema))
+	}
+	if b.col >= 0 && b.col != i {
+		msg := p.errorf("reading two columns (%q and %q) in one expression is not supported yet", b.schema.Field(b.col).Name, b.schema.Field(i).Name).Error()
+		return operand{}, true, fmt.Errorf("%s: %w", msg, arrow.ErrNotImplemented)
+	}
+	if p.used {
+		return operand{}, true, p.errorf("operations between two tensors are not supported (x appears once)")
+	}
+	b.col, b.viaX, p.used = i, w == "x" && b.x == i, true
+	in := b.in
+	if in == nil {
+		var err error
+		if in, err = inputOfField(b.schema.Field(i)); err != nil {
+			if errors.Is(err, errVarInput) {
+				return operand{}, true, err
+			}
+			return operand{}, true, p.errorf("column %q: %v", name, err)
+		}
+	}
+	p.pos = end
+	return operand{e: in, pos: at}, true, nil
+}
+
+// quoted parses a string literal in double or single quotes, in which a
+// backslash escapes the next byte.
+func (p *parser) quoted() (string, error) {
+	q := p.peek()
+	if q != '"' && q != '\'' {
+		return "", p.errorf(`col takes a column name in quotes: col("a name")`)
+	}
+	var s strings.Builder
+	for i := p.pos + 1; i < len(p.text); i++ {
+		c := p.text[i]
+		switch {
+		case c == '\\' && i+1 < len(p.text):
+			i++
+			s.WriteByte(p.text[i])
+		case c == q:
+			p.pos = i + 1
+			return s.String(), nil
+		default:
+			s.WriteByte(c)
+		}
+	}
+	return "", p.errorf("unterminated string")
+}
+
+// columnList lists the names of the schema's columns for an error.
+func columnList(s *arrow.Schema) string {
+	if s.NumFields() == 0 {
+		return "no column"
+	}
+	names := make([]string, s.NumFields())
+	for i, f := range s.Fields() {
+		names[i] = fmt.Sprintf("%q", f.Name)
+	}
+	const most = 16
+	if len(names) > most {
+		names = append(names[:most], fmt.Sprintf("and %d more", len(names)-most))
+	}
+	return "columns " + strings.Join(names, ", ")
+}
+
+// inputOfField returns the input expression of a column: its tensors
+// for a fixed-shape column, one 0-D tensor a row for a plain numeric
+// column, and errVarInput for a variable-shape column.
+func inputOfField(f arrow.Field) (Expr, error) {
+	if _, ok := varshape.TypeOf(f.Type); ok {
+		return nil, errVarInput
+	}
+	if t, ok := fixedshape.TypeOf(f.Type); ok {
+		return Input(t), nil
+	}
+	if u, ok := fixedshape.UnsupportedOf(f.Type); ok {
+		return nil, u.Reason()
+	}
+	if t, ok := scalarType(f.Type); ok {
+		return Input(t), nil
+	}
+	return nil, fmt.Errorf("is %v: not a tensor or numeric column", f.Type)
+}
+
+// scalarType returns the type of 0-D tensors of a plain numeric type.
+func scalarType(dt arrow.DataType) (*fixedshape.Type, bool) {
+	if !arrow.IsInteger(dt.ID()) && !arrow.IsFloating(dt.ID()) {
+		return nil, false
+	}
+	t, err := fixedshape.NewType(dt, metadata.MustNew([]int{}, nil, nil))
+	return t, err == nil
+}
+
+// isTensorField reports whether f is a fixed- or variable-shape tensor
+// column.
+func isTensorField(f arrow.Field) bool {
+	if _, ok := varshape.TypeOf(f.Type); ok {
+		return true
+	}
+	_, ok := fixedshape.TypeOf(f.Type)
+	return ok
+}
+
+// inputColumn returns the column x stands for under o: WithInput's, or
+// the only tensor column; -1 when there is none.
+func inputColumn(schema *arrow.Schema, o options) (int, error) {
+	if o.inputSet {
+		ix := schema.FieldIndices(o.input)
+		if len(ix) == 0 {
+			return -1, errorf("input column %q is not in the schema, which has %s", o.input, columnList(schema))
+		}
+		return ix[0], nil
+	}
+	x := -1
+	for i, f := range schema.Fields() {
+		if isTensorField(f) {
+			if x >= 0 {
+				return -1, nil
+			}
+			x = i
+		}
+	}
+	return x, nil
+}

@@ -1,0 +1,304 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/stride"
+	"github.com/fstensor/fstensor/varshape"
+)
+
+// Program is an expression compiled for the columns of an input schema:
+// it knows the schema of its result before any data (Schema) and
+// evaluates record batches (Eval) or single columns (EvalColumn) of that
+// input, through a Plan for a fixed-shape or plain numeric input column
+// and a VarPlan for a variable-shape one, whose buffers it reuses between
+// calls. A Program is immutable and safe for concurrent use.
+type Program struct {
+	in       *arrow.Schema
+	col      int              // the input column
+	inType   arrow.DataType   // its type
+	viaX     bool             // the expression reads it as x
+	schema   *arrow.Schema    // the result: one field
+	plan     *Plan            // of a fixed-shape or plain input
+	vplan    *VarPlan         // of a variable-shape input
+	scalarIn *fixedshape.Type // a plain input as 0-D tensors; nil otherwise
+	plainOut bool             // a 0-D tensor result of a plain input is a plain column
+	opts     []Option         // of every evaluation
+}
+
+// Compile compiles the expression text for record batches of schema and
+// returns its Program. The text is Parse's, in which x is the column
+// chosen by WithInput (or the schema's only tensor column), any other
+// identifier that is not a function call names a column of the schema,
+// and col("a name") names a column whose name is not an identifier (in
+// double or single quotes; a backslash escapes the next byte). A column
+// may be a fixed-shape tensor column, a variable-shape one, or a plain
+// integer or floating-point column, whose value in each row is read as a
+// 0-D tensor (so `price * 2` is a plain column again, and a reduction
+// of it too).
+//
+// opts are the evaluation options of every Eval (WithAllocator,
+// WithWorkers, WithRelabel, which also sets the result type of a
+// relabelling view), WithInput and WithName.
+//
+// Compile and CompileExpr are two functions rather than one taking an
+// interface so that the compiler checks what is passed, as regexp.Compile
+// and syntax.Parse do.
+//
+// Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
+// message lists the schema's columns, a column that is not a tensor or
+// number, an expression that fails Check, a result type that cannot be
+// decided before data), except that an expression reading two different
+// columns wraps arrow.ErrNotImplemented: the engine evaluates one input
+// per expression for now. A result with a size-0 dimension fails as
+// fixedshape.NewType does.
+func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error) {
+	if len(text) > MaxText {
+		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
+	}
+	if schema == nil {
+		return nil, errorf("no schema")
+	}
+	o, err := config(opts)
+	if err != nil {
+		return nil, err
+	}
+	x, err := inputColumn(schema, o)
+	if err != nil {
+		return nil, err
+	}
+	b := &binder{schema: schema, x: x, col: -1}
+	p := parser{text: text, cols: b}
+	e, err := p.parse(nil)
+	if errors.Is(err, errVarInput) {
+		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
+		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
+			p := parser{text: text, cols: &binder{schema: schema, x: x, col: -1, in: in}}
+			e, err := p.parse(nil)
+			if err != nil {
+				return nil, err
+			}
+			return e, Check(e)
+		})
+		return newVarProgram(vp, schema, b.col, b.viaX, o, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(e); err != nil {
+		return nil, err
+	}
+	return newProgram(e, schema, b.col, b.viaX, o, opts)
+}
+
+// CompileExpr is Compile for an expression built in Go: e reads x, the
+// column chosen by WithInput (or the schema's only tensor column), and
+// must have been built on an input of that column's type (Input of a
+// fixed-shape type, InputOf of any shape with a variable-shape column's
+// element type and number of dimensions). Errors are Compile's, and an
+// error wrapping arrow.ErrInvalid when e's input does not match the
+// column.
+func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error) {
+	if schema == nil {
+		return nil, errorf("no schema")
+	}
+	o, err := config(opts)
+	if err != nil {
+		return nil, err
+	}
+	x, err := inputColumn(schema, o)
+	if err != nil {
+		return nil, err
+	}
+	if x < 0 {
+		return nil, errorf("no input column for x: the schema has %s; name one with WithInput", columnList(schema))
+	}
+	if err := Check(e); err != nil {
+		return nil, err
+	}
+	f := schema.Field(x)
+	if vt, ok := varshape.TypeOf(f.Type); ok {
+		vp, err := CompileVar(e, vt)
+		if err != nil {
+			return nil, err
+		}
+		return newVarProgram(vp, schema, x, true, o, opts)
+	}
+	return newProgram(e, schema, x, true, o, opts)
+}
+
+// newProgram compiles e over the fixed-shape or plain column col.
+func newProgram(e Expr, schema *arrow.Schema, col int, viaX bool, o options, opts []Option) (*Program, error) {
+	f := schema.Field(col)
+	in, err := inputOfField(f)
+	if err != nil {
+		return nil, errorf("column %q: %v", f.Name, err)
+	}
+	pl, err := CompilePlan(e)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := fixedshape.TypeOf(f.Type)
+	if t == nil {
+		t, _ = scalarType(f.Type)
+	}
+	if err := pl.checkInput(t); err != nil {
+		return nil, fmt.Errorf("%w (column %q is %v)", err, f.Name, in.Metadata())
+	}
+	dt, err := planType(pl, o.relabel)
+	if err != nil {
+		return nil, err
+	}
+	prog := &Program{in: schema, col: col, inType: f.Type, viaX: viaX, plan: pl, opts: opts}
+	if _, ok := fixedshape.TypeOf(f.Type); !ok {
+		prog.scalarIn = t
+		if ft, ok := dt.(*fixedshape.Type); ok && len(ft.Shape()) == 0 {
+			dt, prog.plainOut = ft.ElemType(), true
+		}
+	}
+	prog.schema = resultSchema(f, dt, viaX, o)
+	return prog, nil
+}
+
+// newVarProgram makes the Program of vp over the variable-shape column col.
+func newVarProgram(vp *VarPlan, schema *arrow.Schema, col int, viaX bool, o options, opts []Option) (*Program, error) {
+	f := schema.Field(col)
+	dt, err := vp.ResultType()
+	if err != nil {
+		return nil, err
+	}
+	return &Program{in: schema, col: col, inType: f.Type, viaX: viaX, vplan: vp, opts: opts, schema: resultSchema(f, dt, viaX, o)}, nil
+}
+
+// planType returns the type of the column pl's Eval returns: with
+// relabel, the permuted type of a relabelling view.
+func planType(pl *Plan, relabel bool) (arrow.DataType, error) {
+	if !relabel || pl.comp != nil || !pl.ok {
+		return pl.ResultType()
+	}
+	perm := pl.relabel
+	if stride.IsIdentity(perm) {
+		perm = nil
+	}
+	m, err := metadata.New(pl.out.Shape(), pl.out.DimNames(), perm)
+	if err != nil {
+		return nil, errorf("relabelled result: %v", err)
+	}
+	return fixedshape.NewType(pl.elem, m)
+}
+
+// resultSchema is the schema of one result column of type dt.
+func resultSchema(in arrow.Field, dt arrow.DataType, viaX bool, o options) *arrow.Schema {
+	name := "result"
+	switch {
+	case o.nameSet:
+		name = o.name
+	case viaX:
+		name = in.Name
+	}
+	return arrow.NewSchema([]arrow.Field{{Name: name, Type: dt, Nullable: true}}, nil)
+}
+
+// Schema returns the schema of the record batches Eval returns: one
+// column, named by WithName (or see there), of the result's type: a
+// *fixedshape.Type, a *varshape.Type (see VarPlan.ResultType), or a
+// plain Arrow type when each row gives one value (a full reduction, a
+// similarity, arithmetic on a plain column).
+func (p *Program) Schema() *arrow.Schema { return p.schema }
+
+// Input returns the name of the input column the program reads.
+func (p *Program) Input() string { return p.in.Field(p.col).Name }
+
+// UsesX reports whether the expression reads its input as x, rather than
+// by the column's name.
+func (p *Program) UsesX() bool { return p.viaX }
+
+// Eval evaluates the program over the rows of rec, whose schema must
+// have the input column, at the same place and of the same type as the
+// schema Compile was given (other columns may differ), and returns a
+// record batch of Schema with as many rows; the caller releases it. A
+// null input row gives a null result row. Errors wrap arrow.ErrInvalid:
+// a mismatched batch, or a row the expression fails on (a variable-shape
+// row on which an index is out of bounds: the error names the row).
+func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if int(rec.NumCols()) <= p.col {
+		return nil, errorf("a batch of %d columns has no column %d (%q)", rec.NumCols(), p.col, p.Input())
+	}
+	out, err := p.EvalColumn(rec.Column(p.col))
+	if err != nil {
+		return nil, err
+	}
+	defer out.Release()
+	return array.NewRecordBatch(p.schema, []arrow.Array{out}, rec.NumRows()), nil
+}
+
+// EvalColumn evaluates the program over arr, a column of the input
+// column's type, and returns a column of Schema's type with one row per
+// row of arr, allocated from WithAllocator's allocator (or sharing arr's
+// buffers for a relabelling view with WithRelabel); the caller releases
+// it. Errors are Eval's.
+func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {
+	if !arrow.TypeEqual(arr.DataType(), p.inType) {
+		return nil, errorf("column %q: a column of %v, not %v", p.Input(), arr.DataType(), p.inType)
+	}
+	switch {
+	case p.vplan != nil:
+		a, ok := arr.(*varshape.Array)
+		if !ok {
+			return nil, errorf("column %q: a %T, not a variable-shape array", p.Input(), arr)
+		}
+		return p.vplan.EvalAs(p.schema.Field(0).Type, a, p.opts...)
+	case p.scalarIn != nil:
+		return p.evalPlain(arr)
+	}
+	a, ok := arr.(*fixedshape.Array)
+	if !ok {
+		return nil, errorf("column %q: a %T, not a fixed-shape array", p.Input(), arr)
+	}
+	return p.plan.EvalArray(a, p.opts...)
+}
+
+// evalPlain evaluates the plan over a plain column read as 0-D tensors
+// (sharing its buffers) and returns a 0-D result as a plain column.
+func (p *Program) evalPlain(arr arrow.Array) (arrow.Array, error) {
+	d := arr.Data()
+	if len(d.Buffers()) != 2 {
+		return nil, errorf("column %q: %d buffers in a column of %v", p.Input(), len(d.Buffers()), arr.DataType())
+	}
+	// The child starts where the buffers start; the list's offset is the
+	// column's, which its validity bitmap counts from.
+	nulls := array.UnknownNullCount
+	if d.Buffers()[0] == nil {
+		nulls = 0
+	}
+	child := array.NewData(d.DataType(), d.Offset()+d.Len(), d.Buffers(), nil, nulls, 0)
+	defer child.Release()
+	st := array.NewData(p.scalarIn.StorageType(), d.Len(), []*memory.Buffer{d.Buffers()[0]}, []arrow.ArrayData{child}, d.NullN(), d.Offset())
+	defer st.Release()
+	sa := array.MakeFromData(st)
+	defer sa.Release()
+	in, err := fixedshape.NewArray(p.scalarIn, sa)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Release()
+	res, err := p.plan.EvalArray(in, p.opts...)
+	if err != nil || !p.plainOut {
+		return res, err
+	}
+	defer res.Release()
+	rd := res.Data()
+	vals := rd.Children()[0]
+	if rd.Offset() != 0 || vals.Offset() != 0 {
+		return nil, errorf("column %q: unexpected layout of a 0-D result", p.Input())
+	}
+	out := array.NewData(p.schema.Field(0).Type, rd.Len(), []*memory.Buffer{rd.Buffers()[0], vals.Buffers()[1]}, nil, rd.NullN(), 0)
+	defer out.Release()
+	return array.MakeFromData(out), nil
+}
