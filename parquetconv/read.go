@@ -232,7 +232,7 @@ func (rd *reader) checkRowGroups() error {
 			}
 			// arrow-go leaks the page reader of a codec it lacks.
 			if _, err := compress.GetCodec(cc.Compression()); err != nil {
-				return errorf("row group %d, column %d: codec %v: %w", g, j, cc.Compression(), arrow.ErrNotImplemented)
+				return unsupported("row group %d, column %d: codec %v", g, j, cc.Compression())
 			}
 		}
 	}
