@@ -9,7 +9,9 @@
 //     by a transport (Arrow Flight): [NewIPCMessageReader].
 //   - Schemas stored elsewhere (Parquet's "ARROW:schema"):
 //     [CheckSchemaMessage].
-//   - Options: [WithAllocator], [WithBodySizeLimit], [WithCompression].
+//   - Options: [WithAllocator], [WithBodySizeLimit] ([DefaultBodySizeLimit],
+//     [NoBodySizeLimit]), [WithCompression]; an invalid value fails the
+//     entry point with an error wrapping fstensor.ErrOption.
 //
 // Readers return records whose tensor columns are fixedshape arrays,
 // validated in full (arrowconv.ValidateRecord) before they are handed

@@ -31,7 +31,10 @@ import (
 // as it is, wrapped. The caller releases the reader.
 func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Option) (rr array.RecordReader, err error) {
 	defer recovered(&err, "ipc messages")
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	o, mem := cfg.readOptions()
 	mr := &framedReader{next: next, limit: cfg.bodyLimit, mem: mem}
 	mr.refs.Store(1)
