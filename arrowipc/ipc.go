@@ -35,8 +35,6 @@ func (c *config) writeOptions(schema *arrow.Schema) ([]ipc.Option, error) {
 		opts = append(opts, ipc.WithLZ4())
 	case ZSTD:
 		opts = append(opts, ipc.WithZstd())
-	default:
-		return nil, errorf("unknown compression %d", c.compression)
 	}
 	return opts, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/internal/errs"
 )
 
@@ -16,30 +17,20 @@ import (
 // names the option and the value. A nil Option is ignored.
 type Option func(*config)
 
-// Compression names a compression codec for IPC bodies.
-type Compression int
+// Compression is fstensor.Compression, the codec of IPC bodies: the
+// writers take [Uncompressed], [LZ4] and [ZSTD]; another codec is an
+// invalid option of [WithCompression].
+type Compression = fstensor.Compression
 
+// The codecs of IPC bodies.
 const (
 	// Uncompressed writes plain buffers (the default).
-	Uncompressed Compression = iota
+	Uncompressed = fstensor.Uncompressed
 	// LZ4 writes LZ4 frame-compressed IPC bodies.
-	LZ4
+	LZ4 = fstensor.LZ4
 	// ZSTD writes Zstandard-compressed IPC bodies.
-	ZSTD
+	ZSTD = fstensor.ZSTD
 )
-
-// String returns "none", "lz4" or "zstd".
-func (c Compression) String() string {
-	switch c {
-	case Uncompressed:
-		return "none"
-	case LZ4:
-		return "lz4"
-	case ZSTD:
-		return "zstd"
-	}
-	return "Compression(?)"
-}
 
 // DefaultBodySizeLimit is the largest IPC record body the readers of this
 // package accept unless told otherwise: 4 GiB. arrow-go's own default,
@@ -112,5 +103,16 @@ func WithBodySizeLimit(n int64) Option {
 	}
 }
 
-// WithCompression sets the codec of the IPC writers.
-func WithCompression(cmp Compression) Option { return func(c *config) { c.compression = cmp } }
+// WithCompression sets the codec of the IPC writers (default
+// [Uncompressed]); a codec other than Uncompressed, LZ4 and ZSTD is an
+// invalid option.
+func WithCompression(cmp Compression) Option {
+	return func(c *config) {
+		switch cmp {
+		case Uncompressed, LZ4, ZSTD:
+			c.compression = cmp
+		default:
+			c.invalid("WithCompression", cmp, "IPC bodies take none, lz4 and zstd")
+		}
+	}
+}

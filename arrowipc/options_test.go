@@ -103,6 +103,9 @@ func TestInvalidOptions(t *testing.T) {
 		{"nil allocator", arrowipc.WithAllocator(nil)},
 		{"zero body size limit", arrowipc.WithBodySizeLimit(0)},
 		{"negative body size limit", arrowipc.WithBodySizeLimit(-1)},
+		{"codec of Parquet pages", arrowipc.WithCompression(fstensor.Snappy)},
+		{"codec of .npz members", arrowipc.WithCompression(fstensor.Deflate)},
+		{"unknown codec", arrowipc.WithCompression(fstensor.Compression(99))},
 	}
 	for _, e := range entries {
 		t.Run(e.name+"/valid", func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
+	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/internal/errs"
 )
 
@@ -18,38 +19,24 @@ import (
 // ignored.
 type Option func(*config)
 
-// Compression names the codec of the Parquet pages written.
-type Compression int
+// Compression is fstensor.Compression, the codec of the Parquet pages
+// written: the writer takes [Uncompressed], [Snappy], [LZ4], [ZSTD] and
+// [Gzip]; another codec is an invalid option of [WithCompression].
+type Compression = fstensor.Compression
 
+// The codecs of Parquet pages.
 const (
 	// Uncompressed writes plain pages (the default).
-	Uncompressed Compression = iota
+	Uncompressed = fstensor.Uncompressed
 	// Snappy writes Snappy-compressed pages.
-	Snappy
+	Snappy = fstensor.Snappy
 	// LZ4 writes LZ4_RAW-compressed pages.
-	LZ4
+	LZ4 = fstensor.LZ4
 	// ZSTD writes Zstandard-compressed pages.
-	ZSTD
+	ZSTD = fstensor.ZSTD
 	// Gzip writes gzip-compressed pages.
-	Gzip
+	Gzip = fstensor.Gzip
 )
-
-// String returns "none", "snappy", "lz4", "zstd" or "gzip".
-func (c Compression) String() string {
-	switch c {
-	case Uncompressed:
-		return "none"
-	case Snappy:
-		return "snappy"
-	case LZ4:
-		return "lz4"
-	case ZSTD:
-		return "zstd"
-	case Gzip:
-		return "gzip"
-	}
-	return "Compression(?)"
-}
 
 // DefaultRowGroupRows is the largest number of rows per row group written
 // unless told otherwise.
@@ -157,8 +144,18 @@ func WithAllocator(mem memory.Allocator) Option {
 }
 
 // WithCompression sets the codec of the pages written (default
-// [Uncompressed]).
-func WithCompression(cmp Compression) Option { return func(c *config) { c.compression = cmp } }
+// [Uncompressed]); a codec other than Uncompressed, Snappy, LZ4, ZSTD and
+// Gzip is an invalid option.
+func WithCompression(cmp Compression) Option {
+	return func(c *config) {
+		switch cmp {
+		case Uncompressed, Snappy, LZ4, ZSTD, Gzip:
+			c.compression = cmp
+		default:
+			c.invalid("WithCompression", cmp, "Parquet pages take none, snappy, lz4, zstd and gzip")
+		}
+	}
+}
 
 // WithRowGroupRows sets the largest number of rows per row group written
 // (default [DefaultRowGroupRows]); n below 1 is an invalid option.

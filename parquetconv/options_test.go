@@ -80,6 +80,8 @@ func TestInvalidOptions(t *testing.T) {
 		{"zstd level 23", []parquetconv.Option{zstd, parquetconv.WithCompressionLevel(23)}},
 		{"gzip level 0 given before the codec", []parquetconv.Option{parquetconv.WithCompressionLevel(0), gzip}},
 		{"gzip level 10", []parquetconv.Option{gzip, parquetconv.WithCompressionLevel(10)}},
+		{"codec of .npz members", []parquetconv.Option{parquetconv.WithCompression(fstensor.Deflate)}},
+		{"unknown codec", []parquetconv.Option{parquetconv.WithCompression(fstensor.Compression(-1))}},
 	}
 	valid := []parquetconv.Option{
 		parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(1), parquetconv.WithBatchRows(1),

@@ -79,8 +79,6 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 		codec = compress.Codecs.Gzip
 	case ZSTD:
 		codec = compress.Codecs.Zstd
-	default:
-		return nil, errorf("unknown compression %d", cfg.compression)
 	}
 	storage := arrowconv.StorageSchema(schema)
 	fields := storage.Fields()
