@@ -7,7 +7,8 @@ type base = errs.Base
 // Error is the error type of this package. It matches arrow.ErrInvalid
 // under errors.Is, and its causes too: arrow.ErrNotImplemented for what
 // arrow-go or the format cannot represent, fstensor.ErrOption for an
-// invalid option, a metadata, stride or fixedshape error, an I/O error. Its message starts with "arrowconv: ".
+// invalid option, a metadata, stride or fixedshape error, an I/O error.
+// Its message starts with "arrowconv: ".
 type Error struct{ base }
 
 // errorf formats an error whose text starts with "arrowconv: "; a %w

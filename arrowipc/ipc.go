@@ -74,7 +74,7 @@ func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 	r, err := newFileReader(f, false, cfg)
 	if err != nil {
 		f.Close()
-		return nil, errorf("open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	r.closer = f
 	return r, nil
@@ -137,7 +137,7 @@ func newMappedFileReader(m *mmap.Mapping, path string, cfg *config) (*FileReader
 	}()
 	if err != nil {
 		m.Close()
-		return nil, errorf("open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	r.closer = m
 	return r, nil

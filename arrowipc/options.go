@@ -68,7 +68,7 @@ func newConfig(opts []Option) (*config, error) {
 // first.
 func (c *config) invalid(name string, value any, why string) {
 	if c.err == nil {
-		c.err = &Error{errs.Option("arrowipc", name, value, why)}
+		c.err = &Error{base: errs.Option("arrowipc", name, value, why)}
 	}
 }
 
