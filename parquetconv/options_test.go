@@ -23,19 +23,9 @@ func TestInvalidOptions(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	rec := testRecord(t, mem, 3, false)
 	defer rec.Release()
-	var file bytes.Buffer
-	w, err := parquetconv.NewWriter(&file, rec.Schema(), parquetconv.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	file := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithAllocator(mem))
 	path := filepath.Join(t.TempDir(), "x.parquet")
-	if err := os.WriteFile(path, file.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, file, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	entries := []struct {
@@ -50,7 +40,7 @@ func TestInvalidOptions(t *testing.T) {
 			return err
 		}},
 		{"NewReader", func(opts ...parquetconv.Option) error {
-			r, err := parquetconv.NewReader(bytes.NewReader(file.Bytes()), opts...)
+			r, err := parquetconv.NewReader(bytes.NewReader(file), opts...)
 			if err == nil {
 				r.Release()
 			}

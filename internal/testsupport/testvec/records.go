@@ -11,26 +11,20 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// Record returns a record of n rows with an int32 id column and tensor
-// columns of SeqColumn values: a 3-cycle float32 [2,3,4] with names, a
-// 0-D int64, a non-square transposed uint8 [2,3], and, when nulls, a
-// float64 [2] column with every third tensor null. Each tensor field has
-// the metadata "note" = its name. The caller releases it.
-func Record(t testing.TB, mem memory.Allocator, n int, nulls bool) arrow.RecordBatch {
+// ColSpec describes one tensor column of a record built by BuildRecord;
+// Null, when not nil, tells which rows hold a null tensor.
+type ColSpec struct {
+	Name string
+	Elem arrow.DataType
+	Meta metadata.Metadata
+	Null func(row int) bool
+}
+
+// BuildRecord returns a record of n rows: an int32 "id" column (0..n-1)
+// then one SeqColumn per spec, each field nullable with metadata
+// {"note": name}. The caller releases it.
+func BuildRecord(t testing.TB, mem memory.Allocator, n int, specs ...ColSpec) arrow.RecordBatch {
 	t.Helper()
-	type col struct {
-		name string
-		elem arrow.DataType
-		meta metadata.Metadata
-	}
-	cols := []col{
-		{"cyc", arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 3, 4}, []string{"a", "b", "c"}, []int{2, 0, 1})},
-		{"scalar", arrow.PrimitiveTypes.Int64, metadata.MustNew([]int{}, nil, nil)},
-		{"tr", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{2, 3}, nil, []int{1, 0})},
-	}
-	if nulls {
-		cols = append(cols, col{"nul", arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2}, nil, nil)})
-	}
 	ids := array.NewInt32Builder(mem)
 	defer ids.Release()
 	for i := range n {
@@ -40,21 +34,41 @@ func Record(t testing.TB, mem memory.Allocator, n int, nulls bool) arrow.RecordB
 	defer idArr.Release()
 	fields := []arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32}}
 	arrs := []arrow.Array{idArr}
-	for _, c := range cols {
-		typ := fixedshape.MustNewType(c.elem, c.meta)
+	for _, c := range specs {
+		typ, err := fixedshape.NewType(c.Elem, c.Meta)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var valid []bool
-		if c.name == "nul" {
+		if c.Null != nil {
 			valid = make([]bool, n)
 			for i := range valid {
-				valid[i] = i%3 != 1
+				valid[i] = !c.Null(i)
 			}
 		}
 		a := SeqColumn(t, mem, typ, n, valid)
 		defer a.Release()
-		fields = append(fields, arrow.Field{Name: c.name, Type: typ, Nullable: true, Metadata: arrow.NewMetadata([]string{"note"}, []string{c.name})})
+		fields = append(fields, arrow.Field{Name: c.Name, Type: typ, Nullable: true, Metadata: arrow.NewMetadata([]string{"note"}, []string{c.Name})})
 		arrs = append(arrs, a)
 	}
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(n))
+}
+
+// Record returns the BuildRecord record of n rows with tensor columns: a
+// 3-cycle float32 [2,3,4] with names, a 0-D int64, a non-square
+// transposed uint8 [2,3], and, when nulls, a float64 [2] column with
+// every third tensor null. The caller releases it.
+func Record(t testing.TB, mem memory.Allocator, n int, nulls bool) arrow.RecordBatch {
+	t.Helper()
+	specs := []ColSpec{
+		{"cyc", arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 3, 4}, []string{"a", "b", "c"}, []int{2, 0, 1}), nil},
+		{"scalar", arrow.PrimitiveTypes.Int64, metadata.MustNew([]int{}, nil, nil), nil},
+		{"tr", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{2, 3}, nil, []int{1, 0}), nil},
+	}
+	if nulls {
+		specs = append(specs, ColSpec{"nul", arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2}, nil, nil), func(row int) bool { return row%3 == 1 }})
+	}
+	return BuildRecord(t, mem, n, specs...)
 }
 
 // CheckRecordsEqual compares two records column by column, tensor
