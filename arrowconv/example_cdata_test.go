@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/cdata"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
@@ -61,20 +60,4 @@ func ExampleExportRecordBatch() {
 	// extension<arrow.fixed_shape_tensor[value_type=int32, shape=[2,2], permutation=[1,0]]>
 	// [[[4,6],[5,7]] [[8,10],[9,11]]]
 	// shared: true
-}
-
-// exampleRecord returns a record of n 2x2 int32 tensors stored transposed
-// (permutation [1,0]), tensor i holding 4i..4i+3 in storage order.
-func exampleRecord(n int) arrow.RecordBatch {
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{2, 2}, nil, []int{1, 0}))
-	data := make([]int32, 4*n)
-	for i := range data {
-		data[i] = int32(i)
-	}
-	arr, err := fixedshape.FromSlice(typ, data, nil)
-	if err != nil {
-		panic(err)
-	}
-	defer arr.Release()
-	return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "m", Type: typ}}, nil), []arrow.Array{arr}, int64(n))
 }

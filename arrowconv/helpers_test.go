@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/tensor"
-	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
@@ -22,6 +21,10 @@ var (
 	putSeq     = testvec.PutSeq
 	putElem    = testvec.PutElem
 	getElem    = testvec.Elem
+
+	testRecord        = testvec.Record
+	checkRecordsEqual = testvec.CheckRecordsEqual
+	exampleRecord     = testvec.ExampleRecord
 )
 
 // vector is one conformance case of testdata/arrow_fixed_shape_tensor.json,
@@ -199,80 +202,4 @@ func ints64(xs []int64) []int {
 		out[i] = int(x)
 	}
 	return out
-}
-
-// testRecord returns a record of n rows with an int32 id column and
-// tensor columns: a 3-cycle float32 [2,3,4] with names, a 0-D int64, a
-// non-square transposed uint8 [2,3], and, when nulls, a float64 [2]
-// column with every third tensor null.
-func testRecord(t testing.TB, mem memory.Allocator, n int, nulls bool) arrow.RecordBatch {
-	t.Helper()
-	cols := []struct {
-		name string
-		elem arrow.DataType
-		meta metadata.Metadata
-	}{
-		{"cyc", arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 3, 4}, []string{"a", "b", "c"}, []int{2, 0, 1})},
-		{"scalar", arrow.PrimitiveTypes.Int64, metadata.MustNew([]int{}, nil, nil)},
-		{"tr", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{2, 3}, nil, []int{1, 0})},
-	}
-	if nulls {
-		cols = append(cols, struct {
-			name string
-			elem arrow.DataType
-			meta metadata.Metadata
-		}{"nul", arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{2}, nil, nil)})
-	}
-	ids := array.NewInt32Builder(mem)
-	defer ids.Release()
-	for i := range n {
-		ids.Append(int32(i))
-	}
-	idArr := ids.NewArray()
-	defer idArr.Release()
-	fields := []arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32}}
-	arrs := []arrow.Array{idArr}
-	for _, c := range cols {
-		typ := fixedshape.MustNewType(c.elem, c.meta)
-		var valid []bool
-		if c.name == "nul" {
-			valid = make([]bool, n)
-			for i := range valid {
-				valid[i] = i%3 != 1
-			}
-		}
-		a := seqColumn(t, mem, typ, n, valid)
-		defer a.Release()
-		fields = append(fields, arrow.Field{Name: c.name, Type: typ, Nullable: true, Metadata: arrow.NewMetadata([]string{"note"}, []string{c.name})})
-		arrs = append(arrs, a)
-	}
-	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(n))
-}
-
-// checkRecordsEqual compares two records column by column, tensor
-// columns by their logical values and types.
-func checkRecordsEqual(t *testing.T, want, got arrow.RecordBatch) {
-	t.Helper()
-	if !want.Schema().Equal(got.Schema()) {
-		t.Fatalf("schema:\n got %v\nwant %v", got.Schema(), want.Schema())
-	}
-	for i, w := range want.Columns() {
-		g := got.Column(i)
-		if wt, ok := w.(*fixedshape.Array); ok {
-			gt, ok := g.(*fixedshape.Array)
-			if !ok {
-				t.Fatalf("column %d is %T, want *fixedshape.Array", i, g)
-			}
-			if wt.TensorType().Serialize() != gt.TensorType().Serialize() {
-				t.Errorf("column %d metadata %s, want %s", i, gt.TensorType().Serialize(), wt.TensorType().Serialize())
-			}
-			if !fixedshape.Equal(wt, gt) {
-				t.Errorf("column %d:\n got %v\nwant %v", i, gt, wt)
-			}
-			continue
-		}
-		if !array.Equal(w, g) {
-			t.Errorf("column %d:\n got %v\nwant %v", i, g, w)
-		}
-	}
 }

@@ -34,7 +34,7 @@ func tensorElemOK(dt arrow.DataType) error {
 		arrow.FLOAT32, arrow.FLOAT64, arrow.DATE32, arrow.DATE64:
 		return nil
 	}
-	return errorf("element type %v: arrow-go's arrow/tensor has no %v tensor: %w", dt, dt, arrow.ErrNotImplemented)
+	return unsupported("element type %v: arrow-go's arrow/tensor has no %v tensor", dt, dt)
 }
 
 // ToTensor returns the whole column arr as one (N+1)-D arrow/tensor: the

@@ -9,7 +9,9 @@
 //     by a transport (Arrow Flight): [NewIPCMessageReader].
 //   - Schemas stored elsewhere (Parquet's "ARROW:schema"):
 //     [CheckSchemaMessage].
-//   - Options: [WithAllocator], [WithBodySizeLimit], [WithCompression].
+//   - Options: [WithAllocator], [WithBodySizeLimit] ([DefaultBodySizeLimit],
+//     [NoBodySizeLimit]), [WithCompression]; an invalid value fails the
+//     entry point with an error wrapping fstensor.ErrOption.
 //
 // Readers return records whose tensor columns are fixedshape arrays,
 // validated in full (arrowconv.ValidateRecord) before they are handed
@@ -39,7 +41,8 @@
 //
 // Errors from outside data are *[Error] values that wrap
 // arrow.ErrInvalid, plus their cause (arrow.ErrIndex for a record index
-// out of range). Readers recover panics of arrow-go's decoders on
+// out of range); the error of a file opened by name carries the name in
+// [Error.Path]. Readers recover panics of arrow-go's decoders on
 // malformed input and return them as errors.
 //
 // The IPC readers check the metadata of every message, and a file's

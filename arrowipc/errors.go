@@ -1,50 +1,46 @@
 package arrowipc
 
-import (
-	"errors"
-	"fmt"
-	"strings"
+import "github.com/fstensor/fstensor/internal/errs"
 
-	"github.com/apache/arrow-go/v18/arrow"
-)
+type base = errs.Base
 
 // Error is the error type of this package. It matches arrow.ErrInvalid
-// under errors.Is, and its cause too (arrow.ErrNotImplemented for layouts
-// arrow-go cannot represent, a metadata, stride or fixedshape error, an
-// I/O error).
+// under errors.Is, and its causes too: arrow.ErrNotImplemented for what
+// arrow-go or the format cannot represent, fstensor.ErrOption for an
+// invalid option, a metadata, stride or fixedshape error, an I/O error.
+// Its message starts with "arrowipc: ".
 type Error struct {
-	msg   string
-	cause error
-}
-
-func (e *Error) Error() string { return e.msg }
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.cause == nil {
-		return []error{arrow.ErrInvalid}
-	}
-	return []error{arrow.ErrInvalid, e.cause}
+	base
+	// Path is the file an error of OpenIPCFile, OpenMappedIPCFile or
+	// MapIPCFile (its Name) names in its message ("open PATH: ..."); it
+	// is empty in the other errors.
+	Path string
 }
 
 // errorf formats an error whose text starts with "arrowipc: "; a %w
-// argument becomes the cause. The prefix of a wrapped error of this
+// argument becomes a cause. The prefix of a wrapped error of this
 // package, also when arrow-go wrapped it in turn, is dropped.
 func errorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	msg := strings.ReplaceAll(err.Error(), ": arrowipc: ", ": ")
-	return &Error{msg: "arrowipc: " + msg, cause: errors.Unwrap(err)}
+	return &Error{base: errs.Make("arrowipc", format, args...)}
+}
+
+// openError is the error of opening the file at path: its message names
+// path, and so does its Path.
+func openError(path string, err error) error {
+	return &Error{base: errs.Make("arrowipc", "open %s: %w", path, err), Path: path}
+}
+
+// unsupported is the error for well-formed input this package will not
+// convert: it also wraps arrow.ErrNotImplemented.
+func unsupported(format string, args ...any) error {
+	return &Error{base: errs.Unsupported("arrowipc", format, args...)}
 }
 
 // recovered converts a panic raised by arrow-go while decoding outside
 // data into an error; it is deferred by every reader entry point.
 func recovered(errp *error, what string) {
 	if r := recover(); r != nil {
-		if err, ok := r.(error); ok {
-			*errp = errorf("%s: malformed input: %w", what, err)
-			return
-		}
-		*errp = errorf("%s: malformed input: %v", what, r)
+		*errp = &Error{base: errs.Panic("arrowipc", what, r)}
 	}
 }
 
@@ -53,6 +49,6 @@ func recovered(errp *error, what string) {
 // arrowconv.ValidateRecord; it is deferred by every writer entry point.
 func recoveredWrite(errp *error, what string) {
 	if r := recover(); r != nil {
-		*errp = errorf("%s: arrow-go panicked: %v", what, r)
+		*errp = &Error{base: errs.Make("arrowipc", "%s: arrow-go panicked: %v", what, r)}
 	}
 }

@@ -14,22 +14,6 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// exampleRecord returns a record of n 2x2 int32 tensors stored transposed
-// (permutation [1,0]), tensor i holding 4i..4i+3 in storage order.
-func exampleRecord(n int) arrow.RecordBatch {
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{2, 2}, nil, []int{1, 0}))
-	data := make([]int32, 4*n)
-	for i := range data {
-		data[i] = int32(i)
-	}
-	arr, err := fixedshape.FromSlice(typ, data, nil)
-	if err != nil {
-		panic(err)
-	}
-	defer arr.Release()
-	return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "m", Type: typ}}, nil), []arrow.Array{arr}, int64(n))
-}
-
 // writeExampleIPCFile writes rec to a new IPC file in dir as two record
 // batches, rows [0,1) and [1,n), and returns its path.
 func writeExampleIPCFile(dir string, rec arrow.RecordBatch) string {

@@ -31,7 +31,10 @@ import (
 // as it is, wrapped. The caller releases the reader.
 func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Option) (rr array.RecordReader, err error) {
 	defer recovered(&err, "ipc messages")
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	o, mem := cfg.readOptions()
 	mr := &framedReader{next: next, limit: cfg.bodyLimit, mem: mem}
 	mr.refs.Store(1)
@@ -41,7 +44,7 @@ func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Opt
 // framedReader is the ipc.MessageReader of NewIPCMessageReader.
 type framedReader struct {
 	next   func() (meta, body []byte, err error)
-	limit  int64 // body size limit; <= 0: none
+	limit  int64 // body size limit, at least 1
 	mem    memory.Allocator
 	schema *verify.Schema // of the schema message, once read
 	refs   atomic.Int64
@@ -80,7 +83,7 @@ func (r *framedReader) Message() (*ipc.Message, error) {
 	if m.Schema != nil && r.schema == nil {
 		r.schema = m.Schema
 	}
-	if r.limit > 0 && m.BodyLen > r.limit {
+	if m.BodyLen > r.limit {
 		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.BodyLen, r.limit)
 	}
 	if m.BodyLen > int64(len(body)) {

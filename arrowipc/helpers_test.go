@@ -16,6 +16,10 @@ var (
 	putSeq     = testvec.PutSeq
 	putElem    = testvec.PutElem
 	getElem    = testvec.Elem
+
+	testRecord        = testvec.Record
+	checkRecordsEqual = testvec.CheckRecordsEqual
+	exampleRecord     = testvec.ExampleRecord
 )
 
 // flatten appends the numbers of a nested JSON array to dst in order.

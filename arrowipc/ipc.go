@@ -35,8 +35,6 @@ func (c *config) writeOptions(schema *arrow.Schema) ([]ipc.Option, error) {
 		opts = append(opts, ipc.WithLZ4())
 	case ZSTD:
 		opts = append(opts, ipc.WithZstd())
-	default:
-		return nil, errorf("unknown compression %d", c.compression)
 	}
 	return opts, nil
 }
@@ -65,14 +63,18 @@ type FileReader struct {
 // are checked before arrow-go decodes them, each record batch's metadata
 // before RecordBatch decodes it (see the package doc, Errors).
 func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
 	}
-	r, err := newFileReader(f, false, newConfig(opts))
+	r, err := newFileReader(f, false, cfg)
 	if err != nil {
 		f.Close()
-		return nil, errorf("open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	r.closer = f
 	return r, nil
@@ -88,11 +90,15 @@ func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 // arrow-go v18.8.0's mapped reader cannot read dictionary-encoded
 // columns: such a file fails to open (use [OpenIPCFile]).
 func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	m, err := mmap.Map(path)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
 	}
-	return newMappedFileReader(m, path, opts)
+	return newMappedFileReader(m, path, cfg)
 }
 
 // MapIPCFile reads the Arrow IPC file f as [OpenMappedIPCFile] reads a
@@ -100,16 +106,20 @@ func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 // not need f: Close unmaps it but does not close f, which the caller may
 // close at once.
 func MapIPCFile(f *os.File, opts ...Option) (*FileReader, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	m, err := mmap.MapFile(f)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names the file
 	}
-	return newMappedFileReader(m, f.Name(), opts)
+	return newMappedFileReader(m, f.Name(), cfg)
 }
 
 // newMappedFileReader reads the IPC file of mapping m, named path in
 // errors, and closes m on error.
-func newMappedFileReader(m *mmap.Mapping, path string, opts []Option) (*FileReader, error) {
+func newMappedFileReader(m *mmap.Mapping, path string, cfg *config) (*FileReader, error) {
 	r, err := func() (r *FileReader, err error) {
 		defer recovered(&err, "ipc file")
 		data := m.Bytes()
@@ -117,7 +127,7 @@ func newMappedFileReader(m *mmap.Mapping, path string, opts []Option) (*FileRead
 		if err != nil {
 			return nil, err
 		}
-		o, mem := newConfig(opts).readOptions()
+		o, mem := cfg.readOptions()
 		var fr *ipc.FileReader
 		mem.run(func() bool { fr, err = ipc.NewMappedFileReader(data, o...); return err == nil })
 		if err != nil {
@@ -127,7 +137,7 @@ func newMappedFileReader(m *mmap.Mapping, path string, opts []Option) (*FileRead
 	}()
 	if err != nil {
 		m.Close()
-		return nil, errorf("open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	r.closer = m
 	return r, nil
@@ -137,7 +147,11 @@ func newMappedFileReader(m *mmap.Mapping, path string, opts []Option) (*FileRead
 // batches into memory from [WithAllocator]. Close does not close r.
 // Options: [WithAllocator], [WithBodySizeLimit].
 func NewIPCFileReader(r ipc.ReadAtSeeker, opts ...Option) (*FileReader, error) {
-	return newFileReader(r, false, newConfig(opts))
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newFileReader(r, false, cfg)
 }
 
 func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader, err error) {
@@ -215,7 +229,10 @@ func (r *FileReader) Close() error {
 // arrow.ErrInvalid. The caller releases the reader; it does not close r.
 func NewIPCStreamReader(r io.Reader, opts ...Option) (rr array.RecordReader, err error) {
 	defer recovered(&err, "ipc stream")
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	o, mem := cfg.readOptions()
 	return newMessagesReader(newMessageReader(r, mem, cfg.bodyLimit), mem, o, "ipc stream")
 }
@@ -265,7 +282,11 @@ type IPCWriter struct {
 // Options: [WithAllocator], [WithCompression] (LZ4 or ZSTD bodies).
 // Close writes the footer; it does not close w.
 func NewIPCFileWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*IPCWriter, error) {
-	o, err := newConfig(opts).writeOptions(schema)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	o, err := cfg.writeOptions(schema)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +301,11 @@ func NewIPCFileWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*IPCWr
 // w. Options: [WithAllocator], [WithCompression]. Close writes the
 // end-of-stream marker; it does not close w.
 func NewIPCStreamWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*IPCWriter, error) {
-	o, err := newConfig(opts).writeOptions(schema)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	o, err := cfg.writeOptions(schema)
 	if err != nil {
 		return nil, err
 	}

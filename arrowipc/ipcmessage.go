@@ -29,7 +29,7 @@ const metaChunk = 64 << 10
 type messageReader struct {
 	r      io.Reader
 	mem    memory.Allocator
-	limit  int64          // body size limit; <= 0: none
+	limit  int64          // body size limit, at least 1
 	schema *verify.Schema // of the schema message, once read
 	refs   atomic.Int64
 	msg    *ipc.Message
@@ -89,7 +89,7 @@ func (r *messageReader) Message() (*ipc.Message, error) {
 	if m.Schema != nil && r.schema == nil {
 		r.schema = m.Schema
 	}
-	if r.limit > 0 && m.BodyLen > r.limit {
+	if m.BodyLen > r.limit {
 		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.BodyLen, r.limit)
 	}
 	if int64(int(m.BodyLen)) != m.BodyLen {

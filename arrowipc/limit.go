@@ -147,11 +147,8 @@ func (a *budgetAllocator) Free(b []byte) {
 
 // decodeBudget returns the bytes one IPC decode may allocate for a body
 // size limit: the stored body and its decompressed buffers, each at most
-// limit, so twice limit (no limit when limit <= 0).
+// limit, so twice limit (at most math.MaxInt64); limit is at least 1.
 func decodeBudget(limit int64) int64 {
-	if limit <= 0 {
-		return 0
-	}
 	if limit > (1<<63-1)/2 {
 		return 1<<63 - 1
 	}

@@ -59,7 +59,7 @@ type chunkDecoder struct {
 // lies in the file's data, before the footer.
 func chunkBounds(cc *metadata.ColumnChunkMetaData, dataEnd, maxChunk int64) (start, n int64, err error) {
 	if cc.FilePath() != "" {
-		return 0, 0, errorf("column chunk in another file %q: %w", cc.FilePath(), arrow.ErrNotImplemented)
+		return 0, 0, unsupported("column chunk in another file %q", cc.FilePath())
 	}
 	start = cc.DataPageOffset()
 	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {

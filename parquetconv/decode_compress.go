@@ -5,7 +5,6 @@ import (
 	"github.com/fstensor/fstensor/parquetconv/internal/format"
 	"io"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
@@ -115,7 +114,7 @@ func (d *decompressor) decode(codec int, dst, src []byte) error {
 		}
 		return nil
 	}
-	return errorf("codec %d: %w", codec, arrow.ErrNotImplemented)
+	return unsupported("codec %d", codec)
 }
 
 // close releases the decoders' resources.

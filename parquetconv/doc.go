@@ -139,5 +139,6 @@
 // *[Error] values too, with their cause (the destination's I/O error,
 // arrow.ErrNotImplemented for what Parquet or arrow-go cannot hold); after
 // a Write failed past the checks of its record, the file is incomplete
-// and every later call fails.
+// and every later call fails. An invalid option value fails OpenFile,
+// NewReader and NewWriter with an *[Error] wrapping fstensor.ErrOption.
 package parquetconv

@@ -1,49 +1,33 @@
 package parquetconv
 
-import (
-	"errors"
-	"fmt"
-	"strings"
+import "github.com/fstensor/fstensor/internal/errs"
 
-	"github.com/apache/arrow-go/v18/arrow"
-)
+type base = errs.Base
 
 // Error is the error type of this package. It matches arrow.ErrInvalid
-// under errors.Is, and its cause too (arrow.ErrNotImplemented for what
-// the format or arrow-go cannot represent, an arrowconv or fixedshape
-// error, an I/O error).
-type Error struct {
-	msg   string
-	cause error
-}
-
-func (e *Error) Error() string { return e.msg }
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.cause == nil {
-		return []error{arrow.ErrInvalid}
-	}
-	return []error{arrow.ErrInvalid, e.cause}
-}
+// under errors.Is, and its causes too: arrow.ErrNotImplemented for what
+// arrow-go or the format cannot represent, fstensor.ErrOption for an
+// invalid option, an arrowconv or fixedshape error, an I/O error. Its
+// message starts with "parquetconv: ".
+type Error struct{ base }
 
 // errorf formats an error whose text starts with "parquetconv: "; a %w
-// argument becomes the cause. The prefix of a wrapped error of this
+// argument becomes a cause. The prefix of a wrapped error of this
 // package, also when arrow-go wrapped it in turn, is dropped.
 func errorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	msg := strings.ReplaceAll(err.Error(), ": parquetconv: ", ": ")
-	return &Error{msg: "parquetconv: " + msg, cause: errors.Unwrap(err)}
+	return &Error{errs.Make("parquetconv", format, args...)}
+}
+
+// unsupported is the error for well-formed input this package will not
+// convert: it also wraps arrow.ErrNotImplemented.
+func unsupported(format string, args ...any) error {
+	return &Error{errs.Unsupported("parquetconv", format, args...)}
 }
 
 // recovered converts a panic raised by arrow-go while decoding outside
 // data into an error; it is deferred by every reader entry point.
 func recovered(errp *error, what string) {
 	if r := recover(); r != nil {
-		if err, ok := r.(error); ok {
-			*errp = errorf("%s: malformed input: %w", what, err)
-			return
-		}
-		*errp = errorf("%s: malformed input: %v", what, r)
+		*errp = &Error{errs.Panic("parquetconv", what, r)}
 	}
 }

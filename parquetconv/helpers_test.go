@@ -49,45 +49,21 @@ type colSpec struct {
 	null func(row int) bool
 }
 
+// buildRecord is testvec.BuildRecord of specs.
+func buildRecord(t testing.TB, mem memory.Allocator, n int, specs ...colSpec) arrow.RecordBatch {
+	t.Helper()
+	tv := make([]testvec.ColSpec, len(specs))
+	for i, c := range specs {
+		tv[i] = testvec.ColSpec{Name: c.name, Elem: c.elem, Meta: c.meta, Null: c.null}
+	}
+	return testvec.BuildRecord(t, mem, n, tv...)
+}
+
 // everyThird makes rows 1, 4, 7, ... null.
 func everyThird(row int) bool { return row%3 == 1 }
 
 // allNull makes every row null.
 func allNull(int) bool { return true }
-
-// buildRecord returns a record of n rows: an int32 "id" column (0..n-1)
-// then one seqColumn per spec, each field nullable with metadata
-// {"note": name}. The caller releases it.
-func buildRecord(t testing.TB, mem memory.Allocator, n int, specs ...colSpec) arrow.RecordBatch {
-	t.Helper()
-	ids := array.NewInt32Builder(mem)
-	defer ids.Release()
-	for i := range n {
-		ids.Append(int32(i))
-	}
-	idArr := ids.NewArray()
-	defer idArr.Release()
-	fields := []arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int32}}
-	arrs := []arrow.Array{idArr}
-	for _, c := range specs {
-		typ, err := fixedshape.NewType(c.elem, c.meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var valid []bool
-		if c.null != nil {
-			valid = make([]bool, n)
-			for i := range valid {
-				valid[i] = !c.null(i)
-			}
-		}
-		a := seqColumn(t, mem, typ, n, valid)
-		defer a.Release()
-		fields = append(fields, arrow.Field{Name: c.name, Type: typ, Nullable: true, Metadata: arrow.NewMetadata([]string{"note"}, []string{c.name})})
-		arrs = append(arrs, a)
-	}
-	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(n))
-}
 
 // testRecord returns a record of n rows with an int32 id column and
 // tensor columns: a 3-cycle float32 [2,3,4] with names, a 0-D int64, a

@@ -1,46 +1,42 @@
 package parquetconv
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+
+	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/internal/errs"
 )
 
 // Option configures a reader or writer of this package. Each entry point
-// documents the options it reads and ignores the others.
+// documents the options it reads and ignores the others. An invalid
+// option value (a nil allocator, a count or size below 1, a compression
+// level out of the codec's range) fails the entry point, before it reads
+// or writes anything, with an *[Error] wrapping fstensor.ErrOption and
+// arrow.ErrInvalid that names the option and the value. A nil Option is
+// ignored.
 type Option func(*config)
 
-// Compression names the codec of the Parquet pages written.
-type Compression int
+// Compression is fstensor.Compression, the codec of the Parquet pages
+// written: the writer takes [Uncompressed], [Snappy], [LZ4], [ZSTD] and
+// [Gzip]; another codec is an invalid option of [WithCompression].
+type Compression = fstensor.Compression
 
+// The codecs of Parquet pages.
 const (
 	// Uncompressed writes plain pages (the default).
-	Uncompressed Compression = iota
+	Uncompressed = fstensor.Uncompressed
 	// Snappy writes Snappy-compressed pages.
-	Snappy
+	Snappy = fstensor.Snappy
 	// LZ4 writes LZ4_RAW-compressed pages.
-	LZ4
+	LZ4 = fstensor.LZ4
 	// ZSTD writes Zstandard-compressed pages.
-	ZSTD
+	ZSTD = fstensor.ZSTD
 	// Gzip writes gzip-compressed pages.
-	Gzip
+	Gzip = fstensor.Gzip
 )
-
-// String returns "none", "snappy", "lz4", "zstd" or "gzip".
-func (c Compression) String() string {
-	switch c {
-	case Uncompressed:
-		return "none"
-	case Snappy:
-		return "snappy"
-	case LZ4:
-		return "lz4"
-	case ZSTD:
-		return "zstd"
-	case Gzip:
-		return "gzip"
-	}
-	return "Compression(?)"
-}
 
 // DefaultRowGroupRows is the largest number of rows per row group written
 // unless told otherwise.
@@ -71,9 +67,13 @@ type config struct {
 	workers       int
 	maxPageBytes  int64
 	maxChunkBytes int64
+
+	err error // of the first invalid option
 }
 
-func newConfig(opts []Option) *config {
+// newConfig applies opts; the error is that of the first invalid option
+// value, wrapping fstensor.ErrOption. A nil Option is skipped.
+func newConfig(opts []Option) (*config, error) {
 	c := &config{
 		mem:          memory.DefaultAllocator,
 		rowGroupRows: DefaultRowGroupRows,
@@ -91,47 +91,98 @@ func newConfig(opts []Option) *config {
 			o(c)
 		}
 	}
-	return c
+	if lo, hi, ok := levelRange(c.compression); ok && c.compressionLevel != compress.DefaultCompressionLevel &&
+		(c.compressionLevel < lo || c.compressionLevel > hi) {
+		c.invalid("WithCompressionLevel", c.compressionLevel, fmt.Sprintf("%v takes levels %d to %d", c.compression, lo, hi))
+	}
+	return c, c.err
+}
+
+// levelRange returns the compression levels codec takes; ok is false for
+// a codec without levels.
+func levelRange(codec Compression) (lo, hi int, ok bool) {
+	switch codec {
+	case ZSTD:
+		return 1, 22, true
+	case Gzip:
+		return 1, 9, true
+	}
+	return 0, 0, false
+}
+
+// invalid records the error of an invalid option value, keeping the
+// first.
+func (c *config) invalid(name string, value any, why string) {
+	if c.err == nil {
+		c.err = &Error{errs.Option("parquetconv", name, value, why)}
+	}
+}
+
+// atLeast1 returns the Option that sets *field(c) to n, or records n as
+// invalid when it is below 1.
+func atLeast1[T int | int64](name string, n T, field func(*config) *T) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.invalid(name, n, "want at least 1")
+			return
+		}
+		*field(c) = n
+	}
 }
 
 // WithAllocator sets the allocator of decoded data and of the writers'
-// buffers (the default is memory.DefaultAllocator).
+// buffers (the default is memory.DefaultAllocator). A nil mem is an
+// invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) {
-		if mem != nil {
-			c.mem = mem
+		if mem == nil {
+			c.invalid("WithAllocator", nil, "want an allocator")
+			return
 		}
+		c.mem = mem
 	}
 }
 
 // WithCompression sets the codec of the pages written (default
-// [Uncompressed]).
-func WithCompression(cmp Compression) Option { return func(c *config) { c.compression = cmp } }
+// [Uncompressed]); a codec other than Uncompressed, Snappy, LZ4, ZSTD and
+// Gzip is an invalid option.
+func WithCompression(cmp Compression) Option {
+	return func(c *config) {
+		switch cmp {
+		case Uncompressed, Snappy, LZ4, ZSTD, Gzip:
+			c.compression = cmp
+		default:
+			c.invalid("WithCompression", cmp, "Parquet pages take none, snappy, lz4, zstd and gzip")
+		}
+	}
+}
 
 // WithRowGroupRows sets the largest number of rows per row group written
-// (default [DefaultRowGroupRows]); values below 1 are taken as 1.
+// (default [DefaultRowGroupRows]); n below 1 is an invalid option.
 func WithRowGroupRows(n int) Option {
-	return func(c *config) { c.rowGroupRows = max(n, 1) }
+	return atLeast1("WithRowGroupRows", n, func(c *config) *int { return &c.rowGroupRows })
 }
 
 // WithBatchRows sets the largest number of rows per record batch read
-// (default [DefaultBatchRows]); values below 1 are taken as 1.
+// (default [DefaultBatchRows]); n below 1 is an invalid option.
 func WithBatchRows(n int) Option {
-	return func(c *config) { c.batchRows = max(n, 1) }
+	return atLeast1("WithBatchRows", n, func(c *config) *int { return &c.batchRows })
 }
 
 // WithCompressionLevel sets the level of the codec chosen by
 // [WithCompression] (codec-specific: zstd 1..22, gzip 1..9; the default
-// is each codec's default). Snappy and LZ4 ignore it.
+// is each codec's default, which any codec accepts as
+// compress.DefaultCompressionLevel). A level out of the codec's range is
+// an invalid option; Snappy and LZ4 ignore it.
 func WithCompressionLevel(level int) Option {
 	return func(c *config) { c.compressionLevel = level }
 }
 
 // WithRowGroupBytes bounds the bytes of tensor values of a row group
 // written (default [DefaultRowGroupBytes]); a row group holds at least
-// one row.
+// one row. n below 1 is an invalid option.
 func WithRowGroupBytes(n int64) Option {
-	return func(c *config) { c.rowGroupBytes = max(n, 1) }
+	return atLeast1("WithRowGroupBytes", n, func(c *config) *int64 { return &c.rowGroupBytes })
 }
 
 // WithDataPageV2 makes writers write data pages of version 2 (levels
@@ -162,23 +213,24 @@ const DefaultMaxPageBytes = 256 << 20
 const DefaultMaxChunkBytes = 4 << 30
 
 // WithWorkers sets how many row groups a reader decodes at once (default
-// 1; values below 1 are taken as 1). Memory grows with it: each worker
+// 1; n below 1 is an invalid option). Memory grows with it: each worker
 // holds one decoded row group, and one more is being handed out.
 func WithWorkers(n int) Option {
-	return func(c *config) { c.workers = max(n, 1) }
+	return atLeast1("WithWorkers", n, func(c *config) *int { return &c.workers })
 }
 
 // WithMaxPageBytes sets the largest page, compressed or decompressed,
 // that a reader accepts (default [DefaultMaxPageBytes]); larger pages
-// are an error wrapping arrow.ErrInvalid.
+// are an error wrapping arrow.ErrInvalid. n below 1 is an invalid
+// option.
 func WithMaxPageBytes(n int64) Option {
-	return func(c *config) { c.maxPageBytes = max(n, 1) }
+	return atLeast1("WithMaxPageBytes", n, func(c *config) *int64 { return &c.maxPageBytes })
 }
 
 // WithMaxChunkBytes sets the largest column chunk a reader accepts, both
 // as stored and as decoded into Arrow memory (default
 // [DefaultMaxChunkBytes]); larger chunks are an error wrapping
-// arrow.ErrInvalid.
+// arrow.ErrInvalid. n below 1 is an invalid option.
 func WithMaxChunkBytes(n int64) Option {
-	return func(c *config) { c.maxChunkBytes = max(n, 1) }
+	return atLeast1("WithMaxChunkBytes", n, func(c *config) *int64 { return &c.maxChunkBytes })
 }

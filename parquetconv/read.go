@@ -33,11 +33,15 @@ import (
 // file. See the package doc (Reading) for what is decoded how and the
 // checks made.
 func OpenFile(path string, opts ...Option) (array.RecordReader, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
 	}
-	r, err := newParquetReader(f, f.Close, newConfig(opts))
+	r, err := newParquetReader(f, f.Close, cfg)
 	if err != nil {
 		f.Close()
 		return nil, errorf("open %s: %w", path, err)
@@ -49,7 +53,11 @@ func OpenFile(path string, opts ...Option) (array.RecordReader, error) {
 // concurrent ReadAt calls when [WithWorkers] is above 1 (os.File and
 // bytes.Reader do); releasing the reader does not close r.
 func NewReader(r parquet.ReaderAtSeeker, opts ...Option) (array.RecordReader, error) {
-	return newParquetReader(r, nil, newConfig(opts))
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newParquetReader(r, nil, cfg)
 }
 
 // reader is the state behind the reader of a Parquet file.
@@ -232,7 +240,7 @@ func (rd *reader) checkRowGroups() error {
 			}
 			// arrow-go leaks the page reader of a codec it lacks.
 			if _, err := compress.GetCodec(cc.Compression()); err != nil {
-				return errorf("row group %d, column %d: codec %v: %w", g, j, cc.Compression(), arrow.ErrNotImplemented)
+				return unsupported("row group %d, column %d: codec %v", g, j, cc.Compression())
 			}
 		}
 	}

@@ -64,7 +64,10 @@ type Writer struct {
 // writes the footer; it does not close w. A Writer is not safe for
 // concurrent use.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	codec := compress.Codecs.Uncompressed
 	switch cfg.compression {
 	case Uncompressed:
@@ -76,8 +79,6 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 		codec = compress.Codecs.Gzip
 	case ZSTD:
 		codec = compress.Codecs.Zstd
-	default:
-		return nil, errorf("unknown compression %d", cfg.compression)
 	}
 	storage := arrowconv.StorageSchema(schema)
 	fields := storage.Fields()

@@ -203,7 +203,7 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 			}
 			tensorBytes := int64(c.size) * int64(c.valWidth)
 			if tensorBytes > math.MaxInt32/2 {
-				return nil, errorf("field %q: a tensor of %d bytes does not fit a Parquet page: %w", f.Name, tensorBytes, arrow.ErrNotImplemented)
+				return nil, unsupported("field %q: a tensor of %d bytes does not fit a Parquet page", f.Name, tensorBytes)
 			}
 			c.pageRows = max(1, defaultPageBytes/int(tensorBytes))
 			rowBytes += tensorBytes

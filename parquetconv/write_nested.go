@@ -154,7 +154,7 @@ func compactList(mem memory.Allocator, a arrow.Array, parent []byte, elem arrow.
 		}
 		lo, hi := bounds(i)
 		if total += hi - lo; total > math.MaxInt32 {
-			return nil, errorf("a list column has more than %d elements in one row group: %w", math.MaxInt32, arrow.ErrNotImplemented)
+			return nil, unsupported("a list column has more than %d elements in one row group", math.MaxInt32)
 		}
 		if lo != runHi {
 			flush()

@@ -2,8 +2,10 @@ package tensorio
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -386,10 +388,17 @@ func (r *Reader) Close() error {
 	return r.br.Close()
 }
 
-// withPath prefixes err with a file's path unless it names it already
-// (errors of package os do).
+// withPath prefixes err with a file's path unless it names it already:
+// errors of the operating system (*fs.PathError) and of arrowipc's file
+// openers (*arrowipc.Error with a Path) do.
 func withPath(path string, err error) error {
-	if err == nil || strings.Contains(err.Error(), path) {
+	if err == nil {
+		return err
+	}
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Path == path {
+		return err
+	}
+	if ie := (*arrowipc.Error)(nil); errors.As(err, &ie) && ie.Path == path {
 		return err
 	}
 	return fmt.Errorf("%s: %w", path, err)

@@ -146,16 +146,14 @@ func newWriter(w io.Writer, f Format, schema *arrow.Schema, c *config) (*Writer,
 	var err error
 	switch f {
 	case IPCFile, IPCStream:
-		comp := map[Compression]arrowipc.Compression{Uncompressed: arrowipc.Uncompressed, LZ4: arrowipc.LZ4, ZSTD: arrowipc.ZSTD}[c.compression]
-		o := []arrowipc.Option{arrowipc.WithCompression(comp), arrowipc.WithAllocator(c.mem)}
+		o := []arrowipc.Option{arrowipc.WithCompression(c.compression), arrowipc.WithAllocator(c.mem)}
 		if f == IPCFile {
 			out.bw, err = arrowipc.NewIPCFileWriter(w, schema, o...)
 		} else {
 			out.bw, err = arrowipc.NewIPCStreamWriter(w, schema, o...)
 		}
 	case Parquet:
-		comp := map[Compression]parquetconv.Compression{Uncompressed: parquetconv.Uncompressed, LZ4: parquetconv.LZ4, ZSTD: parquetconv.ZSTD, Snappy: parquetconv.Snappy, Gzip: parquetconv.Gzip}[c.compression]
-		out.bw, err = parquetconv.NewWriter(w, schema, parquetconv.WithCompression(comp), parquetconv.WithAllocator(c.mem))
+		out.bw, err = parquetconv.NewWriter(w, schema, parquetconv.WithCompression(c.compression), parquetconv.WithAllocator(c.mem))
 	default:
 		out.cols = &columns{chunks: make([][]arrow.Array, schema.NumFields())}
 		for _, fld := range schema.Fields() {

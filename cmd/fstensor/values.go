@@ -83,7 +83,7 @@ func floatsOf(a *fixedshape.Array) (floatColumn, error) {
 	case arrow.FLOAT64:
 		return newFloatCol(a, toFloat[float64])
 	}
-	return nil, fmt.Errorf("unsupported element type %v", a.TensorType().ElemType())
+	return nil, fmt.Errorf("unsupported element type %v: %w", a.TensorType().ElemType(), arrow.ErrNotImplemented)
 }
 
 // logicalValues returns tensor i of a as float64 values in logical

@@ -9,7 +9,7 @@
 // library package or in cmd/fstensor may import them.
 //
 //   - testvec loads the conformance vectors under testdata/ for table
-//     tests.
+//     tests and builds the columns and records the tests share.
 //   - gensamples is the command that writes the sample IPC files of
 //     testdata/ (go run ./internal/testsupport/gensamples).
 package testsupport
