@@ -175,4 +175,3 @@ func TestAuthorizationHeaders(t *testing.T) {
 		})
 	}
 }
-
