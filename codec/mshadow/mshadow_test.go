@@ -18,10 +18,6 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-type seedCase = testvec.Seed
-
-func seedCases(t *testing.T, system string) []seedCase { return testvec.Seeds(t, system) }
-
 func decode(t *testing.T, raw json.RawMessage, v any) {
 	t.Helper()
 	if err := json.Unmarshal(raw, v); err != nil {
@@ -38,7 +34,7 @@ var beyondInt32 = map[string]bool{
 
 // TestVectors runs every mshadow case of seed_systems.json.
 func TestVectors(t *testing.T) {
-	for _, c := range seedCases(t, "mshadow") {
+	for _, c := range testvec.Seeds(t, "mshadow") {
 		t.Run(c.ID, func(t *testing.T) {
 			var in struct {
 				Text      *string `json:"text"`

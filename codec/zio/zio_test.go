@@ -18,12 +18,6 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-type seedCase = testvec.Seed
-
-func seedCases(t *testing.T, system string) []seedCase { return testvec.Seeds(t, system) }
-
-func mustHex(t *testing.T, s string) []byte { return testvec.Hex(t, s) }
-
 var cppTypes = map[string]arrow.DataType{
 	"double": arrow.PrimitiveTypes.Float64, "char": arrow.PrimitiveTypes.Int8,
 	"int64_t": arrow.PrimitiveTypes.Int64, "uint64_t": arrow.PrimitiveTypes.Uint64,
@@ -63,7 +57,7 @@ type vectorWant struct {
 
 // TestVectors runs every zio case of seed_systems.json.
 func TestVectors(t *testing.T) {
-	for _, c := range seedCases(t, "zio") {
+	for _, c := range testvec.Seeds(t, "zio") {
 		t.Run(c.ID, func(t *testing.T) {
 			var in vectorInput
 			var want vectorWant
