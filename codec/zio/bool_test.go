@@ -114,18 +114,7 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 					t.Errorf("payload part %d (-want +got):\n%s", i, diff)
 				}
 			}
-			enc, err := m.AppendEncode(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := zio.Decode(enc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := zio.ReadColumn(back)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, got := encodeRead(t, m)
 			defer got.Release()
 			if !fixedshape.Equal(arr, got) {
 				t.Errorf("round trip differs:\nwant %v\n got %v", arr, got)

@@ -123,18 +123,7 @@ func checkLabelCpp(t *testing.T, in vectorInput, want vectorWant) {
 	if diff := cmp.Diff(want.PayloadPartSizes, sizes); diff != "" {
 		t.Errorf("payload sizes (-want +got):\n%s", diff)
 	}
-	enc, err := m.AppendEncode(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := zio.Decode(enc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := zio.ReadColumn(back)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, got := encodeRead(t, m)
 	defer got.Release()
 	if !fixedshape.Equal(arr, got) {
 		t.Errorf("ReadColumn = %v, want %v", got, arr)
@@ -245,4 +234,24 @@ func checkDType(t *testing.T, in vectorInput, want vectorWant) {
 	if numpy != want.NumpyDtypeStr || !ok || dtype != in.DType || word != want.Itemsize {
 		t.Errorf("ElemType(%s, %d) = %s; DType of it = %q, %d, %v", in.DType, in.Word, dt, dtype, word, ok)
 	}
+}
+
+// encodeRead encodes m in the single-part framing and decodes it, and
+// returns the decoded message and the column read from it; any error
+// fails t.
+func encodeRead(t *testing.T, m *zio.Message) (*zio.Message, *fixedshape.Array) {
+	t.Helper()
+	enc, err := m.AppendEncode(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := zio.Decode(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := zio.ReadColumn(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, got
 }
