@@ -1,6 +1,8 @@
 package decthings
 
 import (
+	"slices"
+
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -40,7 +42,7 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	size := typ.ListSize() * first.Type.Width()
 	for i := range ts {
 		t := &ts[i]
-		if t.Type != first.Type || !equalInts(t.Shape, first.Shape) {
+		if t.Type != first.Type || !slices.Equal(t.Shape, first.Shape) {
 			return nil, errorf("column: tensor %d is %s %s, tensor 0 is %s %s", i, t.Type, metadata.FormatShape(t.Shape), first.Type, metadata.FormatShape(first.Shape))
 		}
 		if len(t.Data) != size {
@@ -126,16 +128,4 @@ func AppendColumn(dst []byte, arr *fixedshape.Array) ([]byte, error) {
 		}
 	}
 	return dst, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -2,6 +2,7 @@ package tfproto
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
 
@@ -43,7 +44,7 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	size := typ.ListSize() * first.DType.Width()
 	for i := range ts {
 		t := &ts[i]
-		if t.DType != first.DType || !equal(t.Shape, first.Shape) || !equal(t.DimNames, first.DimNames) {
+		if t.DType != first.DType || !slices.Equal(t.Shape, first.Shape) || !slices.Equal(t.DimNames, first.DimNames) {
 			return nil, errorf("column: tensor %d is %s %s names %q, tensor 0 is %s %s names %q", i, t.DType, metadata.FormatShape(t.Shape), t.DimNames, first.DType, metadata.FormatShape(first.Shape), first.DimNames)
 		}
 		if len(t.Content) != size {
@@ -143,16 +144,4 @@ func AppendColumn(dst [][]byte, arr *fixedshape.Array) ([][]byte, error) {
 		dst = append(dst, b)
 	}
 	return dst, nil
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
