@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
+	"github.com/fstensor/fstensor/codec/internal/readopt"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -66,7 +67,7 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 // column (NewColumn). Errors are theirs, and a count of tensors other
 // than [WithExpectedCount]'s. Options: [WithExpectedCount].
 func ReadColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
-	c, err := newReadConfig(opts)
+	c, err := readopt.Apply(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func ReadColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkCount(len(ts)); err != nil {
+	if err := c.CheckCount(len(ts), errorf); err != nil {
 		return nil, err
 	}
 	return NewColumn(ts)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
+	"github.com/fstensor/fstensor/codec/internal/readopt"
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -78,11 +79,11 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 // column (NewColumn). Errors are theirs, naming the message, and a count
 // of messages other than [WithExpectedCount]'s.
 func ReadColumn(msgs [][]byte, opts ...ReadOption) (*fixedshape.Array, error) {
-	c, err := newReadConfig(opts)
+	c, err := readopt.Apply(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkCount(len(msgs)); err != nil {
+	if err := c.CheckCount(len(msgs), errorf); err != nil {
 		return nil, err
 	}
 	ts := make([]Tensor, len(msgs))
