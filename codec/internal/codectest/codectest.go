@@ -29,3 +29,59 @@ func BoolColumn(t testing.TB, mem memory.Allocator, shape, perm []int, n int, va
 	}
 	return a
 }
+
+// BenchCodec benchmarks a codec on a float32 column of 16 tensors of
+// 64x64, row-major (layout=identity) and transposed (layout=transpose):
+// appendCol appending the column's encoding to a reused S (op=encode),
+// read decoding it (op=decode), beside a copy of the same bytes
+// (op=copy), each in bytes of tensor data per second.
+func BenchCodec[S ~[]E, E any](b *testing.B, appendCol func(dst S, arr *fixedshape.Array) (S, error), read func(S) (*fixedshape.Array, error)) {
+	const tensors = 16
+	for _, perm := range [][]int{nil, {1, 0}} {
+		layout := "identity"
+		if perm != nil {
+			layout = "transpose"
+		}
+		typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{64, 64}, nil, perm))
+		arr, err := fixedshape.FromSlice(typ, make([]float32, tensors*64*64), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer arr.Release()
+		enc, err := appendCol(nil, arr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size := int64(len(arr.ValueBytes()))
+		b.Run("op=encode/dtype=float32/shape=16x64x64/layout="+layout, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(size)
+			buf := make(S, 0, len(enc))
+			for b.Loop() {
+				if _, err := appendCol(buf[:0], arr); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("op=decode/dtype=float32/shape=16x64x64/layout="+layout, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(size)
+			for b.Loop() {
+				col, err := read(enc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				col.Release()
+			}
+		})
+	}
+	b.Run("op=copy/dtype=float32/shape=16x64x64/impl=copy", func(b *testing.B) {
+		src := make([]byte, tensors*64*64*4)
+		dst := make([]byte, len(src))
+		b.ReportAllocs()
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			copy(dst, src)
+		}
+	})
+}
