@@ -3,14 +3,10 @@
 package dlpack_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/codec/dlpack"
-	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 )
 
 // benchSizes are column shapes, batch axis first: 16 KiB and 256 MiB of
@@ -24,31 +20,6 @@ var benchPerms = []struct {
 	perm []int
 }{{"identity", nil}, {"transposed", []int{1, 0}}}
 
-func benchColumn(b *testing.B, shape, perm []int) *fixedshape.Array {
-	b.Helper()
-	m, err := metadata.New(shape[1:], nil, perm)
-	if err != nil {
-		b.Fatal(err)
-	}
-	vals := make([]float32, shape[0]*m.Size())
-	for i := range vals {
-		vals[i] = float32(i % 1000)
-	}
-	a, err := fixedshape.FromSlice(fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, m), vals, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return a
-}
-
-func shapeName(shape []int) string {
-	s := make([]string, len(shape))
-	for i, d := range shape {
-		s[i] = fmt.Sprint(d)
-	}
-	return strings.Join(s, "x")
-}
-
 // BenchmarkDLPack exports a column (Export) and deletes it, as a consumer
 // would: O(1), the same time at every size. op=import exports and then
 // imports the struct back (ImportVersioned, zero-copy) and releases the
@@ -57,9 +28,9 @@ func shapeName(shape []int) string {
 func BenchmarkDLPack(b *testing.B) {
 	for _, shape := range benchSizes {
 		for _, p := range benchPerms {
-			a := benchColumn(b, shape, p.perm)
+			a := codectest.Float32Column(b, shape, p.perm)
 			size := int64(len(a.ValueBytes()))
-			name := "/perm=" + p.name + "/dtype=float32/shape=" + shapeName(shape)
+			name := "/perm=" + p.name + "/dtype=float32/shape=" + codectest.ShapeName(shape)
 			b.Run("op=export/impl=dlpack"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(size)
@@ -89,8 +60,8 @@ func BenchmarkDLPack(b *testing.B) {
 			})
 			a.Release()
 		}
-		b.Run("op=export/impl=copy/perm=identity/dtype=float32/shape="+shapeName(shape), func(b *testing.B) {
-			a := benchColumn(b, shape, nil)
+		b.Run("op=export/impl=copy/perm=identity/dtype=float32/shape="+codectest.ShapeName(shape), func(b *testing.B) {
+			a := codectest.Float32Column(b, shape, nil)
 			defer a.Release()
 			src := a.ValueBytes()
 			dst := make([]byte, len(src))

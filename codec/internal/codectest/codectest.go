@@ -4,6 +4,8 @@
 package codectest
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -84,4 +86,34 @@ func BenchCodec[S ~[]E, E any](b *testing.B, appendCol func(dst S, arr *fixedsha
 			copy(dst, src)
 		}
 	})
+}
+
+// Float32Column returns a float32 column of shape[0] tensors of shape[1:]
+// with permutation perm over a Go slice, the values i%1000 in physical
+// order. The caller releases it.
+func Float32Column(b testing.TB, shape, perm []int) *fixedshape.Array {
+	b.Helper()
+	m, err := metadata.New(shape[1:], nil, perm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vals := make([]float32, shape[0]*m.Size())
+	for i := range vals {
+		vals[i] = float32(i % 1000)
+	}
+	a, err := fixedshape.FromSlice(fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, m), vals, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
+
+// ShapeName returns shape as benchmark names write it: the dimensions
+// joined by "x" ("4096x128x128").
+func ShapeName(shape []int) string {
+	s := make([]string, len(shape))
+	for i, d := range shape {
+		s[i] = fmt.Sprint(d)
+	}
+	return strings.Join(s, "x")
 }
