@@ -1,6 +1,7 @@
 // Package rawcol turns the raw little-endian tensor bytes of wire formats
 // into fixedshape columns and back: shared by the codecs whose payloads are
-// plain element bytes (decthings, tfproto, zio).
+// plain element bytes (decthings, tfproto, zio), and the strided copies of
+// npy.
 package rawcol
 
 import (
