@@ -4,6 +4,7 @@
 package codectest
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -116,4 +117,40 @@ func ShapeName(shape []int) string {
 		s[i] = fmt.Sprint(d)
 	}
 	return strings.Join(s, "x")
+}
+
+// CountCase is one row of a test of a reader's tensor count: the input,
+// the reader's options, and the number of tensors it reads or whether it
+// fails.
+type CountCase[O any] struct {
+	Name    string
+	In      []byte
+	Opts    []O
+	Want    int
+	WantErr bool
+}
+
+// RunCountCases runs each case as a subtest of its name: read (a stream
+// reader, such as one with a WithExpectedCount option) must fail with an
+// error wrapping arrow.ErrInvalid when WantErr is set, and otherwise read
+// Want tensors.
+func RunCountCases[O any](t *testing.T, cases []CountCase[O], read func([]byte, ...O) (*fixedshape.Array, error)) {
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			got, err := read(tt.In, tt.Opts...)
+			if tt.WantErr {
+				if !errors.Is(err, arrow.ErrInvalid) {
+					t.Fatalf("read error = %v, want arrow.ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer got.Release()
+			if got.Len() != tt.Want {
+				t.Errorf("read %d tensors, want %d", got.Len(), tt.Want)
+			}
+		})
+	}
 }
