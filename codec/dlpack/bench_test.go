@@ -63,14 +63,7 @@ func BenchmarkDLPack(b *testing.B) {
 		b.Run("op=export/impl=copy/perm=identity/dtype=float32/shape="+codectest.ShapeName(shape), func(b *testing.B) {
 			a := codectest.Float32Column(b, shape, nil)
 			defer a.Release()
-			src := a.ValueBytes()
-			dst := make([]byte, len(src))
-			copy(dst, src) // fault the pages in before timing
-			b.ReportAllocs()
-			b.SetBytes(int64(len(src)))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 	}
 	if n := dlpack.Outstanding(); n != 0 {

@@ -57,14 +57,7 @@ func BenchmarkNPZ(b *testing.B) {
 			})
 		}
 		b.Run("op=read/impl=copy"+name, func(b *testing.B) {
-			src := a.ValueBytes()
-			dst := make([]byte, size)
-			copy(dst, src)
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 		a.Release()
 	}
@@ -118,14 +111,7 @@ func BenchmarkMap(b *testing.B) {
 			}
 		})
 		b.Run("op=read/impl=copy"+name, func(b *testing.B) {
-			src := a.ValueBytes()
-			dst := make([]byte, size)
-			copy(dst, src)
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 		a.Release()
 	}

@@ -37,14 +37,7 @@ func BenchmarkWrite(b *testing.B) {
 			}
 		})
 		b.Run("op=write/impl=copy"+name, func(b *testing.B) {
-			dst := make([]byte, size)
-			src := a.ValueBytes()
-			copy(dst, src) // fault the pages in before timing
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 		b.Run("op=write-big-endian/impl=npy"+name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -140,14 +133,7 @@ func BenchmarkRead(b *testing.B) {
 			}
 		})
 		b.Run("op=read/impl=copy"+name, func(b *testing.B) {
-			src := little.Bytes()[len(little.Bytes())-size:]
-			dst := make([]byte, size)
-			copy(dst, src) // fault the pages in before timing
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, little.Bytes()[len(little.Bytes())-size:])
 		})
 	}
 }
