@@ -53,14 +53,11 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	if first.Type == Boolean {
 		return boolColumn(typ, ts)
 	}
-	if len(ts) == 1 {
-		return newArray(typ, first.Data)
+	arr, err := rawcol.Join(typ, len(ts), func(i int) []byte { return ts[i].Data })
+	if err != nil {
+		return nil, wrap(err, "column")
 	}
-	buf := rawcol.AlignedBytes(len(ts) * size)
-	for i := range ts {
-		copy(buf[i*size:], ts[i].Data)
-	}
-	return newArray(typ, buf)
+	return arr, nil
 }
 
 // ReadColumn decodes the concatenated tensors of b (DecodeAll) into one

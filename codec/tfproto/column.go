@@ -65,14 +65,11 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 		}
 		return newArray(typ, buf)
 	}
-	if len(ts) == 1 {
-		return newArray(typ, first.Content)
+	arr, err := rawcol.Join(typ, len(ts), func(i int) []byte { return ts[i].Content })
+	if err != nil {
+		return nil, wrap(err, "column")
 	}
-	buf := rawcol.AlignedBytes(len(ts) * size)
-	for i := range ts {
-		copy(buf[i*size:], ts[i].Content)
-	}
-	return newArray(typ, buf)
+	return arr, nil
 }
 
 // ReadColumn decodes each message of msgs (Decode) and returns them as one
