@@ -7,6 +7,7 @@ import (
 
 	"github.com/fstensor/fstensor/codec/dlpack"
 	"github.com/fstensor/fstensor/codec/internal/codectest"
+	"github.com/fstensor/fstensor/fixedshape"
 )
 
 // benchSizes are column shapes, batch axis first: 16 KiB and 256 MiB of
@@ -35,11 +36,7 @@ func BenchmarkDLPack(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(size)
 				for b.Loop() {
-					m, err := dlpack.Export(a)
-					if err != nil {
-						b.Fatal(err)
-					}
-					m.Delete()
+					export(b, a).Delete()
 				}
 			})
 			b.Run("op=import/impl=dlpack"+name, func(b *testing.B) {
@@ -47,11 +44,7 @@ func BenchmarkDLPack(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(size)
 				for b.Loop() {
-					m, err := dlpack.Export(a)
-					if err != nil {
-						b.Fatal(err)
-					}
-					c, err := dlpack.ImportVersioned(m, opts...)
+					c, err := dlpack.ImportVersioned(export(b, a), opts...)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -69,4 +62,13 @@ func BenchmarkDLPack(b *testing.B) {
 	if n := dlpack.Outstanding(); n != 0 {
 		b.Fatalf("Outstanding = %d after the benchmarks", n)
 	}
+}
+
+// export is dlpack.Export, failing b on error.
+func export(b *testing.B, a *fixedshape.Array) *dlpack.ManagedTensorVersioned {
+	m, err := dlpack.Export(a)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
 }
