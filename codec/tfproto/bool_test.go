@@ -1,11 +1,9 @@
 package tfproto_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
@@ -43,14 +41,8 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 				arr = s
 			}
 			msgs, err := tfproto.AppendColumn(nil, arr)
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("AppendColumn error = %v, want arrow.ErrInvalid", err)
-				}
+			if codectest.WantInvalid(t, "AppendColumn", err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			got, err := tfproto.ReadColumn(msgs, tfproto.WithExpectedCount(arr.Len()))
 			if err != nil {

@@ -161,3 +161,21 @@ func BenchCopy(b *testing.B, src []byte) {
 		copy(dst, src)
 	}
 }
+
+// WantInvalid checks the error of the call a table row makes: with
+// wantErr, err must wrap arrow.ErrInvalid; without, it must be nil. Either
+// failure stops the test, named by what (the function called). It
+// returns wantErr, so that a row expecting an error can return.
+func WantInvalid(t testing.TB, what string, err error, wantErr bool) bool {
+	t.Helper()
+	if wantErr {
+		if !errors.Is(err, arrow.ErrInvalid) {
+			t.Fatalf("%s error = %v, want arrow.ErrInvalid", what, err)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return false
+}
