@@ -162,15 +162,27 @@ func BenchCopy(b *testing.B, src []byte) {
 	}
 }
 
-// WantInvalid checks the error of the call a table row makes: with
-// wantErr, err must wrap arrow.ErrInvalid; without, it must be nil. Either
-// failure stops the test, named by what (the function called). It
-// returns wantErr, so that a row expecting an error can return.
+// WantInvalid is [WantError] for a row that expects arrow.ErrInvalid
+// (wantErr) or success.
 func WantInvalid(t testing.TB, what string, err error, wantErr bool) bool {
 	t.Helper()
+	var want error
 	if wantErr {
-		if !errors.Is(err, arrow.ErrInvalid) {
-			t.Fatalf("%s error = %v, want arrow.ErrInvalid", what, err)
+		want = arrow.ErrInvalid
+	}
+	return WantError(t, what, err, want)
+}
+
+// WantError checks the error of the call a table row makes: with want
+// set, err must match it under errors.Is; with want nil, err must be nil.
+// Either failure stops the test, named by what (the function called). It
+// reports whether want is set, so that a row expecting an error can
+// return.
+func WantError(t testing.TB, what string, err, want error) bool {
+	t.Helper()
+	if want != nil {
+		if !errors.Is(err, want) {
+			t.Fatalf("%s error = %v, want %v", what, err, want)
 		}
 		return true
 	}
