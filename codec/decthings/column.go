@@ -1,7 +1,10 @@
 package decthings
 
 import (
+	"slices"
+
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
+	"github.com/fstensor/fstensor/codec/internal/readopt"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -40,7 +43,7 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	size := typ.ListSize() * first.Type.Width()
 	for i := range ts {
 		t := &ts[i]
-		if t.Type != first.Type || !equalInts(t.Shape, first.Shape) {
+		if t.Type != first.Type || !slices.Equal(t.Shape, first.Shape) {
 			return nil, errorf("column: tensor %d is %s %s, tensor 0 is %s %s", i, t.Type, metadata.FormatShape(t.Shape), first.Type, metadata.FormatShape(first.Shape))
 		}
 		if len(t.Data) != size {
@@ -50,21 +53,18 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	if first.Type == Boolean {
 		return boolColumn(typ, ts)
 	}
-	if len(ts) == 1 {
-		return newArray(typ, first.Data)
+	arr, err := rawcol.Join(typ, len(ts), func(i int) []byte { return ts[i].Data })
+	if err != nil {
+		return nil, wrap(err, "column")
 	}
-	buf := rawcol.AlignedBytes(len(ts) * size)
-	for i := range ts {
-		copy(buf[i*size:], ts[i].Data)
-	}
-	return newArray(typ, buf)
+	return arr, nil
 }
 
 // ReadColumn decodes the concatenated tensors of b (DecodeAll) into one
 // column (NewColumn). Errors are theirs, and a count of tensors other
 // than [WithExpectedCount]'s. Options: [WithExpectedCount].
 func ReadColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
-	c, err := newReadConfig(opts)
+	c, err := readopt.Apply(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func ReadColumn(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkCount(len(ts)); err != nil {
+	if err := c.CheckCount(len(ts), errorf); err != nil {
 		return nil, err
 	}
 	return NewColumn(ts)
@@ -126,16 +126,4 @@ func AppendColumn(dst []byte, arr *fixedshape.Array) ([]byte, error) {
 		}
 	}
 	return dst, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,13 +1,12 @@
 package decthings_test
 
 import (
-	"errors"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/codec/decthings"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 )
 
 // TestExpectedCount cuts concatenated tensors at and between tensor
@@ -24,36 +23,12 @@ func TestExpectedCount(t *testing.T) {
 	}
 	one := len(all) / 4 // every tensor has the same size
 	three := all[:3*one]
-	tests := []struct {
-		name    string
-		in      []byte
-		opts    []decthings.ReadOption
-		want    int
-		wantErr bool
-	}{
-		{name: "whole", in: all, want: 4},
-		{name: "whole, 4 expected", in: all, opts: []decthings.ReadOption{decthings.WithExpectedCount(4)}, want: 4},
-		{name: "cut at a boundary", in: three, want: 3},
-		{name: "cut at a boundary, 4 expected", in: three, opts: []decthings.ReadOption{decthings.WithExpectedCount(4)}, wantErr: true},
-		{name: "whole, 3 expected", in: all, opts: []decthings.ReadOption{decthings.WithExpectedCount(3)}, wantErr: true},
-		{name: "cut inside a tensor", in: all[:3*one+5], wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := decthings.ReadColumn(tt.in, tt.opts...)
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("ReadColumn error = %v, want arrow.ErrInvalid", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer got.Release()
-			if got.Len() != tt.want {
-				t.Errorf("read %d tensors, want %d", got.Len(), tt.want)
-			}
-		})
-	}
+	codectest.RunCountCases(t, []codectest.CountCase[decthings.ReadOption]{
+		{Name: "whole", In: all, Want: 4},
+		{Name: "whole, 4 expected", In: all, Opts: []decthings.ReadOption{decthings.WithExpectedCount(4)}, Want: 4},
+		{Name: "cut at a boundary", In: three, Want: 3},
+		{Name: "cut at a boundary, 4 expected", In: three, Opts: []decthings.ReadOption{decthings.WithExpectedCount(4)}, WantErr: true},
+		{Name: "whole, 3 expected", In: all, Opts: []decthings.ReadOption{decthings.WithExpectedCount(3)}, WantErr: true},
+		{Name: "cut inside a tensor", In: all[:3*one+5], WantErr: true},
+	}, decthings.ReadColumn)
 }

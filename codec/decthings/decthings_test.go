@@ -19,12 +19,6 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-type seedCase = testvec.Seed
-
-func seedCases(t *testing.T, system string) []seedCase { return testvec.Seeds(t, system) }
-
-func mustHex(t *testing.T, s string) []byte { return testvec.Hex(t, s) }
-
 // vectorTensor builds the tensor a decthings vector's input describes.
 func vectorTensor(t *testing.T, raw json.RawMessage) decthings.Tensor {
 	t.Helper()
@@ -58,7 +52,7 @@ func vectorTensor(t *testing.T, raw json.RawMessage) decthings.Tensor {
 				DataHex string `json:"data_hex"`
 			}
 			json.Unmarshal(v, &m)
-			tn.Media = append(tn.Media, decthings.Media{Format: m.Format, Data: mustHex(t, m.DataHex)})
+			tn.Media = append(tn.Media, decthings.Media{Format: m.Format, Data: testvec.Hex(t, m.DataHex)})
 		default:
 			var x int64
 			if err := json.Unmarshal(v, &x); err != nil {
@@ -77,7 +71,7 @@ func vectorTensor(t *testing.T, raw json.RawMessage) decthings.Tensor {
 		}
 	}
 	for _, h := range in.ValuesHex {
-		tn.Binaries = append(tn.Binaries, mustHex(t, h))
+		tn.Binaries = append(tn.Binaries, testvec.Hex(t, h))
 	}
 	if tn.Type.Width() > 0 && tn.Data == nil {
 		tn.Data = []byte{}
@@ -89,7 +83,7 @@ func vectorTensor(t *testing.T, raw json.RawMessage) decthings.Tensor {
 // tensors byte-exact both ways; the documentation's section-less string
 // layout is refused.
 func TestVectors(t *testing.T) {
-	for _, c := range seedCases(t, "decthings") {
+	for _, c := range testvec.Seeds(t, "decthings") {
 		t.Run(c.ID, func(t *testing.T) {
 			var want struct {
 				Hex string `json:"hex"`
@@ -97,7 +91,7 @@ func TestVectors(t *testing.T) {
 			if err := json.Unmarshal(c.Expected, &want); err != nil {
 				t.Fatal(err)
 			}
-			wantBytes := mustHex(t, want.Hex)
+			wantBytes := testvec.Hex(t, want.Hex)
 			var in struct {
 				Value *uint64 `json:"value"`
 			}
@@ -144,7 +138,7 @@ func TestVectors(t *testing.T) {
 func TestVarintErrors(t *testing.T) {
 	for _, h := range []string{"", "fd", "fd01", "fe010203", "ff01020304050607"} {
 		t.Run("hex="+h, func(t *testing.T) {
-			if _, _, err := decthings.Varint(mustHex(t, h)); !errors.Is(err, arrow.ErrInvalid) {
+			if _, _, err := decthings.Varint(testvec.Hex(t, h)); !errors.Is(err, arrow.ErrInvalid) {
 				t.Errorf("Varint error = %v", err)
 			}
 		})
@@ -185,7 +179,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := decthings.DecodeTensor(mustHex(t, tt.hex))
+			_, _, err := decthings.DecodeTensor(testvec.Hex(t, tt.hex))
 			if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("DecodeTensor error = %v, want arrow.ErrInvalid", err)
 			}

@@ -3,14 +3,11 @@
 package dlpack_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/codec/dlpack"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/metadata"
 )
 
 // benchSizes are column shapes, batch axis first: 16 KiB and 256 MiB of
@@ -24,31 +21,6 @@ var benchPerms = []struct {
 	perm []int
 }{{"identity", nil}, {"transposed", []int{1, 0}}}
 
-func benchColumn(b *testing.B, shape, perm []int) *fixedshape.Array {
-	b.Helper()
-	m, err := metadata.New(shape[1:], nil, perm)
-	if err != nil {
-		b.Fatal(err)
-	}
-	vals := make([]float32, shape[0]*m.Size())
-	for i := range vals {
-		vals[i] = float32(i % 1000)
-	}
-	a, err := fixedshape.FromSlice(fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, m), vals, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return a
-}
-
-func shapeName(shape []int) string {
-	s := make([]string, len(shape))
-	for i, d := range shape {
-		s[i] = fmt.Sprint(d)
-	}
-	return strings.Join(s, "x")
-}
-
 // BenchmarkDLPack exports a column (Export) and deletes it, as a consumer
 // would: O(1), the same time at every size. op=import exports and then
 // imports the struct back (ImportVersioned, zero-copy) and releases the
@@ -57,18 +29,14 @@ func shapeName(shape []int) string {
 func BenchmarkDLPack(b *testing.B) {
 	for _, shape := range benchSizes {
 		for _, p := range benchPerms {
-			a := benchColumn(b, shape, p.perm)
+			a := codectest.Float32Column(b, shape, p.perm)
 			size := int64(len(a.ValueBytes()))
-			name := "/perm=" + p.name + "/dtype=float32/shape=" + shapeName(shape)
+			name := "/perm=" + p.name + "/dtype=float32/shape=" + codectest.ShapeName(shape)
 			b.Run("op=export/impl=dlpack"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(size)
 				for b.Loop() {
-					m, err := dlpack.Export(a)
-					if err != nil {
-						b.Fatal(err)
-					}
-					m.Delete()
+					export(b, a).Delete()
 				}
 			})
 			b.Run("op=import/impl=dlpack"+name, func(b *testing.B) {
@@ -76,11 +44,7 @@ func BenchmarkDLPack(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(size)
 				for b.Loop() {
-					m, err := dlpack.Export(a)
-					if err != nil {
-						b.Fatal(err)
-					}
-					c, err := dlpack.ImportVersioned(m, opts...)
+					c, err := dlpack.ImportVersioned(export(b, a), opts...)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -89,20 +53,22 @@ func BenchmarkDLPack(b *testing.B) {
 			})
 			a.Release()
 		}
-		b.Run("op=export/impl=copy/perm=identity/dtype=float32/shape="+shapeName(shape), func(b *testing.B) {
-			a := benchColumn(b, shape, nil)
+		b.Run("op=export/impl=copy/perm=identity/dtype=float32/shape="+codectest.ShapeName(shape), func(b *testing.B) {
+			a := codectest.Float32Column(b, shape, nil)
 			defer a.Release()
-			src := a.ValueBytes()
-			dst := make([]byte, len(src))
-			copy(dst, src) // fault the pages in before timing
-			b.ReportAllocs()
-			b.SetBytes(int64(len(src)))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 	}
 	if n := dlpack.Outstanding(); n != 0 {
 		b.Fatalf("Outstanding = %d after the benchmarks", n)
 	}
+}
+
+// export is dlpack.Export, failing b on error.
+func export(b *testing.B, a *fixedshape.Array) *dlpack.ManagedTensorVersioned {
+	m, err := dlpack.Export(a)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
 }

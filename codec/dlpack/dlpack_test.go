@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -16,42 +14,17 @@ import (
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/dlpack"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
-
-type seedCase struct {
-	ID       string          `json:"id"`
-	System   string          `json:"system"`
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-}
-
-func seedCases(t testing.TB) []seedCase {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "seed_systems.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct{ Cases []seedCase }
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var out []seedCase
-	for _, c := range doc.Cases {
-		if c.System == "dlpack" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
 
 // TestSeedVectors checks the C struct ABI, the dtype codes and imports of
 // what NumPy exports.
 func TestSeedVectors(t *testing.T) {
 	types := map[string]arrow.DataType{"int8": arrow.PrimitiveTypes.Int8, "int64": arrow.PrimitiveTypes.Int64,
 		"float16": arrow.FixedWidthTypes.Float16, "float32": arrow.PrimitiveTypes.Float32, "float64": arrow.PrimitiveTypes.Float64}
-	for _, c := range seedCases(t) {
+	for _, c := range testvec.Seeds(t, "dlpack") {
 		t.Run(c.ID, func(t *testing.T) {
 			switch {
 			case c.ID == "dlpack-layout-lp64":

@@ -48,51 +48,47 @@ func Outstanding() int64 { return capi.Outstanding() }
 // arrow.ErrInvalid: an invalid array, a null tensor (DLPack has no
 // nulls).
 func Export(a *fixedshape.Array) (*ManagedTensorVersioned, error) {
-	d, err := describe(a, 0, a.Len(), true)
-	if err != nil {
-		return nil, err
-	}
-	a.Retain()
-	return capi.NewVersioned(d, a)
+	return export(a, 0, a.Len(), true, capi.NewVersioned)
 }
 
 // ExportTensor is [Export] for tensor i of a alone: shape = its logical
 // shape, strides = its logical element strides. It panics if i is out
 // of range.
 func ExportTensor(a *fixedshape.Array, i int) (*ManagedTensorVersioned, error) {
-	if i < 0 || i >= a.Len() {
-		panic("dlpack: tensor index out of range")
-	}
-	d, err := describe(a, i, 1, false)
-	if err != nil {
-		return nil, err
-	}
-	a.Retain()
-	return capi.NewVersioned(d, a)
+	checkIndex(a, i)
+	return export(a, i, 1, false, capi.NewVersioned)
 }
 
 // ExportLegacy is [Export] as a legacy DLManagedTensor (no version, no
 // read-only flag: the consumer must still not write).
 func ExportLegacy(a *fixedshape.Array) (*ManagedTensor, error) {
-	d, err := describe(a, 0, a.Len(), true)
-	if err != nil {
-		return nil, err
-	}
-	a.Retain()
-	return capi.NewLegacy(d, a)
+	return export(a, 0, a.Len(), true, capi.NewLegacy)
 }
 
 // ExportTensorLegacy is [ExportTensor] as a legacy DLManagedTensor.
 func ExportTensorLegacy(a *fixedshape.Array, i int) (*ManagedTensor, error) {
+	checkIndex(a, i)
+	return export(a, i, 1, false, capi.NewLegacy)
+}
+
+// checkIndex panics if i is not the index of a tensor of a.
+func checkIndex(a *fixedshape.Array, i int) {
 	if i < 0 || i >= a.Len() {
 		panic("dlpack: tensor index out of range")
 	}
-	d, err := describe(a, i, 1, false)
+}
+
+// export describes tensors [first, first+n) of a (see describe), retains
+// a for the struct newStruct (capi.NewVersioned or capi.NewLegacy) makes
+// of the description, and returns that struct.
+func export[M any](a *fixedshape.Array, first, n int, column bool, newStruct func(capi.Desc, capi.Owner) (M, error)) (M, error) {
+	d, err := describe(a, first, n, column)
 	if err != nil {
-		return nil, err
+		var zero M
+		return zero, err
 	}
 	a.Retain()
-	return capi.NewLegacy(d, a)
+	return newStruct(d, a)
 }
 
 // describe returns the export of tensors [first, first+n) of a.

@@ -12,15 +12,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/mshadow"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
-
-type seedCase = testvec.Seed
-
-func seedCases(t *testing.T, system string) []seedCase { return testvec.Seeds(t, system) }
 
 func decode(t *testing.T, raw json.RawMessage, v any) {
 	t.Helper()
@@ -38,7 +35,7 @@ var beyondInt32 = map[string]bool{
 
 // TestVectors runs every mshadow case of seed_systems.json.
 func TestVectors(t *testing.T) {
-	for _, c := range seedCases(t, "mshadow") {
+	for _, c := range testvec.Seeds(t, "mshadow") {
 		t.Run(c.ID, func(t *testing.T) {
 			var in struct {
 				Text      *string `json:"text"`
@@ -161,14 +158,8 @@ func TestShapeBinary(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := mshadow.AppendShape([]byte{0xaa}, tt.shape, tt.layout)
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("AppendShape error = %v, want arrow.ErrInvalid", err)
-				}
+			if codectest.WantInvalid(t, "AppendShape", err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff("aa"+tt.hex, hex.EncodeToString(got)); diff != "" {
 				t.Errorf("AppendShape (-want +got):\n%s", diff)
@@ -373,14 +364,8 @@ func TestReshape(t *testing.T) {
 			arr := b.NewArray()
 			defer arr.Release()
 			got, err := mshadow.Reshape(arr, tt.to)
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("Reshape error = %v, want arrow.ErrInvalid", err)
-				}
+			if codectest.WantInvalid(t, "Reshape", err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer got.Release()
 			if diff := cmp.Diff(tt.to, got.TensorType().Metadata().Shape()); diff != "" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
 )
@@ -21,9 +22,9 @@ var npzBenchSizes = [][]int{{64, 8, 8}, {1024, 64, 64}}
 // bytes into reused memory, the floor of a stored archive.
 func BenchmarkNPZ(b *testing.B) {
 	for _, shape := range npzBenchSizes {
-		a := benchColumn(b, shape, nil)
+		a := codectest.Float32Column(b, shape, nil)
 		size := len(a.ValueBytes())
-		name := "/dtype=float32/shape=" + shapeName(shape)
+		name := "/dtype=float32/shape=" + codectest.ShapeName(shape)
 		cols := []*fixedshape.Array{a}
 		for _, method := range []string{"stored", "deflated"} {
 			opts := []npy.WriteOption{npy.WithCompression(deflate(method == "deflated"))}
@@ -56,14 +57,7 @@ func BenchmarkNPZ(b *testing.B) {
 			})
 		}
 		b.Run("op=read/impl=copy"+name, func(b *testing.B) {
-			src := a.ValueBytes()
-			dst := make([]byte, size)
-			copy(dst, src)
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 		a.Release()
 	}
@@ -76,9 +70,9 @@ func BenchmarkNPZ(b *testing.B) {
 func BenchmarkMap(b *testing.B) {
 	dir := b.TempDir()
 	for _, shape := range benchSizes {
-		a := benchColumn(b, shape, nil)
+		a := codectest.Float32Column(b, shape, nil)
 		size := len(a.ValueBytes())
-		path := filepath.Join(dir, shapeName(shape)+".npy")
+		path := filepath.Join(dir, codectest.ShapeName(shape)+".npy")
 		f, err := os.Create(path)
 		if err != nil {
 			b.Fatal(err)
@@ -87,7 +81,7 @@ func BenchmarkMap(b *testing.B) {
 			b.Fatal(err)
 		}
 		f.Close()
-		name := "/dtype=float32/shape=" + shapeName(shape)
+		name := "/dtype=float32/shape=" + codectest.ShapeName(shape)
 		b.Run("op=map/impl=npy"+name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(size))
@@ -117,14 +111,7 @@ func BenchmarkMap(b *testing.B) {
 			}
 		})
 		b.Run("op=read/impl=copy"+name, func(b *testing.B) {
-			src := a.ValueBytes()
-			dst := make([]byte, size)
-			copy(dst, src)
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 		a.Release()
 	}

@@ -2,47 +2,18 @@ package npy_test
 
 import (
 	"bytes"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/metadata"
 )
 
 // benchSizes are the column shapes (batch axis first) of the benchmarks:
 // 16 KiB, and 256 MiB of float32 (the size the issue names).
 var benchSizes = [][]int{{64, 8, 8}, {4096, 128, 128}}
-
-// benchColumn returns a float32 column of shape[0] tensors of shape[1:]
-// with permutation perm, over a Go slice.
-func benchColumn(b *testing.B, shape, perm []int) *fixedshape.Array {
-	b.Helper()
-	m, err := metadata.New(shape[1:], nil, perm)
-	if err != nil {
-		b.Fatal(err)
-	}
-	vals := make([]float32, shape[0]*m.Size())
-	for i := range vals {
-		vals[i] = float32(i % 1000)
-	}
-	a, err := fixedshape.FromSlice(fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, m), vals, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return a
-}
-
-func shapeName(shape []int) string {
-	s := make([]string, len(shape))
-	for i, d := range shape {
-		s[i] = fmt.Sprint(d)
-	}
-	return strings.Join(s, "x")
-}
 
 // BenchmarkWrite writes a column with WriteColumn into a reused
 // bytes.Buffer: C order is one Write of the array's buffer (one copy, into
@@ -50,11 +21,11 @@ func shapeName(shape []int) string {
 // KiB chunk buffer. impl=copy is copy() of the same bytes.
 func BenchmarkWrite(b *testing.B) {
 	for _, shape := range benchSizes {
-		a := benchColumn(b, shape, nil)
+		a := codectest.Float32Column(b, shape, nil)
 		size := len(a.ValueBytes())
 		var buf bytes.Buffer
 		buf.Grow(size + 1024)
-		name := "/dtype=float32/shape=" + shapeName(shape)
+		name := "/dtype=float32/shape=" + codectest.ShapeName(shape)
 		b.Run("op=write/impl=npy"+name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(size))
@@ -66,14 +37,7 @@ func BenchmarkWrite(b *testing.B) {
 			}
 		})
 		b.Run("op=write/impl=copy"+name, func(b *testing.B) {
-			dst := make([]byte, size)
-			src := a.ValueBytes()
-			copy(dst, src) // fault the pages in before timing
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, a.ValueBytes())
 		})
 		b.Run("op=write-big-endian/impl=npy"+name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -87,7 +51,7 @@ func BenchmarkWrite(b *testing.B) {
 		})
 		a.Release()
 		// Transposed tensors are gathered element by element to C order.
-		p := benchColumn(b, shape, []int{1, 0})
+		p := codectest.Float32Column(b, shape, []int{1, 0})
 		b.Run("op=write-transposed/impl=npy"+name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(size))
@@ -110,7 +74,7 @@ func BenchmarkWrite(b *testing.B) {
 // memory, impl=make-copy into freshly allocated memory, as a read must.
 func BenchmarkRead(b *testing.B) {
 	for _, shape := range benchSizes {
-		a := benchColumn(b, shape, nil)
+		a := codectest.Float32Column(b, shape, nil)
 		size := len(a.ValueBytes())
 		var little, big bytes.Buffer
 		if err := npy.WriteColumn(&little, a); err != nil {
@@ -126,7 +90,7 @@ func BenchmarkRead(b *testing.B) {
 			b.Fatal(err)
 		}
 		fortran = append(fortran, little.Bytes()[little.Len()-size:]...)
-		name := "/dtype=float32/shape=" + shapeName(shape)
+		name := "/dtype=float32/shape=" + codectest.ShapeName(shape)
 		mem := memory.NewGoAllocator()
 		runs := []struct {
 			op   string
@@ -169,14 +133,7 @@ func BenchmarkRead(b *testing.B) {
 			}
 		})
 		b.Run("op=read/impl=copy"+name, func(b *testing.B) {
-			src := little.Bytes()[len(little.Bytes())-size:]
-			dst := make([]byte, size)
-			copy(dst, src) // fault the pages in before timing
-			b.ReportAllocs()
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				copy(dst, src)
-			}
+			codectest.BenchCopy(b, little.Bytes()[len(little.Bytes())-size:])
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/codec/npy"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,10 +19,10 @@ import (
 func FuzzDecode(f *testing.F) {
 	for _, c := range seedCases(f, "npy") {
 		if c.Input.Hex != "" {
-			f.Add(mustHex(f, c.Input.Hex))
+			f.Add(testvec.Hex(f, c.Input.Hex))
 		}
 		if c.Expected.Hex != "" {
-			f.Add(mustHex(f, c.Expected.Hex))
+			f.Add(testvec.Hex(f, c.Expected.Hex))
 		}
 	}
 	f.Add(file(2, "{'descr': '>i4', 'fortran_order': True, 'shape': (2, 2, 2), }", make([]byte, 32)))

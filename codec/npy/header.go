@@ -125,6 +125,18 @@ func descrOf(dt arrow.DataType, bigEndian bool) (string, bool) {
 	return string([]byte{order, kind, byte('0' + w)}), true
 }
 
+// descrTypes are the element types of NumPy dtypes, by kind and size
+// (the descr without its byte order).
+var descrTypes = map[string]arrow.DataType{
+	"i1": arrow.PrimitiveTypes.Int8, "i2": arrow.PrimitiveTypes.Int16,
+	"i4": arrow.PrimitiveTypes.Int32, "i8": arrow.PrimitiveTypes.Int64,
+	"u1": arrow.PrimitiveTypes.Uint8, "u2": arrow.PrimitiveTypes.Uint16,
+	"u4": arrow.PrimitiveTypes.Uint32, "u8": arrow.PrimitiveTypes.Uint64,
+	"b1": arrow.FixedWidthTypes.Boolean,
+	"f2": arrow.FixedWidthTypes.Float16, "f4": arrow.PrimitiveTypes.Float32,
+	"f8": arrow.PrimitiveTypes.Float64,
+}
+
 // parseDescr maps a NumPy descr to an element type and byte order.
 func parseDescr(s string) (arrow.DataType, bool, error) {
 	if s == "?" { // NumPy's one-character code of bool
@@ -133,45 +145,8 @@ func parseDescr(s string) (arrow.DataType, bool, error) {
 	if len(s) < 3 {
 		return nil, false, errorf("\"descr\" %q is not a supported dtype", s)
 	}
-	order, kind, size := s[0], s[1], s[2:]
-	var dt arrow.DataType
-	switch kind {
-	case 'i':
-		switch size {
-		case "1":
-			dt = arrow.PrimitiveTypes.Int8
-		case "2":
-			dt = arrow.PrimitiveTypes.Int16
-		case "4":
-			dt = arrow.PrimitiveTypes.Int32
-		case "8":
-			dt = arrow.PrimitiveTypes.Int64
-		}
-	case 'u':
-		switch size {
-		case "1":
-			dt = arrow.PrimitiveTypes.Uint8
-		case "2":
-			dt = arrow.PrimitiveTypes.Uint16
-		case "4":
-			dt = arrow.PrimitiveTypes.Uint32
-		case "8":
-			dt = arrow.PrimitiveTypes.Uint64
-		}
-	case 'b':
-		if size == "1" {
-			dt = arrow.FixedWidthTypes.Boolean
-		}
-	case 'f':
-		switch size {
-		case "2":
-			dt = arrow.FixedWidthTypes.Float16
-		case "4":
-			dt = arrow.PrimitiveTypes.Float32
-		case "8":
-			dt = arrow.PrimitiveTypes.Float64
-		}
-	}
+	order := s[0]
+	dt := descrTypes[s[1:]]
 	if dt == nil {
 		return nil, false, errorf("\"descr\" %q is not a supported dtype (want b1, i1..i8, u1..u8, f2, f4, f8)", s)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -97,14 +98,8 @@ func TestNPZRoundTrip(t *testing.T) {
 				}
 				var b bytes.Buffer
 				err := npy.WriteNPZ(&b, names, cols, opts...)
-				if tt.wantErr != nil {
-					if !errors.Is(err, tt.wantErr) {
-						t.Fatalf("WriteNPZ error = %v, want %v", err, tt.wantErr)
-					}
+				if codectest.WantError(t, "WriteNPZ", err, tt.wantErr) {
 					return
-				}
-				if err != nil {
-					t.Fatal(err)
 				}
 				// The members are what numpy expects: name.npy, stored or
 				// deflated as asked.

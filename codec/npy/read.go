@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/internal/rawcol"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 	"github.com/fstensor/fstensor/metadata"
@@ -290,8 +291,9 @@ func finish(l layout, buf *memory.Buffer, o *readConfig) (*fixedshape.Array, err
 		defer t.Release()
 		t.Resize(l.size)
 		// The file holds a (S x n) row-major matrix of elements, S the
-		// tensor size: element k of tensor i is at k*n + i.
-		transpose(t.Bytes(), buf.Bytes(), l.typ.ListSize(), l.n, w)
+		// tensor size: element k of tensor i is at k*n + i. Its (n x S)
+		// transpose is the view of strides (1, n).
+		rawcol.Gather(t.Bytes(), buf.Bytes(), w, []int{l.n, l.typ.ListSize()}, []int{1, l.n}, 0)
 		buf = t
 	}
 	if isBool(l.h.Type) {

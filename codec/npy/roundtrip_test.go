@@ -2,11 +2,11 @@ package npy_test
 
 import (
 	"bytes"
-	"errors"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
@@ -63,14 +63,8 @@ func TestRoundTrip(t *testing.T) {
 					ro := []npy.ReadOption{npy.WithAllocator(mem)}
 					var col bytes.Buffer
 					err := npy.WriteColumn(&col, a, wo...)
-					if tt.wantErr != nil {
-						if !errors.Is(err, tt.wantErr) {
-							t.Fatalf("WriteColumn error = %v, want %v", err, tt.wantErr)
-						}
+					if codectest.WantError(t, "WriteColumn", err, tt.wantErr) {
 						return
-					}
-					if err != nil {
-						t.Fatal(err)
 					}
 					got, err := npy.ReadColumn(&col, ro...)
 					if err != nil {

@@ -5,14 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
@@ -41,27 +40,20 @@ type seedCase struct {
 	} `json:"expected"`
 }
 
-// seedCases returns the cases of one system.
+// seedCases returns the cases of one system, their input and expected
+// result decoded.
 func seedCases(t testing.TB, system string) []seedCase {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "seed_systems.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Cases []seedCase `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
 	var out []seedCase
-	for _, c := range doc.Cases {
-		if c.System == system {
-			out = append(out, c)
+	for _, s := range testvec.Seeds(t, system) {
+		c := seedCase{ID: s.ID, System: s.System}
+		if err := json.Unmarshal(s.Input, &c.Input); err != nil {
+			t.Fatalf("%s: input: %v", s.ID, err)
 		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases", system)
+		if err := json.Unmarshal(s.Expected, &c.Expected); err != nil {
+			t.Fatalf("%s: expected: %v", s.ID, err)
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -98,15 +90,6 @@ func flatten(t testing.TB, raw json.RawMessage) []float64 {
 	return out
 }
 
-func mustHex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestSeedVectors runs every npy vector: bytes numpy wrote are parsed and
 // decoded to the listed values, and bytes we write for the same logical
 // array are identical; invalid inputs are refused.
@@ -117,7 +100,7 @@ func TestSeedVectors(t *testing.T) {
 			defer mem.AssertSize(t, 0)
 			opts := []npy.ReadOption{npy.WithAllocator(mem)}
 			if c.Expected.Error {
-				in := mustHex(t, c.Input.Hex)
+				in := testvec.Hex(t, c.Input.Hex)
 				if _, err := npy.ParseHeader(in, 0); !errors.Is(err, arrow.ErrInvalid) {
 					t.Errorf("ParseHeader error = %v, want arrow.ErrInvalid", err)
 				}
@@ -126,11 +109,11 @@ func TestSeedVectors(t *testing.T) {
 				}
 				return
 			}
-			in := mustHex(t, c.Input.Hex)
+			in := testvec.Hex(t, c.Input.Hex)
 			want := flatten(t, c.Expected.Logical)
 			descr, shape := c.Expected.Descr, c.Expected.Shape
 			if len(in) == 0 {
-				in = mustHex(t, c.Expected.Hex)
+				in = testvec.Hex(t, c.Expected.Hex)
 				want = flatten(t, c.Input.Values)
 				descr, shape = c.Input.Descr, c.Input.Shape
 			}

@@ -1,35 +1,17 @@
 package tfproto_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/tfproto"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/metadata"
 )
-
-// boolColumn returns a bool column of n tensors of shape and perm whose
-// physical element k is true when k%3 == 1.
-func boolColumn(t *testing.T, mem memory.Allocator, shape, perm []int, n int, valid []bool) *fixedshape.Array {
-	t.Helper()
-	typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Boolean, metadata.MustNew(shape, nil, perm))
-	data := make([]bool, n*typ.ListSize())
-	for k := range data {
-		data[k] = k%3 == 1
-	}
-	a, err := fixedshape.FromBools(mem, typ, data, valid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
 
 func TestBoolColumnRoundTrip(t *testing.T) {
 	tests := []struct {
@@ -51,7 +33,7 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			arr := boolColumn(t, mem, tt.shape, tt.perm, tt.n, tt.valid)
+			arr := codectest.BoolColumn(t, mem, tt.shape, tt.perm, tt.n, tt.valid)
 			defer arr.Release()
 			if tt.slice != [2]int64{} {
 				s := array.NewSlice(arr, tt.slice[0], tt.slice[1]).(*fixedshape.Array)
@@ -59,14 +41,8 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 				arr = s
 			}
 			msgs, err := tfproto.AppendColumn(nil, arr)
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("AppendColumn error = %v, want arrow.ErrInvalid", err)
-				}
+			if codectest.WantInvalid(t, "AppendColumn", err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			got, err := tfproto.ReadColumn(msgs, tfproto.WithExpectedCount(arr.Len()))
 			if err != nil {
@@ -124,7 +100,7 @@ func logicalIndices(shape []int) func(func([]int) bool) {
 func TestProtocBool(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	arr := boolColumn(t, mem, []int{2, 2}, []int{1, 0}, 1, nil)
+	arr := codectest.BoolColumn(t, mem, []int{2, 2}, []int{1, 0}, 1, nil)
 	defer arr.Release()
 	msgs, err := tfproto.AppendColumn(nil, arr)
 	if err != nil {

@@ -2,8 +2,10 @@ package tfproto
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/fstensor/fstensor/codec/internal/rawcol"
+	"github.com/fstensor/fstensor/codec/internal/readopt"
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -43,7 +45,7 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 	size := typ.ListSize() * first.DType.Width()
 	for i := range ts {
 		t := &ts[i]
-		if t.DType != first.DType || !equal(t.Shape, first.Shape) || !equal(t.DimNames, first.DimNames) {
+		if t.DType != first.DType || !slices.Equal(t.Shape, first.Shape) || !slices.Equal(t.DimNames, first.DimNames) {
 			return nil, errorf("column: tensor %d is %s %s names %q, tensor 0 is %s %s names %q", i, t.DType, metadata.FormatShape(t.Shape), t.DimNames, first.DType, metadata.FormatShape(first.Shape), first.DimNames)
 		}
 		if len(t.Content) != size {
@@ -63,25 +65,22 @@ func NewColumn(ts []Tensor) (*fixedshape.Array, error) {
 		}
 		return newArray(typ, buf)
 	}
-	if len(ts) == 1 {
-		return newArray(typ, first.Content)
+	arr, err := rawcol.Join(typ, len(ts), func(i int) []byte { return ts[i].Content })
+	if err != nil {
+		return nil, wrap(err, "column")
 	}
-	buf := rawcol.AlignedBytes(len(ts) * size)
-	for i := range ts {
-		copy(buf[i*size:], ts[i].Content)
-	}
-	return newArray(typ, buf)
+	return arr, nil
 }
 
 // ReadColumn decodes each message of msgs (Decode) and returns them as one
 // column (NewColumn). Errors are theirs, naming the message, and a count
 // of messages other than [WithExpectedCount]'s.
 func ReadColumn(msgs [][]byte, opts ...ReadOption) (*fixedshape.Array, error) {
-	c, err := newReadConfig(opts)
+	c, err := readopt.Apply(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkCount(len(msgs)); err != nil {
+	if err := c.CheckCount(len(msgs), errorf); err != nil {
 		return nil, err
 	}
 	ts := make([]Tensor, len(msgs))
@@ -143,16 +142,4 @@ func AppendColumn(dst [][]byte, arr *fixedshape.Array) ([][]byte, error) {
 		dst = append(dst, b)
 	}
 	return dst, nil
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

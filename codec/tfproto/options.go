@@ -1,28 +1,15 @@
 package tfproto
 
-import "github.com/fstensor/fstensor/internal/errs"
+import (
+	"github.com/fstensor/fstensor/codec/internal/readopt"
+	"github.com/fstensor/fstensor/internal/errs"
+)
 
 // ReadOption configures [ReadColumn] and [ReadDelimited].
-type ReadOption func(*readConfig)
-
-type readConfig struct {
-	count    int
-	hasCount bool
-	err      error // of the first invalid option
-}
-
-// newReadConfig applies opts; the error is that of the first invalid
-// option value, an *Error wrapping fstensor.ErrOption. A nil ReadOption
-// is skipped.
-func newReadConfig(opts []ReadOption) (readConfig, error) {
-	var c readConfig
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	return c, c.err
-}
+// A nil ReadOption is skipped; the error of a reader given invalid
+// options is that of the first invalid one, an *Error wrapping
+// fstensor.ErrOption.
+type ReadOption func(*readopt.Config)
 
 // WithExpectedCount makes a reader fail unless the input holds exactly n
 // tensors. A stream of TensorProto messages has no footer or count, so
@@ -31,24 +18,7 @@ func newReadConfig(opts []ReadOption) (readConfig, error) {
 //
 // A negative n is an invalid option.
 func WithExpectedCount(n int) ReadOption {
-	return func(c *readConfig) {
-		if n < 0 {
-			if c.err == nil {
-				c.err = &Error{errs.Option("tfproto", "WithExpectedCount", n, "want a tensor count of 0 or more")}
-			}
-			return
-		}
-		c.count, c.hasCount = n, true
+	return func(c *readopt.Config) {
+		c.SetCount(n, &Error{errs.Option("tfproto", "WithExpectedCount", n, "want a tensor count of 0 or more")})
 	}
-}
-
-// checkCount fails when the expected count is set and is not n.
-func (c readConfig) checkCount(n int) error {
-	if !c.hasCount || n == c.count {
-		return nil
-	}
-	if n < c.count {
-		return errorf("%d tensors, %d expected (WithExpectedCount): the input ends early", n, c.count)
-	}
-	return errorf("%d tensors, %d expected (WithExpectedCount): the input has more", n, c.count)
 }

@@ -3,6 +3,7 @@ package tfproto
 import (
 	"encoding/binary"
 
+	"github.com/fstensor/fstensor/codec/internal/readopt"
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
@@ -46,7 +47,7 @@ func AppendDelimited(dst []byte, msgs [][]byte) []byte {
 // ReadDelimited reads the length-delimited stream b (SplitDelimited) as
 // one column (ReadColumn). Options: [WithExpectedCount].
 func ReadDelimited(b []byte, opts ...ReadOption) (*fixedshape.Array, error) {
-	if _, err := newReadConfig(opts); err != nil {
+	if _, err := readopt.Apply(opts); err != nil {
 		return nil, err
 	}
 	msgs, err := SplitDelimited(b)

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/tfproto"
 )
 
@@ -25,39 +26,15 @@ func TestDelimitedExpectedCount(t *testing.T) {
 	}
 	stream := tfproto.AppendDelimited(nil, msgs)
 	three := len(tfproto.AppendDelimited(nil, msgs[:3]))
-	tests := []struct {
-		name    string
-		in      []byte
-		opts    []tfproto.ReadOption
-		want    int // tensors read; 0: an error
-		wantErr bool
-	}{
-		{name: "whole", in: stream, want: 4},
-		{name: "whole, 4 expected", in: stream, opts: []tfproto.ReadOption{tfproto.WithExpectedCount(4)}, want: 4},
-		{name: "cut at a boundary", in: stream[:three], want: 3},
-		{name: "cut at a boundary, 4 expected", in: stream[:three], opts: []tfproto.ReadOption{tfproto.WithExpectedCount(4)}, wantErr: true},
-		{name: "whole, 3 expected", in: stream, opts: []tfproto.ReadOption{tfproto.WithExpectedCount(3)}, wantErr: true},
-		{name: "cut inside a message", in: stream[:three+2], wantErr: true},
-		{name: "empty, 0 expected", in: nil, opts: []tfproto.ReadOption{tfproto.WithExpectedCount(0)}, wantErr: true}, // no tensors make no column
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := tfproto.ReadDelimited(tt.in, tt.opts...)
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("ReadDelimited error = %v, want arrow.ErrInvalid", err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer got.Release()
-			if got.Len() != tt.want {
-				t.Errorf("read %d tensors, want %d", got.Len(), tt.want)
-			}
-		})
-	}
+	codectest.RunCountCases(t, []codectest.CountCase[tfproto.ReadOption]{
+		{Name: "whole", In: stream, Want: 4},
+		{Name: "whole, 4 expected", In: stream, Opts: []tfproto.ReadOption{tfproto.WithExpectedCount(4)}, Want: 4},
+		{Name: "cut at a boundary", In: stream[:three], Want: 3},
+		{Name: "cut at a boundary, 4 expected", In: stream[:three], Opts: []tfproto.ReadOption{tfproto.WithExpectedCount(4)}, WantErr: true},
+		{Name: "whole, 3 expected", In: stream, Opts: []tfproto.ReadOption{tfproto.WithExpectedCount(3)}, WantErr: true},
+		{Name: "cut inside a message", In: stream[:three+2], WantErr: true},
+		{Name: "empty, 0 expected", In: nil, Opts: []tfproto.ReadOption{tfproto.WithExpectedCount(0)}, WantErr: true}, // no tensors make no column
+	}, tfproto.ReadDelimited)
 }
 
 func TestSplitDelimitedLimit(t *testing.T) {

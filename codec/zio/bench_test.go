@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/zio"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -77,12 +78,6 @@ func BenchmarkCodec(b *testing.B) {
 		})
 	}
 	b.Run("op=copy/dtype=float32/shape=16x64x64/impl=copy", func(b *testing.B) {
-		src := make([]byte, size)
-		dst := make([]byte, size)
-		b.ReportAllocs()
-		b.SetBytes(size)
-		for b.Loop() {
-			copy(dst, src)
-		}
+		codectest.BenchCopy(b, make([]byte, size))
 	})
 }

@@ -10,26 +10,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/zio"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/metadata"
 )
-
-// boolColumn returns a bool column of n tensors of shape and perm whose
-// physical element k is true when k%3 == 1.
-func boolColumn(t *testing.T, mem memory.Allocator, shape, perm []int, n int, valid []bool) *fixedshape.Array {
-	t.Helper()
-	typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Boolean, metadata.MustNew(shape, nil, perm))
-	data := make([]bool, n*typ.ListSize())
-	for k := range data {
-		data[k] = k%3 == 1
-	}
-	a, err := fixedshape.FromBools(mem, typ, data, valid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
 
 // physicalBools returns the elements of tensor i of the bool column arr in
 // physical order, one byte each, read through BoolAt.
@@ -80,7 +64,7 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			arr := boolColumn(t, mem, tt.shape, tt.perm, tt.n, tt.valid)
+			arr := codectest.BoolColumn(t, mem, tt.shape, tt.perm, tt.n, tt.valid)
 			defer arr.Release()
 			if tt.slice != [2]int64{} {
 				s := array.NewSlice(arr, tt.slice[0], tt.slice[1]).(*fixedshape.Array)
@@ -114,18 +98,7 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 					t.Errorf("payload part %d (-want +got):\n%s", i, diff)
 				}
 			}
-			enc, err := m.AppendEncode(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := zio.Decode(enc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := zio.ReadColumn(back)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, got := encodeRead(t, m)
 			defer got.Release()
 			if !fixedshape.Equal(arr, got) {
 				t.Errorf("round trip differs:\nwant %v\n got %v", arr, got)

@@ -66,18 +66,7 @@ func TestColumnRoundTrip(t *testing.T) {
 				t.Errorf("order (-want +got):\n%s", diff)
 			}
 			// Through the single-part framing, then split across two messages.
-			enc, err := m.AppendEncode(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := zio.Decode(enc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := zio.ReadColumn(back)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back, got := encodeRead(t, m)
 			defer got.Release()
 			if !fixedshape.Equal(arr, got) {
 				t.Errorf("round trip differs:\nwant %v\n got %v", arr, got)

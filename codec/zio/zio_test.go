@@ -18,12 +18,6 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-type seedCase = testvec.Seed
-
-func seedCases(t *testing.T, system string) []seedCase { return testvec.Seeds(t, system) }
-
-func mustHex(t *testing.T, s string) []byte { return testvec.Hex(t, s) }
-
 var cppTypes = map[string]arrow.DataType{
 	"double": arrow.PrimitiveTypes.Float64, "char": arrow.PrimitiveTypes.Int8,
 	"int64_t": arrow.PrimitiveTypes.Int64, "uint64_t": arrow.PrimitiveTypes.Uint64,
@@ -63,7 +57,7 @@ type vectorWant struct {
 
 // TestVectors runs every zio case of seed_systems.json.
 func TestVectors(t *testing.T) {
-	for _, c := range seedCases(t, "zio") {
+	for _, c := range testvec.Seeds(t, "zio") {
 		t.Run(c.ID, func(t *testing.T) {
 			var in vectorInput
 			var want vectorWant
@@ -129,18 +123,7 @@ func checkLabelCpp(t *testing.T, in vectorInput, want vectorWant) {
 	if diff := cmp.Diff(want.PayloadPartSizes, sizes); diff != "" {
 		t.Errorf("payload sizes (-want +got):\n%s", diff)
 	}
-	enc, err := m.AppendEncode(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := zio.Decode(enc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := zio.ReadColumn(back)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, got := encodeRead(t, m)
 	defer got.Release()
 	if !fixedshape.Equal(arr, got) {
 		t.Errorf("ReadColumn = %v, want %v", got, arr)
@@ -251,4 +234,24 @@ func checkDType(t *testing.T, in vectorInput, want vectorWant) {
 	if numpy != want.NumpyDtypeStr || !ok || dtype != in.DType || word != want.Itemsize {
 		t.Errorf("ElemType(%s, %d) = %s; DType of it = %q, %d, %v", in.DType, in.Word, dt, dtype, word, ok)
 	}
+}
+
+// encodeRead encodes m in the single-part framing and decodes it, and
+// returns the decoded message and the column read from it; any error
+// fails t.
+func encodeRead(t *testing.T, m *zio.Message) (*zio.Message, *fixedshape.Array) {
+	t.Helper()
+	enc, err := m.AppendEncode(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := zio.Decode(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := zio.ReadColumn(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, got
 }

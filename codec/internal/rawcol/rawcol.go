@@ -1,6 +1,7 @@
 // Package rawcol turns the raw little-endian tensor bytes of wire formats
 // into fixedshape columns and back: shared by the codecs whose payloads are
-// plain element bytes (decthings, tfproto, zio).
+// plain element bytes (decthings, tfproto, zio), and the strided copies of
+// npy.
 package rawcol
 
 import (
@@ -58,6 +59,23 @@ func fromRaw[T fixedshape.Elem](typ *fixedshape.Type, raw []byte) (*fixedshape.A
 		copy(unsafeslice.Bytes(data), raw)
 	}
 	return fixedshape.FromSlice(typ, data, nil)
+}
+
+// Join returns an array of typ over the physical bytes of n tensors,
+// data(i) for tensor i, each of typ.ListSize()*typ.ElemWidth() bytes (the
+// caller checked the lengths), without nulls: over data(0) itself when n
+// is 1 (NewArray shares it when it is aligned), and otherwise over a new
+// aligned buffer that holds them back to back. Errors are NewArray's.
+func Join(typ *fixedshape.Type, n int, data func(i int) []byte) (*fixedshape.Array, error) {
+	if n == 1 {
+		return NewArray(typ, data(0))
+	}
+	size := typ.ListSize() * typ.ElemWidth()
+	buf := AlignedBytes(n * size)
+	for i := range n {
+		copy(buf[i*size:], data(i))
+	}
+	return NewArray(typ, buf)
 }
 
 // AlignedBytes returns n zero bytes aligned for any element type.

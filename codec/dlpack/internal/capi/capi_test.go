@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/codec/dlpack/internal/capi"
 	"github.com/fstensor/fstensor/codec/dlpack/internal/dltype"
+	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -131,14 +132,8 @@ func TestCheckedLayout(t *testing.T) {
 			defer m.Delete()
 			tt.corrupt(m)
 			got, err := capi.VersionedTensor(m).CheckedLayout()
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Errorf("error = %v, want arrow.ErrInvalid", err)
-				}
+			if codectest.WantInvalid(t, "CheckedLayout", err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("layout (-want +got):\n%s", diff)
@@ -188,14 +183,8 @@ func TestBytes(t *testing.T) {
 				t.Errorf("HasData = %v with NULL data %v", tn.HasData(), tt.nullData)
 			}
 			got, err := tn.Bytes(tt.off, tt.n)
-			if tt.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Errorf("error = %v, want arrow.ErrInvalid", err)
-				}
+			if codectest.WantInvalid(t, "Bytes", err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("bytes (-want +got):\n%s", diff)
