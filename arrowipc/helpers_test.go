@@ -1,11 +1,8 @@
 package arrowipc_test
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
@@ -20,6 +17,7 @@ var (
 	testRecord        = testvec.Record
 	checkRecordsEqual = testvec.CheckRecordsEqual
 	exampleRecord     = testvec.ExampleRecord
+	elemType          = testvec.MustDataType
 )
 
 // flatten appends the numbers of a nested JSON array to dst in order.
@@ -52,45 +50,5 @@ type ipcVector struct {
 // ipcVectors returns the "ipc_roundtrip" cases.
 func ipcVectors(t testing.TB) []ipcVector {
 	t.Helper()
-	b, err := os.ReadFile(testvec.Path("arrow_fixed_shape_tensor.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Cases []json.RawMessage `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	var out []ipcVector
-	for _, raw := range f.Cases {
-		var kind struct {
-			Kind string `json:"kind"`
-		}
-		if err := json.Unmarshal(raw, &kind); err != nil {
-			t.Fatal(err)
-		}
-		if kind.Kind != "ipc_roundtrip" {
-			continue // other kinds hold other shapes of values
-		}
-		var v ipcVector
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		t.Fatal("no ipc_roundtrip vectors")
-	}
-	return out
-}
-
-// elemType returns the Arrow type named by a vector.
-func elemType(t testing.TB, name string) arrow.DataType {
-	t.Helper()
-	dt, err := testvec.DataType(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dt
+	return testvec.Vectors[ipcVector](t, "ipc_roundtrip")
 }
