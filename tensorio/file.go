@@ -119,29 +119,5 @@ func (r *Reader) openIPCFileFrom(c *config) error {
 // when name appeared meanwhile. The new file gets 0666 less the umask.
 // Options and other errors are Create's; errors name name.
 func CreateIn(root *os.Root, name string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	c, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	f := c.format
-	if f == "" {
-		var err error
-		if f, err = FormatOf(name); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkSchema(f, schema, c); err != nil {
-		return nil, withPath(name, err)
-	}
-	af, err := atomicfile.CreateIn(root, name)
-	if err != nil {
-		return nil, err
-	}
-	w, err := newWriter(af, f, schema, c)
-	if err != nil {
-		af.Abort()
-		return nil, withPath(name, err)
-	}
-	w.file, w.path = af, name
-	return w, nil
+	return create(name, schema, opts, func() (*atomicfile.File, error) { return atomicfile.CreateIn(root, name) })
 }
