@@ -27,14 +27,8 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	format := c.format
-	if format == "" {
-		var err error
-		if format, err = FormatOf(name); err != nil {
-			f.Close()
-			return nil, err
-		}
-	} else if _, err := ParseFormat(string(format)); err != nil {
+	format, err := c.formatOf(name)
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -51,12 +45,7 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, withPath(name, err)
 	}
-	if err := r.shape(c); err != nil {
-		r.Close()
-		return nil, err
-	}
-	r.start()
-	return r, nil
+	return r.ready(c)
 }
 
 // takeFile returns the file of OpenFile, which the caller now owns, or

@@ -56,6 +56,18 @@ func (c *config) invalid(name string, value any, why string) {
 	}
 }
 
+// formatOf returns the format of WithFormat, checked, or else the format
+// path's extension names.
+func (c *config) formatOf(path string) (Format, error) {
+	if c.format == "" {
+		return FormatOf(path)
+	}
+	if _, err := ParseFormat(string(c.format)); err != nil {
+		return "", err
+	}
+	return c.format, nil
+}
+
 // WithFormat names the format instead of the file extension (Open,
 // Create); NewWriter needs it.
 func WithFormat(f Format) Option { return func(c *config) { c.format = f } }

@@ -68,14 +68,9 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := c.format
-	explicit := f != ""
-	if !explicit {
-		var err error
-		if f, err = FormatOf(path); err != nil {
-			return nil, err
-		}
-	} else if _, err := ParseFormat(string(f)); err != nil {
+	explicit := c.format != ""
+	f, err := c.formatOf(path)
+	if err != nil {
 		return nil, err
 	}
 	if err := checkOptions(f, c); err != nil {
@@ -100,6 +95,12 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		}
 		return nil, withPath(path, err)
 	}
+	return r.ready(c)
+}
+
+// ready ends Open and OpenFile: it applies WithShape and starts the
+// reader, closing it on failure.
+func (r *Reader) ready(c *config) (*Reader, error) {
 	if err := r.shape(c); err != nil {
 		r.Close()
 		return nil, err
