@@ -76,22 +76,13 @@ func (r *Reader) openIPCFileFrom(c *config) error {
 		closeFile()
 		return err
 	}
-	i := 0
-	r.schema = fr.Schema()
-	r.close = func() error {
+	r.readBatches(fr, func() error {
 		err := fr.Close()
 		if cerr := closeFile(); err == nil {
 			err = cerr
 		}
 		return err
-	}
-	r.next = func() (arrow.RecordBatch, error) {
-		if i == fr.NumRecords() {
-			return nil, nil
-		}
-		i++
-		return fr.RecordBatch(i - 1)
-	}
+	})
 	return nil
 }
 

@@ -211,9 +211,16 @@ func (r *Reader) openIPCFile(c *config) error {
 	if err != nil {
 		return err
 	}
+	r.readBatches(fr, fr.Close)
+	return nil
+}
+
+// readBatches makes the reader yield the record batches of fr in order;
+// close ends fr and what it reads from.
+func (r *Reader) readBatches(fr *arrowipc.FileReader, close func() error) {
 	i := 0
 	r.schema = fr.Schema()
-	r.close = fr.Close
+	r.close = close
 	r.next = func() (arrow.RecordBatch, error) {
 		if i == fr.NumRecords() {
 			return nil, nil
@@ -221,7 +228,6 @@ func (r *Reader) openIPCFile(c *config) error {
 		i++
 		return fr.RecordBatch(i - 1)
 	}
-	return nil
 }
 
 func (r *Reader) openStream(c *config) error {
