@@ -369,16 +369,11 @@ func TestArrowRSPermutationsKey(t *testing.T) {
 				[]string{arrowconv.ExtensionNameKey, arrowconv.ExtensionMetadataKey}, []string{fixedshape.ExtensionName, tc.json})}
 			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f}, nil), []arrow.Array{st}, rsRows)
 			defer rec.Release()
-			var in bytes.Buffer
-			w := ipc.NewWriter(&in, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			w.Close()
+			in := arrowGoIPC(t, false, []arrow.RecordBatch{rec}, ipc.WithAllocator(mem))
 
 			// Read with arrowipc, write with arrowipc, read the
 			// output's field metadata back with plain arrow-go.
-			r, err := arrowipc.NewIPCStreamReader(&in, arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(in), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -484,18 +479,8 @@ func TestNonNullableValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer nn.Release()
-			var buf bytes.Buffer
-			w, err := arrowipc.NewIPCStreamWriter(&buf, nn.Schema(), arrowipc.WithAllocator(mem))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(nn); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+			data := writeIPC(t, false, []arrow.RecordBatch{nn}, arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -265,22 +265,7 @@ func corruptions() []corruption {
 // encodeIPC writes rec as an IPC file or stream.
 func encodeIPC(t testing.TB, rec arrow.RecordBatch, file bool, compress arrowipc.Compression) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	newW := arrowipc.NewIPCStreamWriter
-	if file {
-		newW = arrowipc.NewIPCFileWriter
-	}
-	w, err := newW(&buf, rec.Schema(), arrowipc.WithCompression(compress))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return writeIPC(t, file, []arrow.RecordBatch{rec}, arrowipc.WithCompression(compress))
 }
 
 // ipcReaders are the readers every corrupt input goes through: each

@@ -19,15 +19,7 @@ import (
 // splits it into its messages (schema, then the batch).
 func framedRecord(t testing.TB, rec arrow.RecordBatch) []framed {
 	t.Helper()
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
+	data := arrowGoIPC(t, false, []arrow.RecordBatch{rec})
 	cr := &countingReader{r: bytes.NewReader(data)}
 	mr := ipc.NewMessageReader(cr)
 	defer mr.Release()

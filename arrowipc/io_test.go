@@ -110,20 +110,8 @@ func TestIPCStreamRoundTrip(t *testing.T) {
 					b.Release()
 				}
 			}()
-			var buf bytes.Buffer
-			w, err := arrowipc.NewIPCStreamWriter(&buf, rec.Schema(), arrowipc.WithCompression(cmp), arrowipc.WithAllocator(mem))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, b := range batches {
-				if err := w.Write(b); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+			data := writeIPC(t, false, batches, arrowipc.WithCompression(cmp), arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +155,7 @@ func TestIPCVectors(t *testing.T) {
 			defer arr.Release()
 			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil), []arrow.Array{arr}, int64(arr.Len()))
 			defer rec.Release()
-			var buf bytes.Buffer
+			var data []byte
 			if md := v.FieldMetadata; md != nil {
 				// A plain FixedSizeList field carrying the extension keys,
 				// as Arrow C++ writes it.
@@ -178,29 +166,11 @@ func TestIPCVectors(t *testing.T) {
 				f := arrow.Field{Name: "t", Type: elemType(t, v.StorageType), Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
 				st := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f}, nil), []arrow.Array{arr.Storage()}, int64(arr.Len()))
 				defer st.Release()
-				w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(st.Schema()), ipc.WithAllocator(mem))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Write(st); err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
+				data = arrowGoIPC(t, true, []arrow.RecordBatch{st}, ipc.WithAllocator(mem))
 			} else {
-				w, err := arrowipc.NewIPCFileWriter(&buf, rec.Schema(), arrowipc.WithAllocator(mem))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Write(rec); err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
+				data = writeIPC(t, true, []arrow.RecordBatch{rec}, arrowipc.WithAllocator(mem))
 			}
-			r, err := arrowipc.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -245,13 +215,8 @@ func TestForeignMetadata(t *testing.T) {
 				[]string{arrowconv.ExtensionNameKey, arrowconv.ExtensionMetadataKey}, []string{fixedshape.ExtensionName, tc.json})}
 			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f}, nil), []arrow.Array{arr.Storage()}, 2)
 			defer rec.Release()
-			var buf bytes.Buffer
-			w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			w.Close()
-			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+			data := arrowGoIPC(t, false, []arrow.RecordBatch{rec}, ipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if tc.wantErr {
 				// Invalid metadata: the column opens as its storage
 				// with the reason kept.

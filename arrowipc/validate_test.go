@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/arrowipc"
@@ -21,28 +20,7 @@ import (
 // file), which copies invalid offsets as they are.
 func arrowGoBytes(t *testing.T, rec arrow.RecordBatch, file bool) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	if file {
-		w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(rec.Schema()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return arrowGoIPC(t, file, []arrow.RecordBatch{rec})
 }
 
 // wantFault checks that err wraps arrow.ErrInvalid and a *validate.Error
