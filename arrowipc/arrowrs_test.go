@@ -20,6 +20,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/google/go-cmp/cmp"
@@ -158,12 +159,7 @@ func writeFstensor(t *testing.T, path string, perm, nonNull bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, rec)
 }
 
 // readFstensor reads the first column of an IPC file with arrowipc.
@@ -533,12 +529,7 @@ func TestNonNullableValuesParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(nn); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, nn)
 	f.Close()
 	out := pyrun.Run(t, `
 import sys, pyarrow.parquet as pq

@@ -71,14 +71,7 @@ func writeIPC(t testing.TB, file bool, recs []arrow.RecordBatch, opts ...arrowip
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range recs {
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, recs...)
 	return buf.Bytes()
 }
 
@@ -89,10 +82,7 @@ func arrowGoIPC(t testing.TB, file bool, recs []arrow.RecordBatch, opts ...ipc.O
 	t.Helper()
 	var buf bytes.Buffer
 	opts = append([]ipc.Option{ipc.WithSchema(recs[0].Schema())}, opts...)
-	var w interface {
-		Write(arrow.RecordBatch) error
-		Close() error
-	}
+	var w testvec.BatchWriter
 	if file {
 		fw, err := ipc.NewFileWriter(&buf, opts...)
 		if err != nil {
@@ -102,13 +92,6 @@ func arrowGoIPC(t testing.TB, file bool, recs []arrow.RecordBatch, opts ...ipc.O
 	} else {
 		w = ipc.NewWriter(&buf, opts...)
 	}
-	for _, rec := range recs {
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, recs...)
 	return buf.Bytes()
 }

@@ -162,12 +162,7 @@ func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Alloc
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := iw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := iw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, iw, rec)
 	f.Close()
 	man := filepath.Join(dir, "manifest.json")
 	if err := os.WriteFile(man, interopManifest(t, rec), 0o644); err != nil {
