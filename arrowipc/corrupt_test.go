@@ -309,28 +309,14 @@ func ipcReaders() []ipcReader {
 				msgs = append(msgs, framed{meta: meta, body: body})
 				at += 8 + size + len(body)
 			}
-			r, err := arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem))
-			if err != nil {
-				return err
-			}
-			defer r.Release()
-			for r.Next() {
-			}
-			return r.Err()
+			return drain(arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem)))
 		}},
 		{"tensorio.Open stream", false, readTensorio},
 	}
 }
 
 func readTensorio(t *testing.T, _ []byte, path string, mem memory.Allocator) error {
-	r, err := tensorio.Open(path, tensorio.WithAllocator(mem))
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for r.Next() {
-	}
-	return r.Err()
+	return drain(tensorio.Open(path, tensorio.WithAllocator(mem)))
 }
 
 // TestCorruptBuffersLeaveNothing runs each corruption, and the two

@@ -44,14 +44,7 @@ func wantFault(t *testing.T, err error, path string, row int) {
 func readAllStream(t *testing.T, data []byte) error {
 	t.Helper()
 	mem := checkedMem(t)
-	r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
-	if err != nil {
-		return err
-	}
-	defer r.Release()
-	for r.Next() {
-	}
-	return r.Err()
+	return drain(arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem)))
 }
 
 // readAllFile reads every batch of an IPC file, mapped or not, and returns
@@ -72,18 +65,7 @@ func readAllFile(t *testing.T, data []byte, mapped bool) error {
 	} else {
 		r, err = arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 	}
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for i := range r.NumRecords() {
-		rec, err := r.RecordBatch(i)
-		if err != nil {
-			return err
-		}
-		rec.Release()
-	}
-	return nil
+	return readEveryBatch(r, err)
 }
 
 // TestReadRefusesInvalidStrings: a string column whose offsets leave its
