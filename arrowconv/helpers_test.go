@@ -17,7 +17,6 @@ var (
 	checkedMem = testvec.CheckedMem
 	seqColumn  = testvec.SeqColumn
 	putSeq     = testvec.PutSeq
-	putElem    = testvec.PutElem
 	getElem    = testvec.Elem
 
 	testRecord        = testvec.Record

@@ -15,9 +15,7 @@ import (
 var (
 	checkedMem = testvec.CheckedMem
 	seqColumn  = testvec.SeqColumn
-	putSeq     = testvec.PutSeq
 	putElem    = testvec.PutElem
-	getElem    = testvec.Elem
 
 	testRecord        = testvec.Record
 	checkRecordsEqual = testvec.CheckRecordsEqual
