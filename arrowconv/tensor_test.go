@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/tensor"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 	"github.com/google/go-cmp/cmp"
@@ -224,24 +225,11 @@ func TestSliceVectors(t *testing.T) {
 				for _, idx := range indices(ints64(tt.Shape())) {
 					got = append(got, tensorAt(tt, idx)+1)
 				}
-				var want []float64
-				flatten(v.ExpectedNdarray, &want)
+				want := testvec.Flatten(nil, v.ExpectedNdarray)
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("values (-want +got):\n%s", diff)
 				}
 			}
 		})
-	}
-}
-
-// flatten appends the numbers of a nested JSON array to dst.
-func flatten(x any, dst *[]float64) {
-	switch x := x.(type) {
-	case []any:
-		for _, e := range x {
-			flatten(e, dst)
-		}
-	case float64:
-		*dst = append(*dst, x)
 	}
 }

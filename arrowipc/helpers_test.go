@@ -23,18 +23,6 @@ var (
 	elemType          = testvec.MustDataType
 )
 
-// flatten appends the numbers of a nested JSON array to dst in order.
-func flatten(x any, dst *[]float64) {
-	switch x := x.(type) {
-	case []any:
-		for _, e := range x {
-			flatten(e, dst)
-		}
-	case float64:
-		*dst = append(*dst, x)
-	}
-}
-
 // ipcVector is an "ipc_roundtrip" case of
 // testdata/arrow_fixed_shape_tensor.json, with the fields TestIPCVectors
 // reads.

@@ -78,3 +78,17 @@ func Floats(dt arrow.DataType, b []byte) []float64 {
 	}
 	return nil
 }
+
+// Flatten appends the numbers of x, a JSON array decoded into any and
+// nested to any depth, to dst in order and returns it.
+func Flatten(dst []float64, x any) []float64 {
+	switch x := x.(type) {
+	case []any:
+		for _, e := range x {
+			dst = Flatten(dst, e)
+		}
+	case float64:
+		dst = append(dst, x)
+	}
+	return dst
+}
