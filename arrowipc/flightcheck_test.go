@@ -55,7 +55,13 @@ func framedMessages(t testing.TB, col *fixedshape.Array) []framed {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	data := buf.Bytes()
+	return splitMessages(t, buf.Bytes())
+}
+
+// splitMessages splits the IPC stream data into its messages, as
+// arrow-go's message reader reads them.
+func splitMessages(t testing.TB, data []byte) []framed {
+	t.Helper()
 	cr := &countingReader{r: bytes.NewReader(data)}
 	mr := ipc.NewMessageReader(cr)
 	defer mr.Release()
