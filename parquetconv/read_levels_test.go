@@ -6,25 +6,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/google/go-cmp/cmp"
 )
-
-// decoded fails t unless err is nil, for ok, or wraps arrow.ErrInvalid;
-// it reports whether the test goes on to check what was decoded.
-func decoded(t *testing.T, err error, ok bool) bool {
-	t.Helper()
-	if !ok {
-		if !errors.Is(err, arrow.ErrInvalid) {
-			t.Fatalf("err = %v, want an error wrapping arrow.ErrInvalid", err)
-		}
-		return false
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return true
-}
 
 func TestWalkRepLevels(t *testing.T) {
 	tests := []struct {
@@ -58,7 +43,7 @@ func TestWalkRepLevels(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rows, pos, err := parquetconv.WalkRepLevels(tt.pages, tt.counts, tt.n)
-			if !decoded(t, err, tt.ok) {
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
 			}
 			if diff := cmp.Diff([2]int64{tt.rows, int64(tt.pos)}, [2]int64{rows, int64(pos)}); diff != "" {
@@ -94,7 +79,7 @@ func TestAllEqual(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parquetconv.AllEqual(tt.b, tt.width, tt.count, 3&(1<<tt.width-1))
-			if !decoded(t, err, tt.ok) {
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
 			}
 			if got != tt.want {
@@ -158,7 +143,7 @@ func TestNarrow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parquetconv.Narrow(i32(tt.vals...), tt.w, tt.signed)
-			if !decoded(t, err, tt.ok) {
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
 			}
 			want := make([]byte, len(tt.vals)*tt.w)
@@ -204,7 +189,7 @@ func TestWalkLevels(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			k, nulls, err := parquetconv.WalkLevels(tt.rep, tt.def, tt.count, tt.n, 3, 1, tt.rows)
-			if !decoded(t, err, tt.ok) {
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
 			}
 			if diff := cmp.Diff(tt.k, k); diff != "" {

@@ -2,7 +2,9 @@ package testvec
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
+	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -91,4 +93,31 @@ func Flatten(dst []float64, x any) []float64 {
 		dst = append(dst, x)
 	}
 	return dst
+}
+
+// WantErr fails the test unless err wraps want, or is nil when want is
+// nil; it reports whether err is nil, that is whether the test goes on to
+// check the result.
+func WantErr(t testing.TB, err, want error) bool {
+	t.Helper()
+	if want != nil {
+		if !errors.Is(err, want) {
+			t.Fatalf("err = %v, want an error wrapping %v", err, want)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
+// InvalidIf returns arrow.ErrInvalid when invalid holds, else nil: the
+// want of [WantErr] for a table whose rows say whether the input is
+// invalid.
+func InvalidIf(invalid bool) error {
+	if invalid {
+		return arrow.ErrInvalid
+	}
+	return nil
 }
