@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -241,7 +242,7 @@ func TestForeignMetadata(t *testing.T) {
 			if !ok {
 				t.Fatalf("column is %T", r.RecordBatch().Column(0))
 			}
-			if p := got.TensorType().Permutation(); !equalInts(p, tc.wantPerm) {
+			if p := got.TensorType().Permutation(); !slices.Equal(p, tc.wantPerm) {
 				t.Errorf("permutation %v, want %v", p, tc.wantPerm)
 			}
 			// The same field restored by TensorRecord (C Data, Parquet
@@ -256,18 +257,6 @@ func TestForeignMetadata(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // columnOf returns a column of typ whose tensor i has the physical

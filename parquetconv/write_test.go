@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -225,23 +226,11 @@ func TestParquetRowGroups(t *testing.T) {
 			for i := range pf.NumRowGroups() {
 				got = append(got, pf.MetaData().RowGroup(i).NumRows())
 			}
-			if !equal64(got, tc.want) {
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("row groups of %v rows, want %v", got, tc.want)
 			}
 		})
 	}
-}
-
-func equal64(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestParquetMixedColumns writes an int64 and a string column beside the
