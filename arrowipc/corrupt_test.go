@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -309,14 +310,14 @@ func ipcReaders() []ipcReader {
 				msgs = append(msgs, framed{meta: meta, body: body})
 				at += 8 + size + len(body)
 			}
-			return drain(arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem)))
+			return testvec.Drain(arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem)))
 		}},
 		{"tensorio.Open stream", false, readTensorio},
 	}
 }
 
 func readTensorio(t *testing.T, _ []byte, path string, mem memory.Allocator) error {
-	return drain(tensorio.Open(path, tensorio.WithAllocator(mem)))
+	return testvec.Drain(tensorio.Open(path, tensorio.WithAllocator(mem)))
 }
 
 // TestCorruptBuffersLeaveNothing runs each corruption, and the two

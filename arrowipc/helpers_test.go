@@ -81,37 +81,3 @@ func arrowGoIPC(t testing.TB, file bool, recs []arrow.RecordBatch, opts ...ipc.O
 	testvec.WriteAll(t, w, recs...)
 	return buf.Bytes()
 }
-
-// readEveryBatch reads every record batch of r, the file reader a
-// constructor returned with err, releasing each, then closes r; it
-// returns err or the first error of a batch.
-func readEveryBatch(r *arrowipc.FileReader, err error) error {
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for i := range r.NumRecords() {
-		rec, err := r.RecordBatch(i)
-		if err != nil {
-			return err
-		}
-		rec.Release()
-	}
-	return nil
-}
-
-// drain reads r, the record reader a constructor returned with err, to
-// its end, then releases it; it returns err or the reader's error.
-func drain[R interface {
-	Next() bool
-	Err() error
-	Release()
-}](r R, err error) error {
-	if err != nil {
-		return err
-	}
-	defer r.Release()
-	for r.Next() {
-	}
-	return r.Err()
-}

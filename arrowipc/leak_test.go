@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestFailedDecodeFreesMemory reads files whose second buffer or child
@@ -36,7 +37,7 @@ func TestFailedDecodeFreesMemory(t *testing.T) {
 
 func readFile(open func(string, ...arrowipc.Option) (*arrowipc.FileReader, error)) func(string, ...arrowipc.Option) error {
 	return func(path string, opts ...arrowipc.Option) error {
-		return readEveryBatch(open(path, opts...))
+		return testvec.ReadEveryBatch(open(path, opts...))
 	}
 }
 
@@ -46,5 +47,5 @@ func readStreamFile(path string, opts ...arrowipc.Option) error {
 		return err
 	}
 	defer f.Close()
-	return drain(arrowipc.NewIPCStreamReader(f, opts...))
+	return testvec.Drain(arrowipc.NewIPCStreamReader(f, opts...))
 }

@@ -44,7 +44,7 @@ func wantFault(t *testing.T, err error, path string, row int) {
 func readAllStream(t *testing.T, data []byte) error {
 	t.Helper()
 	mem := checkedMem(t)
-	return drain(arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem)))
+	return testvec.Drain(arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem)))
 }
 
 // readAllFile reads every batch of an IPC file, mapped or not, and returns
@@ -65,7 +65,7 @@ func readAllFile(t *testing.T, data []byte, mapped bool) error {
 	} else {
 		r, err = arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 	}
-	return readEveryBatch(r, err)
+	return testvec.ReadEveryBatch(r, err)
 }
 
 // TestReadRefusesInvalidStrings: a string column whose offsets leave its

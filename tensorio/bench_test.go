@@ -45,16 +45,9 @@ func BenchmarkRead(b *testing.B) {
 				opts = append(opts, tensorio.WithMmap())
 			}
 			for b.Loop() {
-				r, err := tensorio.Open(path, opts...)
-				if err != nil {
+				if err := testvec.Drain(tensorio.Open(path, opts...)); err != nil {
 					b.Fatal(err)
 				}
-				for r.Next() {
-				}
-				if err := r.Err(); err != nil {
-					b.Fatal(err)
-				}
-				r.Release()
 			}
 		})
 		b.Run(name+"/impl=arrowipc", func(b *testing.B) {
@@ -65,18 +58,9 @@ func BenchmarkRead(b *testing.B) {
 				open = arrowipc.OpenMappedIPCFile
 			}
 			for b.Loop() {
-				r, err := open(path)
-				if err != nil {
+				if err := testvec.ReadEveryBatch(open(path)); err != nil {
 					b.Fatal(err)
 				}
-				for i := range r.NumRecords() {
-					rec, err := r.RecordBatch(i)
-					if err != nil {
-						b.Fatal(err)
-					}
-					rec.Release()
-				}
-				r.Close()
 			}
 		})
 	}
