@@ -30,13 +30,10 @@ var (
 // the file (its storage_values are sometimes strings), so the cases are
 // decoded here.
 type vector struct {
+	testvec.TypeSpec
 	ID                  string       `json:"id"`
 	Kind                string       `json:"kind"`
-	ValueType           string       `json:"value_type"`
 	ByteWidth           int          `json:"byte_width"`
-	PhysicalShape       testvec.Ints `json:"physical_shape"`
-	Permutation         testvec.Ints `json:"permutation"`
-	DimNamesPhysical    []string     `json:"dim_names_physical"`
 	LogicalShape        testvec.Ints `json:"logical_shape"`
 	DimNamesLogical     []string     `json:"dim_names_logical"`
 	ArrayLength         int          `json:"array_length"`

@@ -56,11 +56,8 @@ func TestToTensorVectors(t *testing.T) {
 				}
 				return
 			}
-			m, err := metadata.FromPhysical(v.PhysicalShape, v.DimNamesPhysical, v.Permutation)
-			if err != nil {
-				t.Fatal(err)
-			}
-			typ := fixedshape.MustNewType(elemType(t, v.ValueType), m)
+			typ := v.Type(t)
+			m := typ.Metadata()
 			n := v.ArrayLength
 			arr := seqColumn(t, mem, typ, n, nil)
 			defer arr.Release()
@@ -173,11 +170,7 @@ func TestSliceVectors(t *testing.T) {
 		}
 		t.Run(v.ID, func(t *testing.T) {
 			mem := checkedMem(t)
-			m, err := metadata.FromPhysical(v.PhysicalShape, v.DimNamesPhysical, v.Permutation)
-			if err != nil {
-				t.Fatal(err)
-			}
-			typ := fixedshape.MustNewType(elemType(t, v.ValueType), m)
+			typ := v.Type(t)
 			switch v.Kind {
 			case "slice":
 				// 3 tensors 0..35 sliced [0,2) equal the column made from a

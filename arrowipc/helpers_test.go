@@ -27,15 +27,12 @@ var (
 // testdata/arrow_fixed_shape_tensor.json, with the fields TestIPCVectors
 // reads.
 type ipcVector struct {
-	ID               string            `json:"id"`
-	ValueType        string            `json:"value_type"`
-	StorageType      string            `json:"storage_type"`
-	PhysicalShape    testvec.Ints      `json:"physical_shape"`
-	Permutation      testvec.Ints      `json:"permutation"`
-	DimNamesPhysical []string          `json:"dim_names_physical"`
-	StorageValues    []any             `json:"storage_values"`
-	FieldMetadata    map[string]string `json:"field_metadata"`
-	Serialized       *string           `json:"serialized"`
+	testvec.TypeSpec
+	ID            string            `json:"id"`
+	StorageType   string            `json:"storage_type"`
+	StorageValues []any             `json:"storage_values"`
+	FieldMetadata map[string]string `json:"field_metadata"`
+	Serialized    *string           `json:"serialized"`
 }
 
 // ipcVectors returns the "ipc_roundtrip" cases.

@@ -133,11 +133,7 @@ func TestIPCVectors(t *testing.T) {
 	for _, v := range ipcVectors(t) {
 		t.Run(v.ID, func(t *testing.T) {
 			mem := checkedMem(t)
-			m, err := metadata.FromPhysical(v.PhysicalShape, v.DimNamesPhysical, v.Permutation)
-			if err != nil {
-				t.Fatal(err)
-			}
-			typ := fixedshape.MustNewType(elemType(t, v.ValueType), m)
+			typ := v.Type(t)
 			rows := [][]float64{make([]float64, typ.ListSize()), make([]float64, typ.ListSize())}
 			for k := range rows[0] {
 				rows[0][k], rows[1][k] = float64(k), float64(100-k)

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
 )
 
 // Dir returns the absolute path of the repository's testdata directory.
@@ -56,6 +57,21 @@ type TypeSpec struct {
 	PhysicalShape    Ints     `json:"physical_shape"`
 	Permutation      Ints     `json:"permutation"`
 	DimNamesPhysical []string `json:"dim_names_physical"`
+}
+
+// Type returns the tensor type s describes, failing the test when it is
+// invalid.
+func (s TypeSpec) Type(t testing.TB) *fixedshape.Type {
+	t.Helper()
+	m, err := metadata.FromPhysical(s.PhysicalShape, s.DimNamesPhysical, s.Permutation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, err := fixedshape.NewType(MustDataType(t, s.ValueType), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ
 }
 
 // Case is one case of arrow_fixed_shape_tensor.json. Fields a kind does not
