@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/tensor"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 	"github.com/google/go-cmp/cmp"
@@ -153,14 +154,8 @@ func TestFromNumpyVectors(t *testing.T) {
 				}
 				return
 			}
-			if v.ExpectedError {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("err = %v, want arrow.ErrInvalid", err)
-				}
+			if !testvec.WantErr(t, err, testvec.InvalidIf(v.ExpectedError)) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer got.Release()
 			typ := got.TensorType()
@@ -304,14 +299,8 @@ func TestFromTensor(t *testing.T) {
 			} else {
 				got, err = arrowconv.FromTensor(src, opts...)
 			}
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) {
-					t.Fatalf("err = %v, want %v", err, tc.wantErr)
-				}
+			if !testvec.WantErr(t, err, tc.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer got.Release()
 			if diff := cmp.Diff(tc.wantPerm, effectivePerm(got.TensorType())); diff != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
@@ -53,14 +54,8 @@ func TestWrapUnwrap(t *testing.T) {
 			}
 			defer st.Release()
 			arr, err := arrowconv.Wrap(st, m)
-			if tc.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("err = %v, want arrow.ErrInvalid", err)
-				}
+			if !testvec.WantErr(t, err, testvec.InvalidIf(tc.wantErr)) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer arr.Release()
 			if !arr.TensorType().Metadata().Equal(m) || arr.NullN() != st.NullN() {
@@ -152,14 +147,8 @@ func TestFromNested(t *testing.T) {
 				nested, first = s, tc.slice[0]
 			}
 			arr, err := arrowconv.FromNested(nested, []string{"row", "col"})
-			if tc.wantErr {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("err = %v, want arrow.ErrInvalid", err)
-				}
+			if !testvec.WantErr(t, err, testvec.InvalidIf(tc.wantErr)) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer arr.Release()
 			if diff := cmp.Diff([]int{3, 4}, arr.TensorType().Shape()); diff != "" {

@@ -1,8 +1,6 @@
 package arrowconv_test
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,12 +17,12 @@ var (
 	checkedMem = testvec.CheckedMem
 	seqColumn  = testvec.SeqColumn
 	putSeq     = testvec.PutSeq
-	putElem    = testvec.PutElem
 	getElem    = testvec.Elem
 
 	testRecord        = testvec.Record
 	checkRecordsEqual = testvec.CheckRecordsEqual
 	exampleRecord     = testvec.ExampleRecord
+	elemType          = testvec.MustDataType
 )
 
 // vector is one conformance case of testdata/arrow_fixed_shape_tensor.json,
@@ -32,85 +30,43 @@ var (
 // the file (its storage_values are sometimes strings), so the cases are
 // decoded here.
 type vector struct {
-	ID                  string         `json:"id"`
-	Kind                string         `json:"kind"`
-	ValueType           string         `json:"value_type"`
-	ByteWidth           int            `json:"byte_width"`
-	PhysicalShape       testvec.Ints   `json:"physical_shape"`
-	Permutation         testvec.Ints   `json:"permutation"`
-	DimNamesPhysical    []string       `json:"dim_names_physical"`
-	LogicalShape        testvec.Ints   `json:"logical_shape"`
-	DimNamesLogical     []string       `json:"dim_names_logical"`
-	ArrayLength         int            `json:"array_length"`
-	StorageType         string         `json:"storage_type"`
-	ExpectedError       bool           `json:"expected_error"`
-	TensorStridesBytes  testvec.Ints   `json:"expected_tensor_strides_bytes"`
-	UpstreamStrides     testvec.Ints   `json:"upstream_tensor_strides_bytes"`
-	UpstreamMatchesSpec *bool          `json:"upstream_matches_spec"`
-	TensorShape         testvec.Ints   `json:"expected_tensor_shape_logical"`
-	TensorDimNames      []string       `json:"expected_tensor_dim_names"`
-	InShape             testvec.Ints   `json:"tensor_shape_logical"`
-	InStridesBytes      testvec.Ints   `json:"tensor_strides_bytes"`
-	InDimNames          []string       `json:"tensor_dim_names"`
-	ExpPhysicalShape    testvec.Ints   `json:"expected_physical_shape"`
-	ExpPermutation      testvec.Ints   `json:"expected_permutation"`
-	ExpDimNamesPhysical []string       `json:"expected_dim_names_physical"`
-	DensePermuted       *bool          `json:"dense_permuted_layout"`
-	RoundtripStrides    testvec.Ints   `json:"expected_roundtrip_strides_bytes"`
-	NdarrayShape        testvec.Ints   `json:"ndarray_shape_logical"`
-	NdarrayStrides      testvec.Ints   `json:"ndarray_strides_elements"`
-	NdarrayOrder        string         `json:"ndarray_order"`
-	DimNamesArg         any            `json:"dim_names_arg"`
-	Slice               testvec.Ints   `json:"slice"`
-	ExpectedNdarray     any            `json:"expected_ndarray"`
-	StorageValues       any            `json:"storage_values"`
-	ExpectedStorage     [][]float64    `json:"expected_storage"`
-	Serialized          *string        `json:"serialized"`
-	Raw                 map[string]any `json:"-"`
+	testvec.TypeSpec
+	ID                  string       `json:"id"`
+	Kind                string       `json:"kind"`
+	ByteWidth           int          `json:"byte_width"`
+	LogicalShape        testvec.Ints `json:"logical_shape"`
+	DimNamesLogical     []string     `json:"dim_names_logical"`
+	ArrayLength         int          `json:"array_length"`
+	StorageType         string       `json:"storage_type"`
+	ExpectedError       bool         `json:"expected_error"`
+	TensorStridesBytes  testvec.Ints `json:"expected_tensor_strides_bytes"`
+	UpstreamStrides     testvec.Ints `json:"upstream_tensor_strides_bytes"`
+	UpstreamMatchesSpec *bool        `json:"upstream_matches_spec"`
+	TensorShape         testvec.Ints `json:"expected_tensor_shape_logical"`
+	TensorDimNames      []string     `json:"expected_tensor_dim_names"`
+	InShape             testvec.Ints `json:"tensor_shape_logical"`
+	InStridesBytes      testvec.Ints `json:"tensor_strides_bytes"`
+	InDimNames          []string     `json:"tensor_dim_names"`
+	ExpPhysicalShape    testvec.Ints `json:"expected_physical_shape"`
+	ExpPermutation      testvec.Ints `json:"expected_permutation"`
+	ExpDimNamesPhysical []string     `json:"expected_dim_names_physical"`
+	DensePermuted       *bool        `json:"dense_permuted_layout"`
+	RoundtripStrides    testvec.Ints `json:"expected_roundtrip_strides_bytes"`
+	NdarrayShape        testvec.Ints `json:"ndarray_shape_logical"`
+	NdarrayStrides      testvec.Ints `json:"ndarray_strides_elements"`
+	NdarrayOrder        string       `json:"ndarray_order"`
+	DimNamesArg         any          `json:"dim_names_arg"`
+	Slice               testvec.Ints `json:"slice"`
+	ExpectedNdarray     any          `json:"expected_ndarray"`
+	StorageValues       any          `json:"storage_values"`
+	ExpectedStorage     [][]float64  `json:"expected_storage"`
+	Serialized          *string      `json:"serialized"`
 }
 
 // loadVectors returns the cases of the given kinds.
 func loadVectors(t testing.TB, kinds ...string) []vector {
 	t.Helper()
-	b, err := os.ReadFile(testvec.Path("arrow_fixed_shape_tensor.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Cases []json.RawMessage `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	var out []vector
-	for _, raw := range f.Cases {
-		var v vector
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &v.Raw); err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range kinds {
-			if v.Kind == k {
-				out = append(out, v)
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no vectors of kinds %v", kinds)
-	}
-	return out
-}
-
-// elemType returns the Arrow type named by a vector.
-func elemType(t testing.TB, name string) arrow.DataType {
-	t.Helper()
-	dt, err := testvec.DataType(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dt
+	return testvec.Vectors[vector](t, kinds...)
 }
 
 // specValue returns the value that logical index idx of tensor b has in a

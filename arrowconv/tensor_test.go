@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/tensor"
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 	"github.com/google/go-cmp/cmp"
@@ -55,11 +56,8 @@ func TestToTensorVectors(t *testing.T) {
 				}
 				return
 			}
-			m, err := metadata.FromPhysical(v.PhysicalShape, v.DimNamesPhysical, v.Permutation)
-			if err != nil {
-				t.Fatal(err)
-			}
-			typ := fixedshape.MustNewType(elemType(t, v.ValueType), m)
+			typ := v.Type(t)
+			m := typ.Metadata()
 			n := v.ArrayLength
 			arr := seqColumn(t, mem, typ, n, nil)
 			defer arr.Release()
@@ -136,14 +134,8 @@ func TestToTensor(t *testing.T) {
 				arr, first = s, tc.slice[0]
 			}
 			tt, err := arrowconv.ToTensor(arr)
-			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) {
-					t.Fatalf("err = %v, want %v", err, tc.wantErr)
-				}
+			if !testvec.WantErr(t, err, tc.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			defer tt.Release()
 			if diff := cmp.Diff(tc.strides, ints64(tt.Strides())); diff != "" {
@@ -178,11 +170,7 @@ func TestSliceVectors(t *testing.T) {
 		}
 		t.Run(v.ID, func(t *testing.T) {
 			mem := checkedMem(t)
-			m, err := metadata.FromPhysical(v.PhysicalShape, v.DimNamesPhysical, v.Permutation)
-			if err != nil {
-				t.Fatal(err)
-			}
-			typ := fixedshape.MustNewType(elemType(t, v.ValueType), m)
+			typ := v.Type(t)
 			switch v.Kind {
 			case "slice":
 				// 3 tensors 0..35 sliced [0,2) equal the column made from a
@@ -224,24 +212,11 @@ func TestSliceVectors(t *testing.T) {
 				for _, idx := range indices(ints64(tt.Shape())) {
 					got = append(got, tensorAt(tt, idx)+1)
 				}
-				var want []float64
-				flatten(v.ExpectedNdarray, &want)
+				want := testvec.Flatten(nil, v.ExpectedNdarray)
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("values (-want +got):\n%s", diff)
 				}
 			}
 		})
-	}
-}
-
-// flatten appends the numbers of a nested JSON array to dst.
-func flatten(x any, dst *[]float64) {
-	switch x := x.(type) {
-	case []any:
-		for _, e := range x {
-			flatten(e, dst)
-		}
-	case float64:
-		*dst = append(*dst, x)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/google/go-cmp/cmp"
@@ -158,12 +159,7 @@ func writeFstensor(t *testing.T, path string, perm, nonNull bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, rec)
 }
 
 // readFstensor reads the first column of an IPC file with arrowipc.
@@ -369,16 +365,11 @@ func TestArrowRSPermutationsKey(t *testing.T) {
 				[]string{arrowconv.ExtensionNameKey, arrowconv.ExtensionMetadataKey}, []string{fixedshape.ExtensionName, tc.json})}
 			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f}, nil), []arrow.Array{st}, rsRows)
 			defer rec.Release()
-			var in bytes.Buffer
-			w := ipc.NewWriter(&in, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			w.Close()
+			in := arrowGoIPC(t, false, []arrow.RecordBatch{rec}, ipc.WithAllocator(mem))
 
 			// Read with arrowipc, write with arrowipc, read the
 			// output's field metadata back with plain arrow-go.
-			r, err := arrowipc.NewIPCStreamReader(&in, arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(in), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -484,18 +475,8 @@ func TestNonNullableValues(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer nn.Release()
-			var buf bytes.Buffer
-			w, err := arrowipc.NewIPCStreamWriter(&buf, nn.Schema(), arrowipc.WithAllocator(mem))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(nn); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+			data := writeIPC(t, false, []arrow.RecordBatch{nn}, arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -548,12 +529,7 @@ func TestNonNullableValuesParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(nn); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, nn)
 	f.Close()
 	out := pyrun.Run(t, `
 import sys, pyarrow.parquet as pq

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // manyBatches writes an IPC stream or file of nb batches of 16 rows of
@@ -99,18 +100,9 @@ func BenchmarkIPCReadBatches(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
 		for b.Loop() {
-			r, err := arrowipc.OpenIPCFile(path)
-			if err != nil {
+			if err := testvec.ReadEveryBatch(arrowipc.OpenIPCFile(path)); err != nil {
 				b.Fatal(err)
 			}
-			for i := range r.NumRecords() {
-				rec, err := r.RecordBatch(i)
-				if err != nil {
-					b.Fatal(err)
-				}
-				rec.Release()
-			}
-			r.Close()
 		}
 	}
 	b.Run("op=file_read/impl=copy/batches=1000", func(b *testing.B) { benchCopy(b, file) })

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -58,12 +59,7 @@ func BenchmarkIO(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := w.Write(rec); err != nil {
-			b.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
+		testvec.WriteAll(b, w, rec)
 	}
 	b.Run("op=ipc_write/impl=copy"+suffix, func(b *testing.B) { benchCopy(b, arr.ValueBytes()) })
 	b.Run("op=ipc_write/impl=arrowipc"+suffix, func(b *testing.B) {

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -265,22 +266,7 @@ func corruptions() []corruption {
 // encodeIPC writes rec as an IPC file or stream.
 func encodeIPC(t testing.TB, rec arrow.RecordBatch, file bool, compress arrowipc.Compression) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	newW := arrowipc.NewIPCStreamWriter
-	if file {
-		newW = arrowipc.NewIPCFileWriter
-	}
-	w, err := newW(&buf, rec.Schema(), arrowipc.WithCompression(compress))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return writeIPC(t, file, []arrow.RecordBatch{rec}, arrowipc.WithCompression(compress))
 }
 
 // ipcReaders are the readers every corrupt input goes through: each
@@ -324,28 +310,14 @@ func ipcReaders() []ipcReader {
 				msgs = append(msgs, framed{meta: meta, body: body})
 				at += 8 + size + len(body)
 			}
-			r, err := arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem))
-			if err != nil {
-				return err
-			}
-			defer r.Release()
-			for r.Next() {
-			}
-			return r.Err()
+			return testvec.Drain(arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem)))
 		}},
 		{"tensorio.Open stream", false, readTensorio},
 	}
 }
 
 func readTensorio(t *testing.T, _ []byte, path string, mem memory.Allocator) error {
-	r, err := tensorio.Open(path, tensorio.WithAllocator(mem))
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for r.Next() {
-	}
-	return r.Err()
+	return testvec.Drain(tensorio.Open(path, tensorio.WithAllocator(mem)))
 }
 
 // TestCorruptBuffersLeaveNothing runs each corruption, and the two

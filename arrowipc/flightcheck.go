@@ -2,7 +2,6 @@ package arrowipc
 
 import (
 	"io"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -36,33 +35,19 @@ func NewIPCMessageReader(next func() (meta, body []byte, err error), opts ...Opt
 		return nil, err
 	}
 	o, mem := cfg.readOptions()
-	mr := &framedReader{next: next, limit: cfg.bodyLimit, mem: mem}
+	mr := &framedReader{next: next, mem: mem, messageState: messageState{limit: cfg.bodyLimit}}
 	mr.refs.Store(1)
 	return newMessagesReader(mr, mem, o, "ipc messages")
 }
 
 // framedReader is the ipc.MessageReader of NewIPCMessageReader.
 type framedReader struct {
-	next   func() (meta, body []byte, err error)
-	limit  int64 // body size limit, at least 1
-	mem    memory.Allocator
-	schema *verify.Schema // of the schema message, once read
-	refs   atomic.Int64
-	msg    *ipc.Message
+	next func() (meta, body []byte, err error)
+	mem  memory.Allocator
+	messageState
 }
 
 var _ ipc.MessageReader = (*framedReader)(nil)
-
-// Retain adds a reference.
-func (r *framedReader) Retain() { r.refs.Add(1) }
-
-// Release drops a reference; the last one releases the current message.
-func (r *framedReader) Release() {
-	if r.refs.Add(-1) == 0 && r.msg != nil {
-		r.msg.Release()
-		r.msg = nil
-	}
-}
 
 // Message checks and returns the next message, valid until the next call.
 func (r *framedReader) Message() (*ipc.Message, error) {
@@ -76,21 +61,12 @@ func (r *framedReader) Message() (*ipc.Message, error) {
 	if len(meta) < 4 || len(meta) > verify.MaxMetadataSize {
 		return nil, errorf("ipc message: metadata length %d is outside [4,%d]", len(meta), verify.MaxMetadataSize)
 	}
-	m, err := verify.Message(meta, r.schema)
+	m, err := r.check(meta)
 	if err != nil {
-		return nil, errorf("%w", err)
-	}
-	if m.Schema != nil && r.schema == nil {
-		r.schema = m.Schema
-	}
-	if m.BodyLen > r.limit {
-		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.BodyLen, r.limit)
+		return nil, err
 	}
 	if m.BodyLen > int64(len(body)) {
 		return nil, errorf("ipc message: body of %d bytes is shorter than the %d the metadata states", len(body), m.BodyLen)
-	}
-	if r.msg != nil {
-		r.msg.Release()
 	}
 	body = body[:m.BodyLen]
 	if err := verify.Body(meta, r.schema, m.BodyLen, verify.Slice(body)); err != nil {
@@ -105,8 +81,7 @@ func (r *framedReader) Message() (*ipc.Message, error) {
 		copy(bb.Bytes(), body)
 	}
 	mb := memory.NewBufferBytes(meta)
-	r.msg = ipc.NewMessage(mb, bb)
-	mb.Release()
-	bb.Release()
-	return r.msg, nil
+	defer mb.Release()
+	defer bb.Release()
+	return r.replace(ipc.NewMessage(mb, bb)), nil
 }

@@ -55,7 +55,13 @@ func framedMessages(t testing.TB, col *fixedshape.Array) []framed {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	data := buf.Bytes()
+	return splitMessages(t, buf.Bytes())
+}
+
+// splitMessages splits the IPC stream data into its messages, as
+// arrow-go's message reader reads them.
+func splitMessages(t testing.TB, data []byte) []framed {
+	t.Helper()
 	cr := &countingReader{r: bytes.NewReader(data)}
 	mr := ipc.NewMessageReader(cr)
 	defer mr.Release()
@@ -124,40 +130,31 @@ func TestIPCMessageReader(t *testing.T) {
 	if len(msgs) != 4 {
 		t.Fatalf("%d messages, want a schema and 3 batches", len(msgs))
 	}
-	t.Run("round trip", func(t *testing.T) {
-		r, err := arrowipc.NewIPCMessageReader(nextOf(msgs, nil), arrowipc.WithAllocator(mem))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := readAll(t, mem, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer got.Release()
-		if !fixedshape.Equal(col, got) {
-			t.Errorf("got %v\nwant %v", got, col)
-		}
-	})
-	t.Run("unaligned bodies", func(t *testing.T) {
-		moved := make([]framed, len(msgs))
-		for i, m := range msgs {
-			b := make([]byte, len(m.body)+1)
-			copy(b[1:], m.body)
-			moved[i] = framed{meta: m.meta, body: b[1:]}
-		}
-		r, err := arrowipc.NewIPCMessageReader(nextOf(moved, nil), arrowipc.WithAllocator(mem))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := readAll(t, mem, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer got.Release()
-		if !fixedshape.Equal(col, got) {
-			t.Errorf("got %v\nwant %v", got, col)
-		}
-	})
+	moved := make([]framed, len(msgs)) // the bodies, unaligned
+	for i, m := range msgs {
+		b := make([]byte, len(m.body)+1)
+		copy(b[1:], m.body)
+		moved[i] = framed{meta: m.meta, body: b[1:]}
+	}
+	for _, tc := range []struct {
+		name string
+		msgs []framed
+	}{{"round trip", msgs}, {"unaligned bodies", moved}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := arrowipc.NewIPCMessageReader(nextOf(tc.msgs, nil), arrowipc.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := readAll(t, mem, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer got.Release()
+			if !fixedshape.Equal(col, got) {
+				t.Errorf("got %v\nwant %v", got, col)
+			}
+		})
+	}
 	errStop := errors.New("transport gone")
 	short := append([]framed{msgs[0]}, framed{meta: msgs[1].meta, body: msgs[1].body[:len(msgs[1].body)-8]})
 	garbage := append([]framed{msgs[0]}, framed{meta: bytes.Repeat([]byte{0xff}, 64), body: nil})

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/arrowconv"
@@ -19,31 +18,7 @@ import (
 // splits it into its messages (schema, then the batch).
 func framedRecord(t testing.TB, rec arrow.RecordBatch) []framed {
 	t.Helper()
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	cr := &countingReader{r: bytes.NewReader(data)}
-	mr := ipc.NewMessageReader(cr)
-	defer mr.Release()
-	var out []framed
-	for {
-		before := cr.n
-		msg, err := mr.Message()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		body := int(msg.BodyLen())
-		out = append(out, framed{meta: data[before+8 : cr.n-body], body: data[cr.n-body : cr.n]})
-	}
+	return splitMessages(t, arrowGoIPC(t, false, []arrow.RecordBatch{rec}))
 }
 
 // FuzzIPCMessageReaderBodies feeds the Flight message reader (what

@@ -18,18 +18,7 @@ func streamSeed(f *testing.F, cmp arrowipc.Compression) []byte {
 	mem := memory.NewGoAllocator()
 	rec := testRecord(f, mem, 3, true)
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := arrowipc.NewIPCStreamWriter(&buf, rec.Schema(), arrowipc.WithCompression(cmp))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		f.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		f.Fatal(err)
-	}
-	return buf.Bytes()
+	return encodeIPC(f, rec, false, cmp)
 }
 
 // checkHandedOut checks a batch a reader handed out: valid in full
@@ -94,20 +83,7 @@ func fileSeed(f *testing.F, cmp arrowipc.Compression) []byte {
 	mem := memory.NewGoAllocator()
 	rec := testRecord(f, mem, 3, true)
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := arrowipc.NewIPCFileWriter(&buf, rec.Schema(), arrowipc.WithCompression(cmp))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for range 2 {
-		if err := w.Write(rec); err != nil {
-			f.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		f.Fatal(err)
-	}
-	return buf.Bytes()
+	return writeIPC(f, true, []arrow.RecordBatch{rec, rec}, arrowipc.WithCompression(cmp))
 }
 
 // FuzzIPCFile feeds arbitrary bytes to the IPC file reader: it must

@@ -73,9 +73,7 @@ func logicalValues(t *testing.T, arr *fixedshape.Array, i int) []float64 {
 	if err := json.Unmarshal(b, &x); err != nil {
 		t.Fatal(err)
 	}
-	out := []float64{}
-	flatten(x, &out)
-	return out
+	return testvec.Flatten([]float64{}, x)
 }
 
 func columnEntry(t *testing.T, name string, arr *fixedshape.Array) manifestColumn {

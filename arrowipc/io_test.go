@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,20 +111,8 @@ func TestIPCStreamRoundTrip(t *testing.T) {
 					b.Release()
 				}
 			}()
-			var buf bytes.Buffer
-			w, err := arrowipc.NewIPCStreamWriter(&buf, rec.Schema(), arrowipc.WithCompression(cmp), arrowipc.WithAllocator(mem))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, b := range batches {
-				if err := w.Write(b); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+			data := writeIPC(t, false, batches, arrowipc.WithCompression(cmp), arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,11 +133,7 @@ func TestIPCVectors(t *testing.T) {
 	for _, v := range ipcVectors(t) {
 		t.Run(v.ID, func(t *testing.T) {
 			mem := checkedMem(t)
-			m, err := metadata.FromPhysical(v.PhysicalShape, v.DimNamesPhysical, v.Permutation)
-			if err != nil {
-				t.Fatal(err)
-			}
-			typ := fixedshape.MustNewType(elemType(t, v.ValueType), m)
+			typ := v.Type(t)
 			rows := [][]float64{make([]float64, typ.ListSize()), make([]float64, typ.ListSize())}
 			for k := range rows[0] {
 				rows[0][k], rows[1][k] = float64(k), float64(100-k)
@@ -167,7 +152,7 @@ func TestIPCVectors(t *testing.T) {
 			defer arr.Release()
 			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil), []arrow.Array{arr}, int64(arr.Len()))
 			defer rec.Release()
-			var buf bytes.Buffer
+			var data []byte
 			if md := v.FieldMetadata; md != nil {
 				// A plain FixedSizeList field carrying the extension keys,
 				// as Arrow C++ writes it.
@@ -178,29 +163,11 @@ func TestIPCVectors(t *testing.T) {
 				f := arrow.Field{Name: "t", Type: elemType(t, v.StorageType), Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
 				st := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f}, nil), []arrow.Array{arr.Storage()}, int64(arr.Len()))
 				defer st.Release()
-				w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(st.Schema()), ipc.WithAllocator(mem))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Write(st); err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
+				data = arrowGoIPC(t, true, []arrow.RecordBatch{st}, ipc.WithAllocator(mem))
 			} else {
-				w, err := arrowipc.NewIPCFileWriter(&buf, rec.Schema(), arrowipc.WithAllocator(mem))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Write(rec); err != nil {
-					t.Fatal(err)
-				}
-				if err := w.Close(); err != nil {
-					t.Fatal(err)
-				}
+				data = writeIPC(t, true, []arrow.RecordBatch{rec}, arrowipc.WithAllocator(mem))
 			}
-			r, err := arrowipc.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -245,13 +212,8 @@ func TestForeignMetadata(t *testing.T) {
 				[]string{arrowconv.ExtensionNameKey, arrowconv.ExtensionMetadataKey}, []string{fixedshape.ExtensionName, tc.json})}
 			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{f}, nil), []arrow.Array{arr.Storage()}, 2)
 			defer rec.Release()
-			var buf bytes.Buffer
-			w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-			w.Close()
-			r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+			data := arrowGoIPC(t, false, []arrow.RecordBatch{rec}, ipc.WithAllocator(mem))
+			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 			if tc.wantErr {
 				// Invalid metadata: the column opens as its storage
 				// with the reason kept.
@@ -276,7 +238,7 @@ func TestForeignMetadata(t *testing.T) {
 			if !ok {
 				t.Fatalf("column is %T", r.RecordBatch().Column(0))
 			}
-			if p := got.TensorType().Permutation(); !equalInts(p, tc.wantPerm) {
+			if p := got.TensorType().Permutation(); !slices.Equal(p, tc.wantPerm) {
 				t.Errorf("permutation %v, want %v", p, tc.wantPerm)
 			}
 			// The same field restored by TensorRecord (C Data, Parquet
@@ -291,18 +253,6 @@ func TestForeignMetadata(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // columnOf returns a column of typ whose tensor i has the physical

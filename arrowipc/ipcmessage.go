@@ -27,32 +27,65 @@ const metaChunk = 64 << 10
 // decodes it, and refuses a body over the body size limit before
 // allocating it from mem.
 type messageReader struct {
-	r      io.Reader
-	mem    memory.Allocator
-	limit  int64          // body size limit, at least 1
-	schema *verify.Schema // of the schema message, once read
-	refs   atomic.Int64
-	msg    *ipc.Message
-	hdr    [4]byte
+	r   io.Reader
+	mem memory.Allocator
+	hdr [4]byte
+	messageState
 }
 
 var _ ipc.MessageReader = (*messageReader)(nil)
 
 func newMessageReader(r io.Reader, mem memory.Allocator, limit int64) *messageReader {
-	mr := &messageReader{r: r, mem: mem, limit: limit}
+	mr := &messageReader{r: r, mem: mem, messageState: messageState{limit: limit}}
 	mr.refs.Store(1)
 	return mr
 }
 
+// messageState is what the ipc.MessageReaders of this package share: the
+// body size limit, the schema read so far, the references to the reader
+// and the message it handed out last, which the last Release releases.
+type messageState struct {
+	limit  int64          // body size limit, at least 1
+	schema *verify.Schema // of the schema message, once read
+	refs   atomic.Int64
+	msg    *ipc.Message
+}
+
+// check verifies the flatbuffer meta of a message, keeps the schema of
+// the first schema message and refuses a body over the limit.
+func (c *messageState) check(meta []byte) (verify.MessageInfo, error) {
+	m, err := verify.Message(meta, c.schema)
+	if err != nil {
+		return m, errorf("%w", err)
+	}
+	if m.Schema != nil && c.schema == nil {
+		c.schema = m.Schema
+	}
+	if m.BodyLen > c.limit {
+		return m, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.BodyLen, c.limit)
+	}
+	return m, nil
+}
+
 // Retain adds a reference.
-func (r *messageReader) Retain() { r.refs.Add(1) }
+func (c *messageState) Retain() { c.refs.Add(1) }
 
 // Release drops a reference; the last one releases the current message.
-func (r *messageReader) Release() {
-	if r.refs.Add(-1) == 0 && r.msg != nil {
-		r.msg.Release()
-		r.msg = nil
+func (c *messageState) Release() {
+	if c.refs.Add(-1) == 0 && c.msg != nil {
+		c.msg.Release()
+		c.msg = nil
 	}
+}
+
+// replace releases the current message and makes m, which it returns,
+// the current one.
+func (c *messageState) replace(m *ipc.Message) *ipc.Message {
+	if c.msg != nil {
+		c.msg.Release()
+	}
+	c.msg = m
+	return m
 }
 
 // Message reads the next message, valid until the next call; io.EOF at
@@ -82,15 +115,9 @@ func (r *messageReader) Message() (*ipc.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := verify.Message(meta, r.schema)
+	m, err := r.check(meta)
 	if err != nil {
-		return nil, errorf("%w", err)
-	}
-	if m.Schema != nil && r.schema == nil {
-		r.schema = m.Schema
-	}
-	if m.BodyLen > r.limit {
-		return nil, errorf("ipc message: body length %d exceeds the limit %d (WithBodySizeLimit)", m.BodyLen, r.limit)
+		return nil, err
 	}
 	if int64(int(m.BodyLen)) != m.BodyLen {
 		return nil, errorf("ipc message: body length %d is not addressable", m.BodyLen)
@@ -106,11 +133,7 @@ func (r *messageReader) Message() (*ipc.Message, error) {
 	}
 	mb := memory.NewBufferBytes(meta)
 	defer mb.Release()
-	if r.msg != nil {
-		r.msg.Release()
-	}
-	r.msg = ipc.NewMessage(mb, body)
-	return r.msg, nil
+	return r.replace(ipc.NewMessage(mb, body)), nil
 }
 
 // readMeta reads n bytes of metadata from r, allocating them as they

@@ -148,17 +148,8 @@ func TestIPCValidMetadata(t *testing.T) {
 // checkValidStream writes recs as a stream with arrow-go's writer and
 // reads them back with NewIPCStreamReader.
 func checkValidStream(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch, opts []ipc.Option) {
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, opts...)
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
+	data := arrowGoIPC(t, false, recs, opts...)
+	r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,21 +169,9 @@ func checkValidStream(t *testing.T, mem memory.Allocator, recs []arrow.RecordBat
 // them back through NewIPCFileReader and OpenMappedIPCFile; dict says the
 // columns hold dictionaries, which arrow-go's mapped reader cannot read.
 func checkValidFile(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch, opts []ipc.Option, dict bool) {
-	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	data := arrowGoIPC(t, true, recs, opts...)
 	path := filepath.Join(t.TempDir(), "valid.arrow")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, open := range []struct {
@@ -200,7 +179,7 @@ func checkValidFile(t *testing.T, mem memory.Allocator, recs []arrow.RecordBatch
 		f    func() (*arrowipc.FileReader, error)
 	}{
 		{"file", func() (*arrowipc.FileReader, error) {
-			return arrowipc.NewIPCFileReader(bytes.NewReader(buf.Bytes()), arrowipc.WithAllocator(mem))
+			return arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 		}},
 		{"mapped", func() (*arrowipc.FileReader, error) {
 			return arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(mem))

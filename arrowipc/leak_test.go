@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestFailedDecodeFreesMemory reads files whose second buffer or child
@@ -36,19 +37,7 @@ func TestFailedDecodeFreesMemory(t *testing.T) {
 
 func readFile(open func(string, ...arrowipc.Option) (*arrowipc.FileReader, error)) func(string, ...arrowipc.Option) error {
 	return func(path string, opts ...arrowipc.Option) error {
-		r, err := open(path, opts...)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for i := range r.NumRecords() {
-			rec, err := r.RecordBatch(i)
-			if err != nil {
-				return err
-			}
-			rec.Release()
-		}
-		return nil
+		return testvec.ReadEveryBatch(open(path, opts...))
 	}
 }
 
@@ -58,12 +47,5 @@ func readStreamFile(path string, opts ...arrowipc.Option) error {
 		return err
 	}
 	defer f.Close()
-	r, err := arrowipc.NewIPCStreamReader(f, opts...)
-	if err != nil {
-		return err
-	}
-	defer r.Release()
-	for r.Next() {
-	}
-	return r.Err()
+	return testvec.Drain(arrowipc.NewIPCStreamReader(f, opts...))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -57,12 +58,7 @@ func writeStream(t testing.TB) func(*bytes.Buffer, arrow.RecordBatch) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		testvec.WriteAll(t, w, rec)
 	}
 }
 
@@ -72,12 +68,7 @@ func writeFile(t testing.TB) func(*bytes.Buffer, arrow.RecordBatch) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		testvec.WriteAll(t, w, rec)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestInvalidOptions: every reader and writer refuses an invalid option
@@ -28,57 +29,35 @@ func TestInvalidOptions(t *testing.T) {
 	if err := os.WriteFile(path, file, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	closeFile := func(r *arrowipc.FileReader, err error) error {
-		if err == nil {
-			r.Close()
-		}
-		return err
-	}
 	entries := []struct {
 		name string
 		call func(opts ...arrowipc.Option) error
 	}{
-		{"OpenIPCFile", func(opts ...arrowipc.Option) error { return closeFile(arrowipc.OpenIPCFile(path, opts...)) }},
-		{"OpenMappedIPCFile", func(opts ...arrowipc.Option) error { return closeFile(arrowipc.OpenMappedIPCFile(path, opts...)) }},
+		{"OpenIPCFile", func(opts ...arrowipc.Option) error { return testvec.Closing(arrowipc.OpenIPCFile(path, opts...)) }},
+		{"OpenMappedIPCFile", func(opts ...arrowipc.Option) error { return testvec.Closing(arrowipc.OpenMappedIPCFile(path, opts...)) }},
 		{"MapIPCFile", func(opts ...arrowipc.Option) error {
 			f, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			return closeFile(arrowipc.MapIPCFile(f, opts...))
+			return testvec.Closing(arrowipc.MapIPCFile(f, opts...))
 		}},
 		{"NewIPCFileReader", func(opts ...arrowipc.Option) error {
-			return closeFile(arrowipc.NewIPCFileReader(bytes.NewReader(file), opts...))
+			return testvec.Closing(arrowipc.NewIPCFileReader(bytes.NewReader(file), opts...))
 		}},
 		{"NewIPCStreamReader", func(opts ...arrowipc.Option) error {
-			r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(stream), opts...)
-			if err == nil {
-				r.Release()
-			}
-			return err
+			return testvec.Releasing(arrowipc.NewIPCStreamReader(bytes.NewReader(stream), opts...))
 		}},
 		{"NewIPCMessageReader", func(opts ...arrowipc.Option) error {
 			next := func() ([]byte, []byte, error) { return nil, nil, io.EOF }
-			r, err := arrowipc.NewIPCMessageReader(next, opts...)
-			if err == nil {
-				r.Release()
-			}
-			return err
+			return testvec.Releasing(arrowipc.NewIPCMessageReader(next, opts...))
 		}},
 		{"NewIPCFileWriter", func(opts ...arrowipc.Option) error {
-			w, err := arrowipc.NewIPCFileWriter(io.Discard, rec.Schema(), opts...)
-			if err == nil {
-				return w.Close()
-			}
-			return err
+			return testvec.Closing(arrowipc.NewIPCFileWriter(io.Discard, rec.Schema(), opts...))
 		}},
 		{"NewIPCStreamWriter", func(opts ...arrowipc.Option) error {
-			w, err := arrowipc.NewIPCStreamWriter(io.Discard, rec.Schema(), opts...)
-			if err == nil {
-				return w.Close()
-			}
-			return err
+			return testvec.Closing(arrowipc.NewIPCStreamWriter(io.Discard, rec.Schema(), opts...))
 		}},
 	}
 	tests := []struct {

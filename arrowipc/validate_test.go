@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/arrowipc"
@@ -21,28 +20,7 @@ import (
 // file), which copies invalid offsets as they are.
 func arrowGoBytes(t *testing.T, rec arrow.RecordBatch, file bool) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	if file {
-		w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(rec.Schema()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return arrowGoIPC(t, file, []arrow.RecordBatch{rec})
 }
 
 // wantFault checks that err wraps arrow.ErrInvalid and a *validate.Error
@@ -66,14 +44,7 @@ func wantFault(t *testing.T, err error, path string, row int) {
 func readAllStream(t *testing.T, data []byte) error {
 	t.Helper()
 	mem := checkedMem(t)
-	r, err := arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
-	if err != nil {
-		return err
-	}
-	defer r.Release()
-	for r.Next() {
-	}
-	return r.Err()
+	return testvec.Drain(arrowipc.NewIPCStreamReader(bytes.NewReader(data), arrowipc.WithAllocator(mem)))
 }
 
 // readAllFile reads every batch of an IPC file, mapped or not, and returns
@@ -94,18 +65,7 @@ func readAllFile(t *testing.T, data []byte, mapped bool) error {
 	} else {
 		r, err = arrowipc.NewIPCFileReader(bytes.NewReader(data), arrowipc.WithAllocator(mem))
 	}
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	for i := range r.NumRecords() {
-		rec, err := r.RecordBatch(i)
-		if err != nil {
-			return err
-		}
-		rec.Release()
-	}
-	return nil
+	return testvec.ReadEveryBatch(r, err)
 }
 
 // TestReadRefusesInvalidStrings: a string column whose offsets leave its

@@ -18,8 +18,6 @@ import (
 var (
 	checkedMem = testvec.CheckedMem
 	seqColumn  = testvec.SeqColumn
-	putSeq     = testvec.PutSeq
-	putElem    = testvec.PutElem
 )
 
 // elemTypes are every element type a tensor column can have.

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
@@ -33,25 +34,13 @@ func TestInvalidOptions(t *testing.T) {
 		call func(opts ...parquetconv.Option) error
 	}{
 		{"OpenFile", func(opts ...parquetconv.Option) error {
-			r, err := parquetconv.OpenFile(path, opts...)
-			if err == nil {
-				r.Release()
-			}
-			return err
+			return testvec.Releasing(parquetconv.OpenFile(path, opts...))
 		}},
 		{"NewReader", func(opts ...parquetconv.Option) error {
-			r, err := parquetconv.NewReader(bytes.NewReader(file), opts...)
-			if err == nil {
-				r.Release()
-			}
-			return err
+			return testvec.Releasing(parquetconv.NewReader(bytes.NewReader(file), opts...))
 		}},
 		{"NewWriter", func(opts ...parquetconv.Option) error {
-			w, err := parquetconv.NewWriter(io.Discard, rec.Schema(), opts...)
-			if err == nil {
-				return w.Close()
-			}
-			return err
+			return testvec.Closing(parquetconv.NewWriter(io.Discard, rec.Schema(), opts...))
 		}},
 	}
 	zstd := parquetconv.WithCompression(parquetconv.ZSTD)

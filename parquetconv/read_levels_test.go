@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/google/go-cmp/cmp"
 )
@@ -42,14 +43,8 @@ func TestWalkRepLevels(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rows, pos, err := parquetconv.WalkRepLevels(tt.pages, tt.counts, tt.n)
-			if !tt.ok {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("err = %v, want an error wrapping arrow.ErrInvalid", err)
-				}
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff([2]int64{tt.rows, int64(tt.pos)}, [2]int64{rows, int64(pos)}); diff != "" {
 				t.Errorf("rows, pos (-want +got):\n%s", diff)
@@ -84,14 +79,8 @@ func TestAllEqual(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parquetconv.AllEqual(tt.b, tt.width, tt.count, 3&(1<<tt.width-1))
-			if !tt.ok {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("err = %v, want an error wrapping arrow.ErrInvalid", err)
-				}
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got != tt.want {
 				t.Errorf("AllEqual = %v, want %v", got, tt.want)
@@ -154,14 +143,8 @@ func TestNarrow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := parquetconv.Narrow(i32(tt.vals...), tt.w, tt.signed)
-			if !tt.ok {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("err = %v, want an error wrapping arrow.ErrInvalid", err)
-				}
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			want := make([]byte, len(tt.vals)*tt.w)
 			for i, v := range tt.vals {
@@ -206,14 +189,8 @@ func TestWalkLevels(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			k, nulls, err := parquetconv.WalkLevels(tt.rep, tt.def, tt.count, tt.n, 3, 1, tt.rows)
-			if !tt.ok {
-				if !errors.Is(err, arrow.ErrInvalid) {
-					t.Fatalf("err = %v, want an error wrapping arrow.ErrInvalid", err)
-				}
+			if !testvec.WantErr(t, err, testvec.InvalidIf(!tt.ok)) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.k, k); diff != "" {
 				t.Errorf("values (-want +got):\n%s", diff)

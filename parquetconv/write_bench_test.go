@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -77,12 +78,7 @@ func writeTo(b *testing.B, w interface{ Write([]byte) (int, error) }, rec arrow.
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := pw.Write(rec); err != nil {
-		b.Fatal(err)
-	}
-	if err := pw.Close(); err != nil {
-		b.Fatal(err)
-	}
+	testvec.WriteAll(b, pw, rec)
 }
 
 // BenchmarkWrite writes float32 embeddings and uint8 images,

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -44,12 +45,7 @@ func TestParquetWriterErrors(t *testing.T) {
 	if err := w2.Close(); err != nil {
 		t.Errorf("close after a refused record: %v", err)
 	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, rec)
 	if err := w.Write(rec); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("write after close: err = %v, want arrow.ErrInvalid", err)
 	}

@@ -91,9 +91,7 @@ func interopManifest(t *testing.T, rec arrow.RecordBatch) []byte {
 				if err := json.Unmarshal(b, &x); err != nil {
 					t.Fatal(err)
 				}
-				var vals []float64
-				flatten(x, &vals)
-				man.Logical[name] = logical{Row: r, Shape: a.TensorType().Shape(), Values: vals}
+				man.Logical[name] = logical{Row: r, Shape: a.TensorType().Shape(), Values: testvec.Flatten(nil, x)}
 				break
 			}
 		}
@@ -103,18 +101,6 @@ func interopManifest(t *testing.T, rec arrow.RecordBatch) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// flatten appends the numbers of a nested JSON array in order.
-func flatten(x any, out *[]float64) {
-	switch v := x.(type) {
-	case []any:
-		for _, e := range v {
-			flatten(e, out)
-		}
-	case float64:
-		*out = append(*out, v)
-	}
 }
 
 // TestInteropGoWritesOthersRead writes a Parquet file with the Go writer
@@ -162,12 +148,7 @@ func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Alloc
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := iw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := iw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, iw, rec)
 	f.Close()
 	man := filepath.Join(dir, "manifest.json")
 	if err := os.WriteFile(man, interopManifest(t, rec), 0o644); err != nil {

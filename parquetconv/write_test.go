@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -25,14 +27,7 @@ func writeFile(t testing.TB, schema *arrow.Schema, recs []arrow.RecordBatch, opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range recs {
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, recs...)
 	return buf.Bytes()
 }
 
@@ -231,23 +226,11 @@ func TestParquetRowGroups(t *testing.T) {
 			for i := range pf.NumRowGroups() {
 				got = append(got, pf.MetaData().RowGroup(i).NumRows())
 			}
-			if !equal64(got, tc.want) {
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("row groups of %v rows, want %v", got, tc.want)
 			}
 		})
 	}
-}
-
-func equal64(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestParquetMixedColumns writes an int64 and a string column beside the
@@ -363,12 +346,7 @@ func TestParquetWriterLeavesFileOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, rec)
 	if _, err := f.Seek(0, 0); err != nil {
 		t.Fatalf("file closed by the writer: %v", err)
 	}

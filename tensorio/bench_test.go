@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -31,14 +32,7 @@ func BenchmarkRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
+	testvec.WriteAll(b, w, recs...)
 	rec.Release()
 	a.Release()
 	for _, mapped := range []bool{false, true} {
@@ -51,16 +45,9 @@ func BenchmarkRead(b *testing.B) {
 				opts = append(opts, tensorio.WithMmap())
 			}
 			for b.Loop() {
-				r, err := tensorio.Open(path, opts...)
-				if err != nil {
+				if err := testvec.Drain(tensorio.Open(path, opts...)); err != nil {
 					b.Fatal(err)
 				}
-				for r.Next() {
-				}
-				if err := r.Err(); err != nil {
-					b.Fatal(err)
-				}
-				r.Release()
 			}
 		})
 		b.Run(name+"/impl=arrowipc", func(b *testing.B) {
@@ -71,18 +58,9 @@ func BenchmarkRead(b *testing.B) {
 				open = arrowipc.OpenMappedIPCFile
 			}
 			for b.Loop() {
-				r, err := open(path)
-				if err != nil {
+				if err := testvec.ReadEveryBatch(open(path)); err != nil {
 					b.Fatal(err)
 				}
-				for i := range r.NumRecords() {
-					rec, err := r.RecordBatch(i)
-					if err != nil {
-						b.Fatal(err)
-					}
-					rec.Release()
-				}
-				r.Close()
 			}
 		})
 	}

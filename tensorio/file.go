@@ -27,14 +27,8 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	format := c.format
-	if format == "" {
-		var err error
-		if format, err = FormatOf(name); err != nil {
-			f.Close()
-			return nil, err
-		}
-	} else if _, err := ParseFormat(string(format)); err != nil {
+	format, err := c.formatOf(name)
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -51,12 +45,7 @@ func OpenFile(f *os.File, name string, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, withPath(name, err)
 	}
-	if err := r.shape(c); err != nil {
-		r.Close()
-		return nil, err
-	}
-	r.start()
-	return r, nil
+	return r.ready(c)
 }
 
 // takeFile returns the file of OpenFile, which the caller now owns, or
@@ -87,22 +76,13 @@ func (r *Reader) openIPCFileFrom(c *config) error {
 		closeFile()
 		return err
 	}
-	i := 0
-	r.schema = fr.Schema()
-	r.close = func() error {
+	r.readBatches(fr, func() error {
 		err := fr.Close()
 		if cerr := closeFile(); err == nil {
 			err = cerr
 		}
 		return err
-	}
-	r.next = func() (arrow.RecordBatch, error) {
-		if i == fr.NumRecords() {
-			return nil, nil
-		}
-		i++
-		return fr.RecordBatch(i - 1)
-	}
+	})
 	return nil
 }
 
@@ -119,29 +99,5 @@ func (r *Reader) openIPCFileFrom(c *config) error {
 // when name appeared meanwhile. The new file gets 0666 less the umask.
 // Options and other errors are Create's; errors name name.
 func CreateIn(root *os.Root, name string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	c, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	f := c.format
-	if f == "" {
-		var err error
-		if f, err = FormatOf(name); err != nil {
-			return nil, err
-		}
-	}
-	if err := checkSchema(f, schema, c); err != nil {
-		return nil, withPath(name, err)
-	}
-	af, err := atomicfile.CreateIn(root, name)
-	if err != nil {
-		return nil, err
-	}
-	w, err := newWriter(af, f, schema, c)
-	if err != nil {
-		af.Abort()
-		return nil, withPath(name, err)
-	}
-	w.file, w.path = af, name
-	return w, nil
+	return create(name, schema, opts, func() (*atomicfile.File, error) { return atomicfile.CreateIn(root, name) })
 }

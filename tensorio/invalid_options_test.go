@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -30,36 +31,20 @@ func TestInvalidOptions(t *testing.T) {
 		call func(opts []tensorio.Option) error
 	}{
 		{"Open", func(opts []tensorio.Option) error {
-			r, err := tensorio.Open(path, opts...)
-			if err == nil {
-				r.Close()
-			}
-			return err
+			return testvec.Closing(tensorio.Open(path, opts...))
 		}},
 		{"Open missing file", func(opts []tensorio.Option) error {
-			r, err := tensorio.Open(filepath.Join(dir, "missing.arrow"), opts...)
-			if err == nil {
-				r.Close()
-			}
-			return err
+			return testvec.Closing(tensorio.Open(filepath.Join(dir, "missing.arrow"), opts...))
 		}},
 		{"OpenFile", func(opts []tensorio.Option) error {
 			f, err := os.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := tensorio.OpenFile(f, path, opts...)
-			if err == nil {
-				r.Close()
-			}
-			return err
+			return testvec.Closing(tensorio.OpenFile(f, path, opts...))
 		}},
 		{"NewReader", func(opts []tensorio.Option) error {
-			r, err := tensorio.NewReader(bytes.NewReader(nil), append(opts, tensorio.WithFormat(tensorio.IPCStream))...)
-			if err == nil {
-				r.Close()
-			}
-			return err
+			return testvec.Closing(tensorio.NewReader(bytes.NewReader(nil), append(opts, tensorio.WithFormat(tensorio.IPCStream))...))
 		}},
 		{"Create", func(opts []tensorio.Option) error {
 			w, err := tensorio.Create(filepath.Join(dir, "x.arrow"), schema, opts...)

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -85,12 +86,7 @@ func FuzzNewReader(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		if err := w.Write(rec); err != nil {
-			f.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			f.Fatal(err)
-		}
+		testvec.WriteAll(f, w, rec)
 		f.Add(uint8(0), buf.Bytes())
 		f.Add(uint8(i+1), buf.Bytes())
 	}

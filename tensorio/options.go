@@ -56,6 +56,30 @@ func (c *config) invalid(name string, value any, why string) {
 	}
 }
 
+// formatOf returns the format of WithFormat, checked, or else the format
+// path's extension names.
+func (c *config) formatOf(path string) (Format, error) {
+	if c.format == "" {
+		return FormatOf(path)
+	}
+	if _, err := ParseFormat(string(c.format)); err != nil {
+		return "", err
+	}
+	return c.format, nil
+}
+
+// atLeast returns the Option that sets *field(c) to n, or records n as
+// invalid, for the reason why, when it is below least.
+func atLeast[T int | int64](name string, n, least T, why string, field func(*config) *T) Option {
+	return func(c *config) {
+		if n < least {
+			c.invalid(name, n, why)
+			return
+		}
+		*field(c) = n
+	}
+}
+
 // WithFormat names the format instead of the file extension (Open,
 // Create); NewWriter needs it.
 func WithFormat(f Format) Option { return func(c *config) { c.format = f } }
@@ -84,26 +108,14 @@ func WithColumns(names ...string) Option {
 // WithOffset skips the first n rows, counted over all batches (Open).
 // A negative n is an invalid option.
 func WithOffset(n int64) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.invalid("WithOffset", n, "want a row count of 0 or more")
-			return
-		}
-		c.offset = n
-	}
+	return atLeast("WithOffset", n, 0, "want a row count of 0 or more", func(c *config) *int64 { return &c.offset })
 }
 
 // WithLimit stops after n rows (Open): with WithOffset(a), the reader
 // yields rows [a, a+n). Batches past the last row are not read. A
 // negative n is an invalid option.
 func WithLimit(n int64) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.invalid("WithLimit", n, "want a row count of 0 or more")
-			return
-		}
-		c.limit = n
-	}
+	return atLeast("WithLimit", n, 0, "want a row count of 0 or more", func(c *config) *int64 { return &c.limit })
 }
 
 // WithBatchRows cuts the batches read into batches of at most n rows
@@ -111,13 +123,7 @@ func WithLimit(n int64) Option {
 // decoded n rows at a time. n == 0 keeps the file's batches (the
 // default); a negative n is an invalid option.
 func WithBatchRows(n int) Option {
-	return func(c *config) {
-		if n < 0 {
-			c.invalid("WithBatchRows", n, "want a row count of 1 or more, or 0 for the file's batches")
-			return
-		}
-		c.batchRows = n
-	}
+	return atLeast("WithBatchRows", n, 0, "want a row count of 1 or more, or 0 for the file's batches", func(c *config) *int { return &c.batchRows })
 }
 
 // WithMmap maps IPC files and .npy files into memory instead of reading
@@ -149,13 +155,7 @@ func WithShape(m metadata.Metadata) Option { return func(c *config) { c.shape = 
 // WithWorkers sets the number of goroutines decoding Parquet row groups
 // (Open; default GOMAXPROCS). An n below 1 is an invalid option.
 func WithWorkers(n int) Option {
-	return func(c *config) {
-		if n < 1 {
-			c.invalid("WithWorkers", n, "want 1 or more")
-			return
-		}
-		c.workers = n
-	}
+	return atLeast("WithWorkers", n, 1, "want 1 or more", func(c *config) *int { return &c.workers })
 }
 
 // Compression is a codec of the writers, fstensor.Compression: IPC takes

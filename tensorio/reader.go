@@ -68,14 +68,9 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := c.format
-	explicit := f != ""
-	if !explicit {
-		var err error
-		if f, err = FormatOf(path); err != nil {
-			return nil, err
-		}
-	} else if _, err := ParseFormat(string(f)); err != nil {
+	explicit := c.format != ""
+	f, err := c.formatOf(path)
+	if err != nil {
 		return nil, err
 	}
 	if err := checkOptions(f, c); err != nil {
@@ -100,6 +95,12 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		}
 		return nil, withPath(path, err)
 	}
+	return r.ready(c)
+}
+
+// ready ends Open and OpenFile: it applies WithShape and starts the
+// reader, closing it on failure.
+func (r *Reader) ready(c *config) (*Reader, error) {
 	if err := r.shape(c); err != nil {
 		r.Close()
 		return nil, err
@@ -210,9 +211,16 @@ func (r *Reader) openIPCFile(c *config) error {
 	if err != nil {
 		return err
 	}
+	r.readBatches(fr, fr.Close)
+	return nil
+}
+
+// readBatches makes the reader yield the record batches of fr in order;
+// close ends fr and what it reads from.
+func (r *Reader) readBatches(fr *arrowipc.FileReader, close func() error) {
 	i := 0
 	r.schema = fr.Schema()
-	r.close = fr.Close
+	r.close = close
 	r.next = func() (arrow.RecordBatch, error) {
 		if i == fr.NumRecords() {
 			return nil, nil
@@ -220,7 +228,6 @@ func (r *Reader) openIPCFile(c *config) error {
 		i++
 		return fr.RecordBatch(i - 1)
 	}
-	return nil
 }
 
 func (r *Reader) openStream(c *config) error {

@@ -55,6 +55,21 @@ func (r *Reader) project(names []string) error {
 		}
 		idx[k], fields[k] = i[0], r.schema.Field(i[0])
 	}
+	r.mapColumns(fields, func(rec arrow.RecordBatch, cols []arrow.Array) error {
+		for k, i := range idx {
+			cols[k] = rec.Column(i)
+			cols[k].Retain()
+		}
+		return nil
+	})
+	return nil
+}
+
+// mapColumns gives the reader the columns fields, under the metadata of
+// its schema, and makes each batch from one it reads: columns fills cols,
+// one per field, with references of its own, which mapColumns releases
+// once the new batch holds them (also those set before an error).
+func (r *Reader) mapColumns(fields []arrow.Field, columns func(rec arrow.RecordBatch, cols []arrow.Array) error) {
 	md := r.schema.Metadata()
 	schema := arrow.NewSchema(fields, &md)
 	r.schema = schema
@@ -65,13 +80,19 @@ func (r *Reader) project(names []string) error {
 			return rec, err
 		}
 		defer rec.Release()
-		cols := make([]arrow.Array, len(idx))
-		for k, i := range idx {
-			cols[k] = rec.Column(i)
+		cols := make([]arrow.Array, len(fields))
+		defer func() {
+			for _, c := range cols {
+				if c != nil {
+					c.Release()
+				}
+			}
+		}()
+		if err := columns(rec, cols); err != nil {
+			return nil, err
 		}
 		return array.NewRecordBatch(schema, cols, rec.NumRows()), nil
 	}
-	return nil
 }
 
 // columnNames lists the columns of schema for an error message.
@@ -174,37 +195,21 @@ func (r *Reader) tensorize(m metadata.Metadata, mem memory.Allocator) error {
 	if !found {
 		return mismatch("shape %s: %s has no FixedSizeList of %d numbers nor list column of numbers (columns: %s)", metadata.FormatShape(m.Shape()), r.path, m.Size(), columnNames(r.schema))
 	}
-	md := r.schema.Metadata()
-	schema := arrow.NewSchema(fields, &md)
-	r.schema = schema
-	next := r.next
-	r.next = func() (arrow.RecordBatch, error) {
-		rec, err := next()
-		if rec == nil || err != nil {
-			return rec, err
-		}
-		defer rec.Release()
-		cols := make([]arrow.Array, rec.NumCols())
-		defer func() {
-			for i, c := range cols {
-				if conv[i] && c != nil {
-					c.Release()
-				}
-			}
-		}()
+	r.mapColumns(fields, func(rec arrow.RecordBatch, cols []arrow.Array) error {
 		for i := range cols {
 			if !conv[i] {
 				cols[i] = rec.Column(i)
+				cols[i].Retain()
 				continue
 			}
 			a, err := asTensors(rec.Column(i), m, mem)
 			if err != nil {
-				return nil, fmt.Errorf("column %q: %w", fields[i].Name, err)
+				return fmt.Errorf("column %q: %w", fields[i].Name, err)
 			}
 			cols[i] = a
 		}
-		return array.NewRecordBatch(schema, cols, rec.NumRows()), nil
-	}
+		return nil
+	})
 	return nil
 }
 

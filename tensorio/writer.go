@@ -55,6 +55,13 @@ type Writer struct {
 // being gone (its name carries the PID); HandleSignals removes them on
 // SIGINT and SIGTERM.
 func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
+	return create(path, schema, opts, func() (*atomicfile.File, error) { return atomicfile.Create(path) })
+}
+
+// create is Create and CreateIn once the target is chosen: it checks
+// opts, and schema against the format of path, before open creates the
+// temporary file; errors name path.
+func create(path string, schema *arrow.Schema, opts []Option, open func() (*atomicfile.File, error)) (*Writer, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
@@ -69,7 +76,7 @@ func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) 
 	if err := checkSchema(f, schema, c); err != nil {
 		return nil, withPath(path, err)
 	}
-	af, err := atomicfile.Create(path)
+	af, err := open()
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -169,12 +170,7 @@ func TestNewWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testvec.WriteAll(t, w, rec)
 	rr, err := arrowipc.NewIPCStreamReader(&buf, arrowipc.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)

@@ -62,6 +62,17 @@ func (e *Base) Unwrap() []error {
 // another error wraps it in turn, loses its own "pkg: " prefix, so that
 // the package name appears once.
 func Make(pkg, format string, args ...any) Base {
+	b := Unprefixed(format, args...)
+	prefix := pkg + ": "
+	msg := strings.ReplaceAll(b.msg, ": "+prefix, ": ")
+	b.msg = prefix + strings.TrimPrefix(msg, prefix)
+	return b
+}
+
+// Unprefixed is [Make] without the package name: the message is
+// fmt.Sprintf(format, args...). It is for an internal package whose
+// errors its parent package wraps in its own, which names the package.
+func Unprefixed(format string, args ...any) Base {
 	err := fmt.Errorf(format, args...)
 	var causes []error
 	switch u := err.(type) {
@@ -70,10 +81,7 @@ func Make(pkg, format string, args ...any) Base {
 	case interface{ Unwrap() []error }:
 		causes = u.Unwrap()
 	}
-	prefix := pkg + ": "
-	msg := strings.ReplaceAll(err.Error(), ": "+prefix, ": ")
-	msg = strings.TrimPrefix(msg, prefix)
-	return Base{msg: prefix + msg, causes: causes}
+	return Base{msg: err.Error(), causes: causes}
 }
 
 // Kind is [Make] with a sentinel the error matches without printing it:

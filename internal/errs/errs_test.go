@@ -167,3 +167,16 @@ func TestBase(t *testing.T) {
 		})
 	}
 }
+
+func TestUnprefixed(t *testing.T) {
+	lower := lowerf("bad")
+	err := &upperErr{errs.Unprefixed("row %d: %w and %w", 4, io.EOF, lower)}
+	if diff := cmp.Diff("row 4: EOF and lower: bad", err.Error()); diff != "" {
+		t.Errorf("message (-want +got):\n%s", diff)
+	}
+	for _, target := range []error{arrow.ErrInvalid, io.EOF, lower} {
+		if !errors.Is(err, target) {
+			t.Errorf("errors.Is(err, %v) = false, want true", target)
+		}
+	}
+}

@@ -116,3 +116,24 @@ func ExampleRecord(n int) arrow.RecordBatch {
 	defer arr.Release()
 	return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "m", Type: typ}}, nil), []arrow.Array{arr}, int64(n))
 }
+
+// BatchWriter is a writer of record batches, as those of arrowipc,
+// parquetconv, tensorio and arrow-go's ipc package are.
+type BatchWriter interface {
+	Write(arrow.RecordBatch) error
+	Close() error
+}
+
+// WriteAll writes recs to w in order and closes it, failing the test on
+// an error.
+func WriteAll(t testing.TB, w BatchWriter, recs ...arrow.RecordBatch) {
+	t.Helper()
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

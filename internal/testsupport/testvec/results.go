@@ -2,7 +2,9 @@ package testvec
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
+	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -75,6 +77,47 @@ func Floats(dt arrow.DataType, b []byte) []float64 {
 			out[k] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*k:]))
 		}
 		return out
+	}
+	return nil
+}
+
+// Flatten appends the numbers of x, a JSON array decoded into any and
+// nested to any depth, to dst in order and returns it.
+func Flatten(dst []float64, x any) []float64 {
+	switch x := x.(type) {
+	case []any:
+		for _, e := range x {
+			dst = Flatten(dst, e)
+		}
+	case float64:
+		dst = append(dst, x)
+	}
+	return dst
+}
+
+// WantErr fails the test unless err wraps want, or is nil when want is
+// nil; it reports whether err is nil, that is whether the test goes on to
+// check the result.
+func WantErr(t testing.TB, err, want error) bool {
+	t.Helper()
+	if want != nil {
+		if !errors.Is(err, want) {
+			t.Fatalf("err = %v, want an error wrapping %v", err, want)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
+// InvalidIf returns arrow.ErrInvalid when invalid holds, else nil: the
+// want of [WantErr] for a table whose rows say whether the input is
+// invalid.
+func InvalidIf(invalid bool) error {
+	if invalid {
+		return arrow.ErrInvalid
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
 )
 
 // Dir returns the absolute path of the repository's testdata directory.
@@ -56,6 +57,21 @@ type TypeSpec struct {
 	PhysicalShape    Ints     `json:"physical_shape"`
 	Permutation      Ints     `json:"permutation"`
 	DimNamesPhysical []string `json:"dim_names_physical"`
+}
+
+// Type returns the tensor type s describes, failing the test when it is
+// invalid.
+func (s TypeSpec) Type(t testing.TB) *fixedshape.Type {
+	t.Helper()
+	m, err := metadata.FromPhysical(s.PhysicalShape, s.DimNamesPhysical, s.Permutation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, err := fixedshape.NewType(MustDataType(t, s.ValueType), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ
 }
 
 // Case is one case of arrow_fixed_shape_tensor.json. Fields a kind does not
@@ -129,6 +145,30 @@ func Kind(cases []Case, kinds ...string) []Case {
 	return out
 }
 
+// Vectors returns the cases of arrow_fixed_shape_tensor.json of the
+// given kinds, each decoded into a T of the caller's, for the fields Case
+// lacks or decodes otherwise. It fails the test when the file cannot be
+// read or holds no case of these kinds.
+func Vectors[T any](t testing.TB, kinds ...string) []T {
+	t.Helper()
+	cases, err := Load("arrow_fixed_shape_tensor.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []T
+	for _, c := range Kind(cases, kinds...) {
+		var v T
+		if err := json.Unmarshal(c.Raw, &v); err != nil {
+			t.Fatalf("case %s: %v", c.ID, err)
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no vectors of kinds %v", kinds)
+	}
+	return out
+}
+
 var primitives = map[string]arrow.DataType{
 	"int8": arrow.PrimitiveTypes.Int8, "int16": arrow.PrimitiveTypes.Int16,
 	"int32": arrow.PrimitiveTypes.Int32, "int64": arrow.PrimitiveTypes.Int64,
@@ -170,6 +210,16 @@ func DataType(s string) (arrow.DataType, error) {
 		return arrow.FixedSizeListOfNonNullable(int32(n), edt), nil
 	}
 	return arrow.FixedSizeListOf(int32(n), edt), nil
+}
+
+// MustDataType is [DataType] failing the test on a name it does not know.
+func MustDataType(t testing.TB, name string) arrow.DataType {
+	t.Helper()
+	dt, err := DataType(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dt
 }
 
 // Seed is one case of seed_systems.json: the foreign tensor formats,

@@ -1,33 +1,15 @@
 package format
 
-import (
-	"errors"
-	"fmt"
+import "github.com/fstensor/fstensor/internal/errs"
 
-	"github.com/apache/arrow-go/v18/arrow"
-)
+type base = errs.Base
 
 // Error is an error of the format's decoding: it wraps arrow.ErrInvalid
-// and its cause, if any. Its text names no package: package parquetconv
+// and its causes, if any. Its text names no package: package parquetconv
 // wraps it in its own error, which does.
-type Error struct {
-	msg   string
-	cause error
-}
+type Error struct{ base }
 
-// Error returns the message.
-func (e *Error) Error() string { return e.msg }
-
-// Unwrap returns arrow.ErrInvalid and the cause, if any.
-func (e *Error) Unwrap() []error {
-	if e.cause == nil {
-		return []error{arrow.ErrInvalid}
-	}
-	return []error{arrow.ErrInvalid, e.cause}
-}
-
-// errorf formats an error; a %w argument becomes the cause.
+// errorf formats an error; a %w argument becomes a cause.
 func errorf(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	return &Error{msg: err.Error(), cause: errors.Unwrap(err)}
+	return &Error{errs.Unprefixed(format, args...)}
 }

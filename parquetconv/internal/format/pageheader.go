@@ -42,67 +42,29 @@ type PageHeader struct {
 func ParsePageHeader(b []byte) (PageHeader, int, error) {
 	h := PageHeader{CompressedV2: true, Type: -1, Uncompressed: -1, Compressed: -1}
 	r := &thriftReader{b: b, what: "page header"}
+	top := []*int32{1: &h.Type, 2: &h.Uncompressed, 3: &h.Compressed}
+	v1 := []*int32{1: &h.NumValues, 2: &h.Encoding, 3: &h.DefEnc, 4: &h.RepEnc}
+	dict := []*int32{1: &h.NumValues, 2: &h.Encoding}
+	v2 := []*int32{1: &h.NumValues, 3: &h.NumRows, 4: &h.Encoding, 5: &h.DefLen, 6: &h.RepLen}
 	r.structFields(func(id int16, typ byte) bool {
 		switch {
-		case id == 1 && typ == tI32:
-			h.Type = r.i32()
-		case id == 2 && typ == tI32:
-			h.Uncompressed = r.i32()
-		case id == 3 && typ == tI32:
-			h.Compressed = r.i32()
 		case id == 5 && typ == tStruct && h.Type == PageData:
 			h.HasPage = true
-			r.structFields(func(id int16, typ byte) bool {
-				switch {
-				case id == 1 && typ == tI32:
-					h.NumValues = r.i32()
-				case id == 2 && typ == tI32:
-					h.Encoding = r.i32()
-				case id == 3 && typ == tI32:
-					h.DefEnc = r.i32()
-				case id == 4 && typ == tI32:
-					h.RepEnc = r.i32()
-				default:
-					return false
-				}
-				return true
-			})
+			r.structFields(func(id int16, typ byte) bool { return r.i32Field(v1, id, typ) })
 		case id == 7 && typ == tStruct && h.Type == PageDictionary:
 			h.HasPage = true
-			r.structFields(func(id int16, typ byte) bool {
-				switch {
-				case id == 1 && typ == tI32:
-					h.NumValues = r.i32()
-				case id == 2 && typ == tI32:
-					h.Encoding = r.i32()
-				default:
-					return false
-				}
-				return true
-			})
+			r.structFields(func(id int16, typ byte) bool { return r.i32Field(dict, id, typ) })
 		case id == 8 && typ == tStruct && h.Type == PageDataV2:
 			h.HasPage = true
 			r.structFields(func(id int16, typ byte) bool {
-				switch {
-				case id == 1 && typ == tI32:
-					h.NumValues = r.i32()
-				case id == 3 && typ == tI32:
-					h.NumRows = r.i32()
-				case id == 4 && typ == tI32:
-					h.Encoding = r.i32()
-				case id == 5 && typ == tI32:
-					h.DefLen = r.i32()
-				case id == 6 && typ == tI32:
-					h.RepLen = r.i32()
-				case id == 7 && (typ == tTrue || typ == tFalse):
+				if id == 7 && (typ == tTrue || typ == tFalse) {
 					h.CompressedV2 = r.bool(typ)
-				default:
-					return false
+					return true
 				}
-				return true
+				return r.i32Field(v2, id, typ)
 			})
 		default:
-			return false
+			return r.i32Field(top, id, typ)
 		}
 		return true
 	})
@@ -116,4 +78,15 @@ func ParsePageHeader(b []byte) (PageHeader, int, error) {
 		return h, 0, errorf("page header: negative count (values %d, rows %d, level bytes %d and %d)", h.NumValues, h.NumRows, h.DefLen, h.RepLen)
 	}
 	return h, r.p, nil
+}
+
+// i32Field reads field id of type typ into *dst[id] when it is an i32 and
+// dst holds a pointer at id, and reports whether it did; a structFields
+// callback returns its result, so that other fields are skipped.
+func (r *thriftReader) i32Field(dst []*int32, id int16, typ byte) bool {
+	if typ != tI32 || id < 0 || int(id) >= len(dst) || dst[id] == nil {
+		return false
+	}
+	*dst[id] = r.i32()
+	return true
 }
