@@ -39,22 +39,8 @@ func BenchmarkMaterializeBool(b *testing.B) {
 		outBytes := (bc.batch*p.Metadata().Size() + 7) / 8
 		dst := make([]byte, outBytes)
 		src, _ := in.ValueBits()
-		b.Run(name+"/impl=expr", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(outBytes))
-			for b.Loop() {
-				if err := p.EvalInto(dst, in); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(name+"/impl=copy", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(outBytes))
-			for b.Loop() {
-				copy(dst, src[:outBytes])
-			}
-		})
+		benchEvalInto(b, name+"/impl=expr", p, dst, in)
+		benchCopy(b, name, dst, src)
 		in.Release()
 	}
 }

@@ -43,24 +43,11 @@ func BenchmarkMaterializeBoolTranspose(b *testing.B) {
 		out := shapeName(bc.batch, p.Metadata().Shape())
 		name := fmt.Sprintf("op=transpose/dtype=bool/shape=%s/out=%s", shapeName(bc.batch, bc.shape), out)
 		for _, impl := range []string{"expr", "bitwise"} {
-			b.Run(name+"/impl="+impl, func(b *testing.B) {
-				defer expr.SetBitTiles(expr.SetBitTiles(impl == "expr"))
-				b.ReportAllocs()
-				b.SetBytes(int64(outBytes))
-				for b.Loop() {
-					if err := p.EvalInto(dst, in); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			was := expr.SetBitTiles(impl == "expr")
+			benchEvalInto(b, name+"/impl="+impl, p, dst, in)
+			expr.SetBitTiles(was)
 		}
-		b.Run(name+"/impl=copy", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(outBytes))
-			for b.Loop() {
-				copy(dst, src[:outBytes])
-			}
-		})
+		benchCopy(b, name, dst, src)
 		in.Release()
 	}
 }
