@@ -36,25 +36,7 @@ func TestVarStdConstructors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := expr.Check(tt.e); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.text, tt.e.String()); diff != "" {
-				t.Errorf("String (-want +got):\n%s", diff)
-			}
-			again, err := expr.Parse(tt.e.String(), x)
-			if err != nil || !expr.Equal(again, tt.e) {
-				t.Errorf("Parse(String()) = %v, %v; not equal", again, err)
-			}
-			if !arrow.TypeEqual(tt.elem, tt.e.ElemType()) {
-				t.Errorf("ElemType = %v, want %v", tt.e.ElemType(), tt.elem)
-			}
-			if diff := cmp.Diff(tt.shape, tt.e.Metadata().Shape(), cmpEmpty); diff != "" {
-				t.Errorf("shape (-want +got):\n%s", diff)
-			}
-			if _, err := expr.CompilePlan(expr.Simplify(tt.e)); err != nil {
-				t.Errorf("CompilePlan(Simplify): %v", err)
-			}
+			checkBuilt(t, x, tt.e, tt.text, tt.elem, tt.shape)
 		})
 	}
 	if expr.Equal(expr.ReduceDdof(x, expr.Var, 1, false), expr.Reduce(x, expr.Var, false)) {
