@@ -93,14 +93,7 @@ func (rp *rowPlans) checkComputeInput() error {
 // dst, where the results lie back to back from row 0 on, a null row
 // taking nullBytes (zeroed). Consecutive rows of one plan share a worker.
 func (rp *rowPlans) runComputed(dst []byte, lo, hi, nullBytes int) {
-	off := 0
-	for _, pl := range rp.plans[:lo] {
-		if pl != nil {
-			off += pl.outBytes
-		} else {
-			off += nullBytes
-		}
-	}
+	off := rp.offset(lo, nullBytes)
 	w, offs, vals := rp.raw.Width, rp.raw.Offsets, rp.raw.Values
 	var cur *rowPlan
 	var wk *worker
