@@ -286,9 +286,15 @@ func (p *Plan) computeRow(w *worker, d, src []byte, t int) {
 		c.first.run(&c.nest1, w, view{b: src, dt: c.first.src}, base, out, nil)
 		return
 	}
-	r := c.first.red
-	w.acc.reset(r, c.first.val)
+	w.acc.reset(c.first.red, c.first.val)
 	c.first.run(&c.nest1, w, view{b: src, dt: c.first.src}, base, view{}, w.acc)
+	c.finish(w, out)
+}
+
+// finish writes the reduction the first pass left in w.acc into out,
+// through the second pass when there is one.
+func (c *compute) finish(w *worker, out view) {
+	r := c.first.red
 	if c.second == nil {
 		w.acc.finish(r, out)
 		return

@@ -151,15 +151,8 @@ func (p *Plan) computeTensor(w *worker, d, src []byte) {
 		clear(d)
 		return
 	}
-	out := view{b: d, dt: c.elem}
 	w.acc.reset(r, c.first.val)
-	if c.second == nil {
-		w.acc.finish(r, out)
-		return
-	}
-	red := view{b: w.red, dt: r.out}
-	w.acc.finish(r, red)
-	c.second.run(&c.nest2, w, red, 0, out, nil)
+	c.finish(w, view{b: d, dt: c.elem})
 }
 
 func emptyShape(shape []int) bool { return slices.Contains(shape, 0) }
