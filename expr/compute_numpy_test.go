@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
@@ -495,8 +496,7 @@ func TestComputeNumPy(t *testing.T) {
 // when the ways disagree or the null tensor's result is not null.
 func evalRows(t *testing.T, e expr.Expr, typ *fixedshape.Type, raw []byte, batch int) [][]byte {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	size := typ.ListSize()
 	w := len(raw) / max(1, batch*size)
 	if size == 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/half"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
 	"github.com/google/go-cmp/cmp"
@@ -255,8 +256,7 @@ func checkParseErrors(t *testing.T, x expr.Expr, cases []parseErrorCase) {
 // TestComputePlan checks the plan's result type and the view API's
 // answers for computing expressions.
 func TestComputePlan(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(u8, metadata.MustNew([]int{2, 3}, nil, nil))
 	in, err := fixedshape.FromSlice(typ, []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, []bool{true, false})
 	if err != nil {
@@ -310,8 +310,7 @@ func TestComputePlan(t *testing.T) {
 // workers and stream float32 results past the caches, and checks each
 // tensor's result against the same expression over that tensor alone.
 func TestComputeLarge(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(u8, metadata.MustNew([]int{64, 48, 3}, nil, nil))
 	const rows = 160
 	data := make([]uint8, rows*typ.ListSize())

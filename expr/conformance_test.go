@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 	"github.com/google/go-cmp/cmp"
@@ -80,8 +80,7 @@ func int64Input(t *testing.T, shape []int) expr.Expr {
 // physical order and returns the result's elements.
 func evalInt64(t *testing.T, e expr.Expr) ([]int64, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(e.ElemType(), e.Input())
 	data := make([]int64, typ.ListSize())
 	for i := range data {

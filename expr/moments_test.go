@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 	"github.com/google/go-cmp/cmp"
@@ -104,8 +105,7 @@ func TestVarStdParse(t *testing.T) {
 // along rows, strided columns, blocked channels, after a view): the
 // one-pass formula E[x^2] - E[x]^2 gets no digit of it right.
 func TestVarStdOffset(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	const rows, cols = 2048, 4
 	typ := fixedshape.MustNewType(f64, metadata.MustNew([]int{rows, cols}, nil, nil))
 	vals := make([]float64, 2*rows*cols)
@@ -165,8 +165,7 @@ func TestVarStdOffset(t *testing.T) {
 // TestVarStdVarShape checks that ddof reaches each row's plan of a
 // variable-shape column.
 func TestVarStdVarShape(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(u8, 3, varshape.Options{UniformShape: []int{varshape.Varies, varshape.Varies, 3}})
 	b, err := varshape.NewBuilder[uint8](mem, typ)
 	if err != nil {

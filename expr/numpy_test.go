@@ -7,10 +7,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -233,8 +233,7 @@ func evalNumpyCase[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | fl
 	if err != nil {
 		t.Fatalf("Compile after Parse: %v", err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	full, err := fixedshape.FromSlice(typ, data, nil)
 	if err != nil {
 		t.Fatal(err)

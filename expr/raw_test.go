@@ -11,6 +11,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -40,8 +41,7 @@ func TestRawElemTypes(t *testing.T) {
 	for _, dt := range elems {
 		for _, tt := range tests {
 			t.Run(dt.String()+"/"+tt.name, func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				m := metadata.MustNew(tt.shape, nil, tt.perm)
 				typ := fixedshape.MustNewType(dt, m)
 				ityp := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
@@ -134,8 +134,7 @@ func TestBoolExprs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			m := metadata.MustNew(tt.shape, nil, tt.perm)
 			typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Boolean, m)
 			ityp := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
