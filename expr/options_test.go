@@ -21,16 +21,7 @@ import (
 func TestInvalidOptions(t *testing.T) {
 	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 3}, nil, nil))
-	b, err := fixedshape.NewBuilder[float32](mem, typ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Release()
-	if err := b.Append(make([]float32, 6)); err != nil {
-		t.Fatal(err)
-	}
-	b.AppendNull()
-	in := b.NewArray()
+	in := testvec.Column[float32](t, mem, typ, []bool{false, true}, 0)
 	defer in.Release()
 
 	vtyp := varshape.MustNewType(arrow.PrimitiveTypes.Float32, 2, varshape.Options{})
