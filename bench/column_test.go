@@ -55,44 +55,43 @@ func BenchmarkColumn(b *testing.B) {
 		must(b, err)
 		col, err := fixedshape.ColumnOf[float32](arr)
 		must(b, err)
-		var sink float32
-		b.Run("op=read/"+base+"/impl=tensor-data", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(n * size))
-			for b.Loop() {
-				var sum float32
+		reads := []struct {
+			impl string
+			sum  func() float32
+		}{
+			{"tensor-data", func() (sum float32) {
 				for i := range arr.Len() {
 					for _, v := range col.Tensor(i).PhysicalData() {
 						sum += v
 					}
 				}
-				sink += sum
-			}
-		})
-		b.Run("op=read/"+base+"/impl=tensor-all", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(n * size))
-			for b.Loop() {
-				var sum float32
+				return sum
+			}},
+			{"tensor-all", func() (sum float32) {
 				for i := range arr.Len() {
 					for v := range col.Tensor(i).All() {
 						sum += v
 					}
 				}
-				sink += sum
-			}
-		})
-		b.Run("op=read/"+base+"/impl=flat", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(n * size))
-			for b.Loop() {
-				var sum float32
+				return sum
+			}},
+			{"flat", func() (sum float32) {
 				for _, v := range col.Values() {
 					sum += v
 				}
-				sink += sum
-			}
-		})
+				return sum
+			}},
+		}
+		var sink float32
+		for _, r := range reads {
+			b.Run("op=read/"+base+"/impl="+r.impl, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(n * size))
+				for b.Loop() {
+					sink += r.sum()
+				}
+			})
+		}
 		arr.Release()
 		_ = sink
 	}

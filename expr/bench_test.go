@@ -43,6 +43,32 @@ func benchInput(b *testing.B, batch int, shape []int) (*fixedshape.Type, *fixeds
 	return typ, in
 }
 
+// benchEvalInto runs the sub-benchmark name: p.EvalInto(dst, in) into
+// the reused dst, counting len(dst) bytes an op.
+func benchEvalInto(b *testing.B, name string, p *expr.Plan, dst []byte, in *fixedshape.Array) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(dst)))
+		for b.Loop() {
+			if err := p.EvalInto(dst, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchCopy runs the baseline name+"/impl=copy": copy() of len(dst) bytes
+// of src into dst.
+func benchCopy(b *testing.B, name string, dst, src []byte) {
+	b.Run(name+"/impl=copy", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(dst)))
+		for b.Loop() {
+			copy(dst, src[:len(dst)])
+		}
+	})
+}
+
 func shapeName(batch int, shape []int) string {
 	s := fmt.Sprint(batch)
 	for _, d := range shape {
@@ -59,22 +85,8 @@ func BenchmarkMaterialize(b *testing.B) {
 		outBytes := bc.batch * p.Metadata().Size() * 4
 		dst := make([]byte, outBytes)
 		src := in.ValueBytes()
-		b.Run(name+"/impl=expr", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(outBytes))
-			for b.Loop() {
-				if err := p.EvalInto(dst, in); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(name+"/impl=copy", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(outBytes))
-			for b.Loop() {
-				copy(dst, src[:outBytes])
-			}
-		})
+		benchEvalInto(b, name+"/impl=expr", p, dst, in)
+		benchCopy(b, name, dst, src)
 		b.Run(name+"/impl=eval", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(outBytes))
@@ -126,22 +138,8 @@ func BenchmarkMaterializeNarrow(b *testing.B) {
 		outBytes := bc.batch * p.Metadata().Size() * w
 		dst := make([]byte, outBytes)
 		name := fmt.Sprintf("op=%s/dtype=%s/shape=%s", bc.op, bc.typ, shapeName(bc.batch, bc.shape))
-		b.Run(name+"/impl=expr", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(outBytes))
-			for b.Loop() {
-				if err := p.EvalInto(dst, in); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(name+"/impl=copy", func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(outBytes))
-			for b.Loop() {
-				copy(dst, src[:outBytes])
-			}
-		})
+		benchEvalInto(b, name+"/impl=expr", p, dst, in)
+		benchCopy(b, name, dst, src)
 		in.Release()
 	}
 }

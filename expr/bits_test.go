@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
@@ -113,8 +114,7 @@ func axesText(perm []int) string {
 // reversed axes before the transpose, sliced input columns (bit offsets)
 // and null tensors.
 func TestBoolTransposeTiles(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 
 	type input struct {
 		name  string
@@ -186,8 +186,7 @@ func TestBoolTransposeTiles(t *testing.T) {
 // TestBoolTransposeValues checks one transpose element by element through
 // BoolAt, so the reference itself is checked.
 func TestBoolTransposeValues(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Boolean, metadata.MustNew([]int{5, 67, 70}, nil, nil))
 	col := randomBools(t, mem, typ, 3, false, 11)
 	defer col.Release()

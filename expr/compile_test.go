@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 	"github.com/google/go-cmp/cmp"
@@ -143,8 +144,7 @@ func TestCompileTwoColumnsError(t *testing.T) {
 // known before data is the type of what Eval returns, and that the values
 // are the Plan's.
 func TestProgramComputeCases(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	r := rand.New(rand.NewPCG(25, 1))
 	const batch = 3
 	for _, c := range append(computeCases(), shapeCases...) {
@@ -233,8 +233,7 @@ func valueBytes(a arrow.Array) []byte {
 // with a null) and a variable-shape column, and checks the results and
 // their types against Schema.
 func TestProgramEvalColumns(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	vt := mustVar(t, u16, varshape.Varies, 2)
 	schema := schemaOf(arrow.Field{Name: "price", Type: f64, Nullable: true}, arrow.Field{Name: "v", Type: vt, Nullable: true})
 	b := array.NewFloat64Builder(mem)
@@ -306,8 +305,7 @@ func checkProgram(t *testing.T, text string, in *varshape.Array, want arrow.Arra
 // TestProgramConcurrent evaluates one Program from several goroutines,
 // over fixed- and variable-shape columns, and checks every result.
 func TestProgramConcurrent(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	vt := mustVar(t, u16, varshape.Varies, 2)
 	ft := mustFixed(t, f32, 2, 2)
 	schema := schemaOf(arrow.Field{Name: "v", Type: vt, Nullable: true}, arrow.Field{Name: "f", Type: ft, Nullable: true})

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
@@ -18,8 +17,6 @@ import (
 // tensors to one value each over many tensors, with nulls, on one and
 // several workers, against sums computed here in float64.
 func TestComputeFlatReductions(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
 	const batch, size = 300, 40
 	typ := fixedshape.MustNewType(f32, metadata.MustNew([]int{4, 10}, nil, nil))
 	data := make([]float32, batch*size)

@@ -3,7 +3,6 @@ package expr_test
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -16,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 )
@@ -431,17 +430,7 @@ func TestComputeNumPy(t *testing.T) {
 		raw[i] = randomColumn(r, c, batch)
 		reqs[i] = computeRequest{DType: numpyDType(c.dtype), Shape: c.shape, Batch: batch, Data: base64.StdEncoding.EncodeToString(raw[i]), Text: c.text}
 	}
-	stdin, err := json.Marshal(reqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var results []computeResult
-	if err := json.Unmarshal(pyrun.Run(t, computeScript, stdin, []string{"numpy"}), &results); err != nil {
-		t.Fatal(err)
-	}
-	if len(results) != len(cases) {
-		t.Fatalf("numpy answered %d cases of %d", len(results), len(cases))
-	}
+	results := askNumPy[computeResult](t, computeScript, reqs)
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			want := results[i]
@@ -507,8 +496,7 @@ func TestComputeNumPy(t *testing.T) {
 // when the ways disagree or the null tensor's result is not null.
 func evalRows(t *testing.T, e expr.Expr, typ *fixedshape.Type, raw []byte, batch int) [][]byte {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	size := typ.ListSize()
 	w := len(raw) / max(1, batch*size)
 	if size == 0 {

@@ -13,19 +13,21 @@ import (
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/half"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
 	"github.com/google/go-cmp/cmp"
 )
 
-// evalFloat64s evaluates text over one tensor of float64 values and
-// returns the result converted to int64 (the result must be an integer
-// tensor).
-func evalInts(t *testing.T, text string, vals []float64) []int64 {
+// evalValues evaluates text over one tensor of vals (element type elem,
+// shape [len(vals)]) from a checked allocator and returns the values of
+// the result; the test's cleanup releases them and checks that nothing
+// leaked.
+func evalValues[T fixedshape.Elem](t *testing.T, elem arrow.DataType, text string, vals []T) arrow.Array {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	typ := fixedshape.MustNewType(f64, metadata.MustNew([]int{len(vals)}, nil, nil))
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	typ := fixedshape.MustNewType(elem, metadata.MustNew([]int{len(vals)}, nil, nil))
 	in, err := fixedshape.FromSlice(typ, vals, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -35,8 +37,16 @@ func evalInts(t *testing.T, text string, vals []float64) []int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer out.Release()
-	child := out.(*fixedshape.Array).Storage().(*array.FixedSizeList).ListValues()
+	t.Cleanup(out.Release)
+	return out.(*fixedshape.Array).Storage().(*array.FixedSizeList).ListValues()
+}
+
+// evalInts evaluates text over one tensor of float64 values and
+// returns the result converted to int64 (the result must be an integer
+// tensor).
+func evalInts(t *testing.T, text string, vals []float64) []int64 {
+	t.Helper()
+	child := evalValues(t, f64, text, vals)
 	var got []int64
 	for i := range child.Len() {
 		switch c := child.(type) {
@@ -55,6 +65,32 @@ func evalInts(t *testing.T, text string, vals []float64) []int64 {
 		}
 	}
 	return got
+}
+
+// checkBuilt checks an expression e built over the input x: it passes
+// Check, prints as text, parses back to an equal expression, has element
+// type elem and shape, and compiles once simplified.
+func checkBuilt(t *testing.T, x, e expr.Expr, text string, elem arrow.DataType, shape []int) {
+	t.Helper()
+	if err := expr.Check(e); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(text, e.String()); diff != "" {
+		t.Errorf("String (-want +got):\n%s", diff)
+	}
+	again, err := expr.Parse(e.String(), x)
+	if err != nil || !expr.Equal(again, e) {
+		t.Errorf("Parse(String()) = %v, %v; not equal", again, err)
+	}
+	if !arrow.TypeEqual(elem, e.ElemType()) {
+		t.Errorf("ElemType = %v, want %v", e.ElemType(), elem)
+	}
+	if diff := cmp.Diff(shape, e.Metadata().Shape(), cmpEmpty); diff != "" {
+		t.Errorf("shape (-want +got):\n%s", diff)
+	}
+	if _, err := expr.CompilePlan(expr.Simplify(e)); err != nil {
+		t.Errorf("CompilePlan(Simplify): %v", err)
+	}
 }
 
 // TestAstypeFloatToInt checks the defined conversion of floats to
@@ -124,28 +160,9 @@ func TestComputeConstructors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := expr.Check(tt.e); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.text, tt.e.String()); diff != "" {
-				t.Errorf("String (-want +got):\n%s", diff)
-			}
-			again, err := expr.Parse(tt.e.String(), x)
-			if err != nil || !expr.Equal(again, tt.e) {
-				t.Errorf("Parse(String()) = %v, %v; not equal", again, err)
-			}
-			if !arrow.TypeEqual(tt.elem, tt.e.ElemType()) {
-				t.Errorf("ElemType = %v, want %v", tt.e.ElemType(), tt.elem)
-			}
-			m := tt.e.Metadata()
-			if diff := cmp.Diff(tt.shape, m.Shape(), cmpEmpty); diff != "" {
-				t.Errorf("shape (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.names, m.DimNames(), cmpEmpty); diff != "" {
+			checkBuilt(t, x, tt.e, tt.text, tt.elem, tt.shape)
+			if diff := cmp.Diff(tt.names, tt.e.Metadata().DimNames(), cmpEmpty); diff != "" {
 				t.Errorf("names (-want +got):\n%s", diff)
-			}
-			if _, err := expr.CompilePlan(expr.Simplify(tt.e)); err != nil {
-				t.Errorf("CompilePlan(Simplify): %v", err)
 			}
 		})
 	}
@@ -239,8 +256,7 @@ func checkParseErrors(t *testing.T, x expr.Expr, cases []parseErrorCase) {
 // TestComputePlan checks the plan's result type and the view API's
 // answers for computing expressions.
 func TestComputePlan(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(u8, metadata.MustNew([]int{2, 3}, nil, nil))
 	in, err := fixedshape.FromSlice(typ, []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, []bool{true, false})
 	if err != nil {
@@ -294,8 +310,7 @@ func TestComputePlan(t *testing.T) {
 // workers and stream float32 results past the caches, and checks each
 // tensor's result against the same expression over that tensor alone.
 func TestComputeLarge(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(u8, metadata.MustNew([]int{64, 48, 3}, nil, nil))
 	const rows = 160
 	data := make([]uint8, rows*typ.ListSize())
@@ -360,20 +375,7 @@ func TestClipNaNBound(t *testing.T) {
 	}
 	for _, text := range []string{"x.clip(nan, 1)", "x.clip(0, nan)", "x.clip(None, nan)", "x.astype(float64).clip(nan, None)", "(x * 2).clip(nan, 1)", "x.clip(nan, 1).sum(axis=0, keepdims=True)"} {
 		t.Run(text, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			typ := fixedshape.MustNewType(f32, metadata.MustNew([]int{len(vals)}, nil, nil))
-			in, err := fixedshape.FromSlice(typ, vals, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer in.Release()
-			out, err := expr.EvalArray(expr.MustParse(text, expr.Input(typ)), in, expr.WithAllocator(mem))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer out.Release()
-			child := out.(*fixedshape.Array).Storage().(*array.FixedSizeList).ListValues()
+			child := evalValues(t, f32, text, vals)
 			for i := range child.Len() {
 				var v float64
 				switch c := child.(type) {

@@ -4,50 +4,47 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 	"github.com/google/go-cmp/cmp"
 )
 
+// vector is a case of seed_systems.json with its input and expected
+// objects decoded by key.
 type vector struct {
-	ID       string                     `json:"id"`
-	System   string                     `json:"system"`
-	Input    map[string]json.RawMessage `json:"input"`
-	Expected map[string]json.RawMessage `json:"expected"`
+	ID              string
+	Input, Expected map[string]json.RawMessage
 }
 
+// loadVectors returns the cases of system (testvec.Seeds) as vectors.
 func loadVectors(t *testing.T, system string) []vector {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "seed_systems.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Cases []vector `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
 	var out []vector
-	for _, c := range doc.Cases {
-		if c.System == system {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s vectors", system)
+	for _, s := range testvec.Seeds(t, system) {
+		out = append(out, vector{ID: s.ID, Input: jsonObject(t, s.Input), Expected: jsonObject(t, s.Expected)})
 	}
 	return out
+}
+
+// jsonObject decodes a JSON object by key; no text decodes as nil.
+func jsonObject(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
+	t.Helper()
+	if len(raw) == 0 {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func field[T any](t *testing.T, m map[string]json.RawMessage, key string) (T, bool) {
@@ -80,8 +77,7 @@ func int64Input(t *testing.T, shape []int) expr.Expr {
 // physical order and returns the result's elements.
 func evalInt64(t *testing.T, e expr.Expr) ([]int64, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(e.ElemType(), e.Input())
 	data := make([]int64, typ.ListSize())
 	for i := range data {

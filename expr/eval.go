@@ -167,12 +167,9 @@ func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, er
 		values.Resize(n * p.out.Size() * p.width)
 		p.run(values.Bytes(), in, o.workers)
 	}
-	var valid *memory.Buffer
-	if nulls := in.NullN(); nulls > 0 {
-		valid = memory.NewResizableBuffer(o.mem)
+	valid := validity(in, o.mem)
+	if valid != nil {
 		defer valid.Release()
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		bitutil.CopyBitmap(in.NullBitmapBytes(), in.Data().Offset(), n, valid.Bytes(), 0)
 	}
 	child := array.NewData(p.elem, n*p.out.Size(), []*memory.Buffer{nil, values}, nil, 0, 0)
 	defer child.Release()

@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/numeric"
@@ -89,12 +88,9 @@ func (p *Plan) EvalArray(in *fixedshape.Array, opts ...Option) (arrow.Array, err
 	values := memory.NewResizableBuffer(o.mem)
 	defer values.Release()
 	values.Resize(n * size * width)
-	var valid *memory.Buffer
-	if nulls := in.NullN(); nulls > 0 {
-		valid = memory.NewResizableBuffer(o.mem)
+	valid := validity(in, o.mem)
+	if valid != nil {
 		defer valid.Release()
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		bitutil.CopyBitmap(in.NullBitmapBytes(), in.Data().Offset(), n, valid.Bytes(), 0)
 	}
 	p.runCompute(values.Bytes(), src, in, o.workers)
 	var data arrow.ArrayData
@@ -290,9 +286,15 @@ func (p *Plan) computeRow(w *worker, d, src []byte, t int) {
 		c.first.run(&c.nest1, w, view{b: src, dt: c.first.src}, base, out, nil)
 		return
 	}
-	r := c.first.red
-	w.acc.reset(r, c.first.val)
+	w.acc.reset(c.first.red, c.first.val)
 	c.first.run(&c.nest1, w, view{b: src, dt: c.first.src}, base, view{}, w.acc)
+	c.finish(w, out)
+}
+
+// finish writes the reduction the first pass left in w.acc into out,
+// through the second pass when there is one.
+func (c *compute) finish(w *worker, out view) {
+	r := c.first.red
 	if c.second == nil {
 		w.acc.finish(r, out)
 		return

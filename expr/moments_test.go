@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 	"github.com/google/go-cmp/cmp"
@@ -36,25 +37,7 @@ func TestVarStdConstructors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := expr.Check(tt.e); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.text, tt.e.String()); diff != "" {
-				t.Errorf("String (-want +got):\n%s", diff)
-			}
-			again, err := expr.Parse(tt.e.String(), x)
-			if err != nil || !expr.Equal(again, tt.e) {
-				t.Errorf("Parse(String()) = %v, %v; not equal", again, err)
-			}
-			if !arrow.TypeEqual(tt.elem, tt.e.ElemType()) {
-				t.Errorf("ElemType = %v, want %v", tt.e.ElemType(), tt.elem)
-			}
-			if diff := cmp.Diff(tt.shape, tt.e.Metadata().Shape(), cmpEmpty); diff != "" {
-				t.Errorf("shape (-want +got):\n%s", diff)
-			}
-			if _, err := expr.CompilePlan(expr.Simplify(tt.e)); err != nil {
-				t.Errorf("CompilePlan(Simplify): %v", err)
-			}
+			checkBuilt(t, x, tt.e, tt.text, tt.elem, tt.shape)
 		})
 	}
 	if expr.Equal(expr.ReduceDdof(x, expr.Var, 1, false), expr.Reduce(x, expr.Var, false)) {
@@ -122,8 +105,7 @@ func TestVarStdParse(t *testing.T) {
 // along rows, strided columns, blocked channels, after a view): the
 // one-pass formula E[x^2] - E[x]^2 gets no digit of it right.
 func TestVarStdOffset(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	const rows, cols = 2048, 4
 	typ := fixedshape.MustNewType(f64, metadata.MustNew([]int{rows, cols}, nil, nil))
 	vals := make([]float64, 2*rows*cols)
@@ -183,8 +165,7 @@ func TestVarStdOffset(t *testing.T) {
 // TestVarStdVarShape checks that ddof reaches each row's plan of a
 // variable-shape column.
 func TestVarStdVarShape(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(u8, 3, varshape.Options{UniformShape: []int{varshape.Varies, varshape.Varies, 3}})
 	b, err := varshape.NewBuilder[uint8](mem, typ)
 	if err != nil {

@@ -114,17 +114,7 @@ func (p *pass) buildNest() nest {
 		if !ok {
 			continue
 		}
-		for o := range nt.st {
-			if !merges(o) {
-				nt.tile(o, i)
-			}
-			nt.st[o][i] = nt.st[o][j]
-		}
-		nt.dims[i] *= nt.dims[j]
-		nt.dims = slices.Delete(nt.dims, j, j+1)
-		for o := range nt.st {
-			nt.st[o] = slices.Delete(nt.st[o], j, j+1)
-		}
+		nt.merge(i)
 	}
 	nt.splitTile()
 	return nt
@@ -166,7 +156,14 @@ func (nt *nest) splitTile() {
 		nt.st[o][i] = s * f
 	}
 	// Merge the new dim j (f) with the innermost, now j+1.
-	i, j = j, j+1
+	nt.merge(j)
+}
+
+// merge folds dim i+1 into dim i: one dim of both sizes' product,
+// stepping as dim i+1 did. An operand whose dim i does not step over the
+// whole of dim i+1 is tiled (see tile) first.
+func (nt *nest) merge(i int) {
+	j := i + 1
 	for o := range nt.st {
 		if nt.st[o][i] != nt.st[o][j]*nt.dims[j] {
 			nt.tile(o, i)

@@ -7,10 +7,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -117,16 +117,22 @@ var numpyCases = []numpyCase{
 	{"error transpose", arrow.PrimitiveTypes.Float32, []int{2, 3}, nil, 0, 1, "x.transpose(0)"},
 }
 
-// numpyName is the NumPy name of an element type.
-func numpyName(t arrow.DataType) string {
-	switch t.ID() {
-	case arrow.FLOAT32:
-		return "float32"
-	case arrow.FLOAT64:
-		return "float64"
-	default:
-		return t.String() // int8 ... uint64 are spelled alike
+// askNumPy runs script with Python and NumPy, reqs as JSON on its
+// standard input, and decodes the one result a request it prints.
+func askNumPy[R, Q any](t *testing.T, script string, reqs []Q) []R {
+	t.Helper()
+	stdin, err := json.Marshal(reqs)
+	if err != nil {
+		t.Fatal(err)
 	}
+	var results []R
+	if err := json.Unmarshal(pyrun.Run(t, script, stdin, []string{"numpy"}), &results); err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != len(reqs) {
+		t.Fatalf("numpy answered %d cases of %d", len(results), len(reqs))
+	}
+	return results
 }
 
 // TestNumPy checks shapes, values and error texts of every case against
@@ -148,20 +154,10 @@ func TestNumPy(t *testing.T) {
 		case arrow.INT16:
 			mod = 32749
 		}
-		reqs[i] = numpyRequest{DType: numpyName(c.dtype), Phys: m.PhysicalShape(), Axes: axes,
+		reqs[i] = numpyRequest{DType: numpyDType(c.dtype), Phys: m.PhysicalShape(), Axes: axes,
 			Skip: c.skip, Batch: c.batch, Mod: mod, Text: c.text}
 	}
-	stdin, err := json.Marshal(reqs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var results []numpyResult
-	if err := json.Unmarshal(pyrun.Run(t, numpyScript, stdin, []string{"numpy"}), &results); err != nil {
-		t.Fatal(err)
-	}
-	if len(results) != len(numpyCases) {
-		t.Fatalf("numpy answered %d cases of %d", len(results), len(numpyCases))
-	}
+	results := askNumPy[numpyResult](t, numpyScript, reqs)
 	for i, c := range numpyCases {
 		t.Run(c.name, func(t *testing.T) {
 			want := results[i]
@@ -237,8 +233,7 @@ func evalNumpyCase[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | fl
 	if err != nil {
 		t.Fatalf("Compile after Parse: %v", err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	full, err := fixedshape.FromSlice(typ, data, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -19,19 +19,9 @@ import (
 // arrow.ErrInvalid, for view and computing expressions, fixed- and
 // variable-shape.
 func TestInvalidOptions(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 3}, nil, nil))
-	b, err := fixedshape.NewBuilder[float32](mem, typ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Release()
-	if err := b.Append(make([]float32, 6)); err != nil {
-		t.Fatal(err)
-	}
-	b.AppendNull()
-	in := b.NewArray()
+	in := testvec.Column[float32](t, mem, typ, []bool{false, true}, 0)
 	defer in.Release()
 
 	vtyp := varshape.MustNewType(arrow.PrimitiveTypes.Float32, 2, varshape.Options{})

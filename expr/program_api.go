@@ -62,14 +62,7 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	if len(text) > MaxText {
 		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
 	}
-	if schema == nil {
-		return nil, errorf("no schema")
-	}
-	o, err := config(opts)
-	if err != nil {
-		return nil, err
-	}
-	x, err := inputColumn(schema, o)
+	o, x, err := configSchema(schema, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -105,14 +98,7 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 // error wrapping arrow.ErrInvalid when e's input does not match the
 // column.
 func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error) {
-	if schema == nil {
-		return nil, errorf("no schema")
-	}
-	o, err := config(opts)
-	if err != nil {
-		return nil, err
-	}
-	x, err := inputColumn(schema, o)
+	o, x, err := configSchema(schema, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +117,23 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		return newVarProgram(vp, schema, x, true, o, opts)
 	}
 	return newProgram(e, schema, x, true, o, opts)
+}
+
+// configSchema checks the schema and options of Compile and CompileExpr
+// and returns the options and the column x reads (-1 for none).
+func configSchema(schema *arrow.Schema, opts []Option) (options, int, error) {
+	if schema == nil {
+		return options{}, -1, errorf("no schema")
+	}
+	o, err := config(opts)
+	if err != nil {
+		return options{}, -1, err
+	}
+	x, err := inputColumn(schema, o)
+	if err != nil {
+		return options{}, -1, err
+	}
+	return o, x, nil
 }
 
 // newProgram compiles e over the fixed-shape or plain column col.

@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -40,8 +42,7 @@ func TestRawElemTypes(t *testing.T) {
 	for _, dt := range elems {
 		for _, tt := range tests {
 			t.Run(dt.String()+"/"+tt.name, func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				m := metadata.MustNew(tt.shape, nil, tt.perm)
 				typ := fixedshape.MustNewType(dt, m)
 				ityp := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
@@ -74,23 +75,7 @@ func TestRawElemTypes(t *testing.T) {
 				defer col.Release()
 
 				for _, text := range tt.exprs {
-					e, err := expr.Parse(text, expr.Input(typ))
-					if err != nil {
-						t.Fatalf("%s: %v", text, err)
-					}
-					ie := expr.MustParse(text, expr.Input(ityp))
-					got, err := expr.Eval(e, col, expr.WithAllocator(mem))
-					if err != nil {
-						t.Fatalf("%s: %v", text, err)
-					}
-					ref, err := expr.Eval(ie, icol, expr.WithAllocator(mem))
-					if err != nil {
-						t.Fatal(err)
-					}
-					rc, err := fixedshape.ColumnOf[int64](ref)
-					if err != nil {
-						t.Fatal(err)
-					}
+					got, from := evalTraced(t, mem, text, col, icol)
 					n := got.TensorType().ListSize()
 					gb := got.ValueBytes()
 					for i := range valid {
@@ -101,7 +86,7 @@ func TestRawElemTypes(t *testing.T) {
 							continue
 						}
 						for j := range n {
-							src := int(rc.Values()[i*n+j])
+							src := int(from[i*n+j])
 							want := raw[(i*size+src)*w:][:w]
 							if g := gb[(i*n+j)*w:][:w]; !bytes.Equal(g, want) {
 								t.Fatalf("%s: tensor %d element %d = %x, want %x (input offset %d)", text, i, j, g, want, src)
@@ -109,7 +94,6 @@ func TestRawElemTypes(t *testing.T) {
 						}
 					}
 					got.Release()
-					ref.Release()
 				}
 			})
 		}
@@ -134,8 +118,7 @@ func TestBoolExprs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			m := metadata.MustNew(tt.shape, nil, tt.perm)
 			typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Boolean, m)
 			ityp := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
@@ -167,22 +150,10 @@ func TestBoolExprs(t *testing.T) {
 				first   int
 			}{{col, icol, 0}, {sl, isl, 1}} {
 				for _, text := range tt.exprs {
-					e := expr.MustParse(text, expr.Input(typ))
-					got, err := expr.Eval(e, c.in, expr.WithAllocator(mem))
-					if err != nil {
-						t.Fatalf("%s: %v", text, err)
-					}
-					ref, err := expr.Eval(expr.MustParse(text, expr.Input(ityp)), c.ref, expr.WithAllocator(mem))
-					if err != nil {
-						t.Fatal(err)
-					}
-					rc, err := fixedshape.ColumnOf[int64](ref)
-					if err != nil {
-						t.Fatal(err)
-					}
+					got, from := evalTraced(t, mem, text, c.in, c.ref)
 					n := got.TensorType().ListSize()
 					into := make([]byte, (c.in.Len()*n+7)/8)
-					plan, err := expr.CompilePlan(e)
+					plan, err := expr.CompilePlan(expr.MustParse(text, expr.Input(typ)))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -199,7 +170,7 @@ func TestBoolExprs(t *testing.T) {
 							continue
 						}
 						for j := range n {
-							want := vals[row*size+int(rc.Values()[i*n+j])]
+							want := vals[row*size+int(from[i*n+j])]
 							if g := bitutil.BitIsSet(bits, first+i*n+j); g != want {
 								t.Fatalf("%s (first %d): tensor %d element %d = %v, want %v", text, c.first, i, j, g, want)
 							}
@@ -209,9 +180,34 @@ func TestBoolExprs(t *testing.T) {
 						}
 					}
 					got.Release()
-					ref.Release()
 				}
 			}
 		})
 	}
+}
+
+// evalTraced evaluates text over in and over ref, a column of the same
+// shape and validity whose int64 elements number in's elements, and
+// returns the result over in and, for each of its elements, the number of
+// the input element it holds. The caller releases the result.
+func evalTraced(t *testing.T, mem memory.Allocator, text string, in, ref *fixedshape.Array) (*fixedshape.Array, []int64) {
+	t.Helper()
+	e, err := expr.Parse(text, expr.Input(in.TensorType()))
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	got, err := expr.Eval(e, in, expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	r, err := expr.Eval(expr.MustParse(text, expr.Input(ref.TensorType())), ref, expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	rc, err := fixedshape.ColumnOf[int64](r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, slices.Clone(rc.Values())
 }

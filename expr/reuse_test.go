@@ -6,9 +6,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -17,8 +17,7 @@ import (
 // first evaluation (the workers a plan keeps between evaluations) may
 // leak into the next.
 func TestPlanReuse(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	r := rand.New(rand.NewPCG(11, 12))
 	f32 := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{4, 32, 3}, nil, nil))
 	u8 := fixedshape.MustNewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{5, 7, 3}, nil, nil))

@@ -13,6 +13,7 @@ import (
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/half"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
 	"github.com/google/go-cmp/cmp"
@@ -46,8 +47,7 @@ func TestSimilarityMatchesSearch(t *testing.T) {
 	for _, tt := range tests {
 		for _, m := range metrics {
 			t.Run(fmt.Sprintf("%s/%v", tt.name, m), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				meta := metadata.MustNew(tt.shape, nil, tt.perm)
 				typ, err := fixedshape.NewType(arrow.PrimitiveTypes.Float32, meta)
 				if err != nil {
@@ -177,8 +177,7 @@ func TestSimilarityMatchesSearchTypes(t *testing.T) {
 				col, qa := tt.col(t), tt.q(t)
 				defer col.Release()
 				defer qa.Release()
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				out, err := expr.EvalArray(expr.Similarity(expr.Input(col.TensorType()), m, tt.c), col, expr.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
@@ -264,8 +263,7 @@ func TestSimilarityOfViewMatchesSearch(t *testing.T) {
 	for _, tt := range tests {
 		for _, m := range []search.Metric{search.MetricDot, search.MetricCosine, search.MetricL2, search.MetricSquaredL2} {
 			t.Run(fmt.Sprintf("%s/%v", tt.name, m), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				col, err := fixedshape.FromSlice(typ, vals, nil)
 				if err != nil {
 					t.Fatal(err)

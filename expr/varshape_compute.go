@@ -93,14 +93,7 @@ func (rp *rowPlans) checkComputeInput() error {
 // dst, where the results lie back to back from row 0 on, a null row
 // taking nullBytes (zeroed). Consecutive rows of one plan share a worker.
 func (rp *rowPlans) runComputed(dst []byte, lo, hi, nullBytes int) {
-	off := 0
-	for _, pl := range rp.plans[:lo] {
-		if pl != nil {
-			off += pl.outBytes
-		} else {
-			off += nullBytes
-		}
-	}
+	off := rp.offset(lo, nullBytes)
 	w, offs, vals := rp.raw.Width, rp.raw.Offsets, rp.raw.Values
 	var cur *rowPlan
 	var wk *worker
@@ -158,15 +151,8 @@ func (p *Plan) computeTensor(w *worker, d, src []byte) {
 		clear(d)
 		return
 	}
-	out := view{b: d, dt: c.elem}
 	w.acc.reset(r, c.first.val)
-	if c.second == nil {
-		w.acc.finish(r, out)
-		return
-	}
-	red := view{b: w.red, dt: r.out}
-	w.acc.finish(r, red)
-	c.second.run(&c.nest2, w, red, 0, out, nil)
+	c.finish(w, view{b: d, dt: c.elem})
 }
 
 func emptyShape(shape []int) bool { return slices.Contains(shape, 0) }

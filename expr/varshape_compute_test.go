@@ -127,8 +127,7 @@ func TestVarCompute(t *testing.T) {
 	for _, tt := range tests {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/workers=%d", tt.name, workers), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				in := numColumn(t, mem, tt.typ, tt.shapes)
 				defer in.Release()
 				p := expr.ParseVar(tt.text, tt.typ)
@@ -259,8 +258,7 @@ func TestVarComputeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			in := numColumn(t, mem, tt.typ, tt.shapes)
 			defer in.Release()
 			p := expr.ParseVar(tt.text, tt.typ)
@@ -303,8 +301,7 @@ func TestVarComputeAllNull(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			in := numColumn(t, mem, tt.typ, [][]int{nil, nil})
 			defer in.Release()
 			out, err := expr.ParseVar(tt.text, tt.typ).Eval(in, expr.WithAllocator(mem))

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -120,8 +120,7 @@ func TestVarEvalAs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			in := varColumn(t, mem, typ, tt.shapes)
 			defer in.Release()
 			p := expr.ParseVar(tt.text, typ)
@@ -193,8 +192,7 @@ func TestVarEvalRuns(t *testing.T) {
 	for _, text := range []string{"x.transpose(2, 0, 1)", "x[:2, 1:3]", "x[::-1, :, 0]", "x[:1, :1]", "x.reshape(-1)", "x[..., None, 1]"} {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/workers=%d", text, workers), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				in := varColumn(t, mem, typ, shapes)
 				defer in.Release()
 				p := expr.ParseVar(text, typ)

@@ -123,6 +123,20 @@ func (c *runCopy) runsAt(at int) layout.Runs {
 // to 4 measured alike on 32x32 crops).
 const streamAhead = 1
 
+// offset is the byte offset of row lo's result in a destination where the
+// results lie back to back from row 0 on, a null row taking nullBytes.
+func (rp *rowPlans) offset(lo, nullBytes int) int {
+	off := 0
+	for _, pl := range rp.plans[:lo] {
+		if pl != nil {
+			off += pl.outBytes
+		} else {
+			off += nullBytes
+		}
+	}
+	return off
+}
+
 // run evaluates rows lo..hi-1 into dst, where the results lie back to
 // back from row 0 on, a null row taking nullBytes (zeroed). Consecutive
 // rows of one plan whose elements lie back to back in the column go to
@@ -132,14 +146,7 @@ func (rp *rowPlans) run(dst []byte, lo, hi, nullBytes int) {
 		rp.runComputed(dst, lo, hi, nullBytes)
 		return
 	}
-	off := 0
-	for _, pl := range rp.plans[:lo] {
-		if pl != nil {
-			off += pl.outBytes
-		} else {
-			off += nullBytes
-		}
-	}
+	off := rp.offset(lo, nullBytes)
 	w, offs, vals := rp.raw.Width, rp.raw.Offsets, rp.raw.Values
 	// A result too large to stay in cache is written with non-temporal
 	// stores, as copy() writes one copy of that size, though each call

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -18,8 +18,7 @@ import (
 // null rows and runs of rows of one shape, against each row evaluated
 // alone.
 func TestEvalVarLarge(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{
 		UniformShape: []int{varshape.Varies, varshape.Varies, 3}})
 	r := rand.New(rand.NewPCG(3, 4))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -88,8 +89,7 @@ func TestEvalVar(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			nd := len(tt.shapes[0])
 			typ := varshape.MustNewType(u16, nd, tt.o)
 			full := varColumn(t, mem, typ, tt.shapes)
@@ -149,8 +149,7 @@ func TestEvalVar(t *testing.T) {
 }
 
 func TestEvalVarErrors(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	u16 := arrow.PrimitiveTypes.Uint16
 	typ := varshape.MustNewType(u16, 2, varshape.Options{})
 	shapes := make([][]int, 1000)
@@ -183,8 +182,7 @@ func TestEvalVarErrors(t *testing.T) {
 }
 
 func TestCompileVar(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint16, 2, varshape.Options{})
 	in := varColumn(t, mem, typ, [][]int{{3, 5}, {4, 2}})
 	defer in.Release()
@@ -211,8 +209,7 @@ func varshapeMeta(nd int) metadata.Metadata {
 // TestVarPlanConcurrent evaluates one plan from several goroutines, each
 // compiling shapes the others may be compiling too.
 func TestVarPlanConcurrent(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint16, 2, varshape.Options{})
 	shapes := make([][]int, 64)
 	for i := range shapes {

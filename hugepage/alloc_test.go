@@ -14,11 +14,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/hugepage"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 func TestAllocator(t *testing.T) {
-	small := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer small.AssertSize(t, 0)
+	small := testvec.CheckedMem(t)
 	a := newAllocator(t, hugepage.WithMinSize(1<<20), hugepage.WithSmall(small))
 	mapped := runtime.GOOS == "linux"
 	for _, tc := range []struct {
@@ -60,8 +60,7 @@ func TestAllocator(t *testing.T) {
 }
 
 func TestReallocate(t *testing.T) {
-	small := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer small.AssertSize(t, 0)
+	small := testvec.CheckedMem(t)
 	a := newAllocator(t, hugepage.WithMinSize(1<<20), hugepage.WithSmall(small))
 	fill := func(b []byte) {
 		for i := range b {

@@ -65,13 +65,20 @@ func benchColumn(b *testing.B, vals []float32) *fixedshape.Array {
 	return a
 }
 
-// copyChunked copies src through a reused 32 MiB destination: the copy()
-// baseline of reading len(src) bytes.
-func copyChunked(dst, src []float32) {
-	for len(src) > 0 {
-		n := copy(dst, src)
-		src = src[n:]
-	}
+// benchCopy runs the sub-benchmark name, the copy() baseline of reading
+// vals: vals copied through a reused 32 MiB destination.
+func benchCopy(b *testing.B, name string, vals []float32) {
+	b.Run(name, func(b *testing.B) {
+		dst := make([]float32, 8<<20)
+		b.SetBytes(int64(len(vals) * 4))
+		b.ReportAllocs()
+		for b.Loop() {
+			for src := vals; len(src) > 0; {
+				n := copy(dst, src)
+				src = src[n:]
+			}
+		}
+	})
 }
 
 // BenchmarkRowwise scores 16,384 float32 tensors of 768 elements (48 MiB)
@@ -95,14 +102,7 @@ func BenchmarkRowwise(b *testing.B) {
 			}
 		})
 	}
-	b.Run(fmt.Sprintf("op=dot/dtype=float32/shape=%dx%d/impl=copy", n, benchDim), func(b *testing.B) {
-		dst := make([]float32, 8<<20)
-		b.SetBytes(int64(len(vals) * 4))
-		b.ReportAllocs()
-		for b.Loop() {
-			copyChunked(dst, vals)
-		}
-	})
+	benchCopy(b, fmt.Sprintf("op=dot/dtype=float32/shape=%dx%d/impl=copy", n, benchDim), vals)
 }
 
 // BenchmarkTopK searches benchRows x 768 float32 rows (one batch in
@@ -136,12 +136,5 @@ func BenchmarkTopK(b *testing.B) {
 			})
 		}
 	}
-	b.Run(fmt.Sprintf("rows=%d/dim=%d/impl=copy", n, benchDim), func(b *testing.B) {
-		dst := make([]float32, 8<<20)
-		b.SetBytes(int64(len(vals) * 4))
-		b.ReportAllocs()
-		for b.Loop() {
-			copyChunked(dst, vals)
-		}
-	})
+	benchCopy(b, fmt.Sprintf("rows=%d/dim=%d/impl=copy", n, benchDim), vals)
 }

@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
 )
@@ -67,8 +67,7 @@ func TestSearchNaN(t *testing.T) {
 
 // TestRowwiseEmpty checks a column of no rows and a zero query.
 func TestRowwiseEmpty(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float64, metadata.MustNew([]int{3}, nil, nil))
 	empty, err := fixedshape.FromSlice(typ, []float64{}, nil)
 	if err != nil {

@@ -6,10 +6,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
 )
@@ -18,8 +18,7 @@ import (
 // before reading anything, with a *search.Error wrapping
 // fstensor.ErrOption and arrow.ErrInvalid.
 func TestInvalidOptions(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{3}, nil, nil))
 	b, err := fixedshape.NewBuilder[float32](mem, typ)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
 )
@@ -66,8 +67,7 @@ func TestRowwiseNumPy(t *testing.T) {
 	)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			r := rand.New(rand.NewPCG(uint64(len(c.name)), 7))
 			va := make([]bool, c.n)
 			for i := range va {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/search"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -206,8 +207,7 @@ func TestSearchFile(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
+			mem := testvec.CheckedMem(t)
 			for _, opts := range [][]search.Option{{search.WithColumn("emb")}, {search.WithColumnIndex(1)}, nil} {
 				rd, err := tensorio.Open(path, tensorio.WithAllocator(mem), tensorio.WithBatchRows(96))
 				if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -139,8 +140,7 @@ func TestPipeline(t *testing.T) {
 			// DefaultAllocator in a sync.Pool for later writers.
 			prev := memory.DefaultAllocator
 			if !strings.HasSuffix(tt.out, ".parquet") {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-				defer mem.AssertSize(t, 0)
+				mem := testvec.CheckedMem(t)
 				memory.DefaultAllocator = mem
 			}
 			err := run(tt.in, tt.out)
