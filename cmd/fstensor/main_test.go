@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -24,6 +25,21 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func sample(name string) string { return filepath.Join("..", "..", "testdata", name) }
+
+// readPNG decodes the PNG file at path.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
 
 func TestUsage(t *testing.T) {
 	code, out, _ := runCmd(t)
@@ -259,15 +275,7 @@ func TestShow(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("code %d: %s", code, stderr)
 			}
-			f, err := os.Open(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := readPNG(t, out)
 			if b := img.Bounds(); tt.w > 0 && (b.Dx() != tt.w || b.Dy() != tt.h) {
 				t.Errorf("image %dx%d, want %dx%d", b.Dx(), b.Dy(), tt.w, tt.h)
 			}
