@@ -12,6 +12,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/tensorio"
 )
 
 // readAnyColumn returns column name of path (or its only column) over all
@@ -31,6 +32,13 @@ func readAnyColumn(t *testing.T, path, name string) arrow.Array {
 		}
 		idx = idxs[0]
 	}
+	return concatColumn(t, in, idx)
+}
+
+// concatColumn reads column idx of the remaining batches of in and returns
+// them concatenated.
+func concatColumn(t *testing.T, in *tensorio.Reader, idx int) arrow.Array {
+	t.Helper()
 	var chunks []arrow.Array
 	for in.Next() {
 		c := in.RecordBatch().Column(idx)

@@ -10,10 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
@@ -157,25 +153,7 @@ func readTensorColumn(t *testing.T, path, name string) *fixedshape.Array {
 	if idx < 0 {
 		t.Fatalf("%s has no tensor column %q", path, name)
 	}
-	var chunks []arrow.Array
-	for in.Next() {
-		c := in.RecordBatch().Column(idx)
-		c.Retain()
-		chunks = append(chunks, c)
-	}
-	if err := in.Err(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		for _, c := range chunks {
-			c.Release()
-		}
-	}()
-	out, err := array.Concatenate(chunks, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.(*fixedshape.Array)
+	return concatColumn(t, in, idx).(*fixedshape.Array)
 }
 
 func TestCorruptInput(t *testing.T) {
