@@ -12,7 +12,6 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/tensorio"
 )
 
 // readAnyColumn returns column name of path (or its only column) over all
@@ -32,28 +31,7 @@ func readAnyColumn(t *testing.T, path, name string) arrow.Array {
 		}
 		idx = idxs[0]
 	}
-	return concatColumn(t, in, idx)
-}
-
-// concatColumn reads column idx of the remaining batches of in and returns
-// them concatenated.
-func concatColumn(t *testing.T, in *tensorio.Reader, idx int) arrow.Array {
-	t.Helper()
-	var chunks []arrow.Array
-	for in.Next() {
-		c := in.RecordBatch().Column(idx)
-		c.Retain()
-		chunks = append(chunks, c)
-	}
-	if err := in.Err(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		for _, c := range chunks {
-			c.Release()
-		}
-	}()
-	out, err := array.Concatenate(chunks, memory.DefaultAllocator)
+	out, err := concatColumn(in, idx, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}

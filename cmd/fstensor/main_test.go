@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/fstensor/fstensor/fixedshape"
 )
 
@@ -153,7 +155,11 @@ func readTensorColumn(t *testing.T, path, name string) *fixedshape.Array {
 	if idx < 0 {
 		t.Fatalf("%s has no tensor column %q", path, name)
 	}
-	return concatColumn(t, in, idx).(*fixedshape.Array)
+	out, err := concatColumn(in, idx, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.(*fixedshape.Array)
 }
 
 func TestCorruptInput(t *testing.T) {

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -257,27 +255,15 @@ func readRows(pin parsedInput, path, column string, i, n int) (*fixedshape.Array
 		}
 		return nil, fmt.Errorf("%w: %s has no tensor column %q (columns: %s)", errUsage, path, column, columnNames(in.Schema()))
 	}
-	var chunks []arrow.Array
-	defer func() {
-		for _, c := range chunks {
-			c.Release()
-		}
-	}()
-	seen := 0
-	for in.Next() {
-		c := in.RecordBatch().Column(idx)
-		c.Retain()
-		chunks = append(chunks, c)
-		seen += c.Len()
+	// Copy the rows out: a mapped file's buffers die with Close.
+	owned, err := concatColumn(in, idx, mem)
+	if err == nil && owned.Len() == 0 {
+		owned.Release()
+		err = errNoRows
 	}
-	if err := in.Err(); err != nil {
-		return nil, err
-	}
-	if seen == 0 {
+	if errors.Is(err, errNoRows) {
 		return nil, fmt.Errorf("%w: --row %d is past the last row of %s", errUsage, i, path)
 	}
-	// Copy the rows out: a mapped file's buffers die with Close.
-	owned, err := array.Concatenate(chunks, mem)
 	if err != nil {
 		return nil, err
 	}
