@@ -165,6 +165,16 @@ func dial(t *testing.T, addr string, opts ...flightserve.ClientOption) *flightse
 	return c
 }
 
+// dialChecked dials addr with a checked allocator for the client's
+// batches and returns both; when the test ends, after the client closes,
+// the allocator must be back to 0.
+func dialChecked(t *testing.T, addr string) (*flightserve.Client, *memory.CheckedAllocator) {
+	t.Helper()
+	cmem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { cmem.AssertSize(t, 0) })
+	return dial(t, addr, flightserve.WithAllocator(cmem)), cmem
+}
+
 // testCtx returns a context that ends with the test or after a minute.
 func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
