@@ -43,6 +43,15 @@ func ipcColumn(t *testing.T, mem memory.Allocator) *fixedshape.Array {
 	return array.NewSlice(full, 2, 7).(*fixedshape.Array)
 }
 
+// ipcRecord returns a record of ipcColumn as its one nullable column "x".
+func ipcRecord(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
+	t.Helper()
+	col := ipcColumn(t, mem)
+	defer col.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
+	return array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
+}
+
 func TestIPCRoundTrip(t *testing.T) {
 	codecs := []struct {
 		name string
@@ -56,11 +65,9 @@ func TestIPCRoundTrip(t *testing.T) {
 		for _, c := range codecs {
 			t.Run("format="+format+"/codec="+c.name, func(t *testing.T) {
 				mem := newMem(t)
-				col := ipcColumn(t, mem)
-				defer col.Release()
-				schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
-				rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
+				rec := ipcRecord(t, mem)
 				defer rec.Release()
+				col, schema := rec.Column(0).(*fixedshape.Array), rec.Schema()
 
 				var buf bytes.Buffer
 				opts := append([]ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(mem)}, c.opts...)
@@ -163,11 +170,9 @@ func ipcRoundTrip(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch) arr
 // reader reports an error instead of panicking or guessing.
 func TestIPCCorruptMetadata(t *testing.T) {
 	mem := newMem(t)
-	col := ipcColumn(t, mem)
-	defer col.Release()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
+	rec := ipcRecord(t, mem)
 	defer rec.Release()
+	col, schema := rec.Column(0).(*fixedshape.Array), rec.Schema()
 	var buf bytes.Buffer
 	w := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
 	if err := w.Write(rec); err != nil {
