@@ -359,19 +359,8 @@ func TestIPCRoundTrip(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := ipc.NewFileReader(bytes.NewReader(buf.Bytes()), ipc.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got, err := r.Record(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, ok := got.Column(0).(*varshape.Array)
-	if !ok {
-		t.Fatalf("read %T", got.Column(0))
-	}
+	back := readIPCFile(t, mem, bytes.NewReader(buf.Bytes()))
+	defer back.Release()
 	if !arrow.TypeEqual(back.DataType(), typ) {
 		t.Errorf("type %v, want %v", back.DataType(), typ)
 	}
@@ -381,6 +370,27 @@ func TestIPCRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(arr.(*varshape.Array).String(), back.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+// readIPCFile reads column 0 of the first batch of the IPC file f, which
+// must be a variable-shape column; the caller releases it.
+func readIPCFile(t *testing.T, mem memory.Allocator, f ipc.ReadAtSeeker) *varshape.Array {
+	t.Helper()
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rec, err := r.Record(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, ok := rec.Column(0).(*varshape.Array)
+	if !ok {
+		t.Fatalf("read %v", rec.Column(0).DataType())
+	}
+	col.Retain()
+	return col
 }
 
 func TestShapes(t *testing.T) {

@@ -80,19 +80,8 @@ func TestPyarrowWritesGoReads(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		rec, err := r.Record(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		col, ok := rec.Column(0).(*varshape.Array)
-		if !ok {
-			t.Fatalf("read %v", rec.Column(0).DataType())
-		}
+		col := readIPCFile(t, mem, f)
+		defer col.Release()
 		if err := col.Validate(); err != nil {
 			t.Fatal(err)
 		}
