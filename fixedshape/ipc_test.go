@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -64,7 +65,7 @@ func TestIPCRoundTrip(t *testing.T) {
 	for _, format := range []string{"file", "stream"} {
 		for _, c := range codecs {
 			t.Run("format="+format+"/codec="+c.name, func(t *testing.T) {
-				mem := newMem(t)
+				mem := testvec.CheckedMem(t)
 				rec := ipcRecord(t, mem)
 				defer rec.Release()
 				col, schema := rec.Column(0).(*fixedshape.Array), rec.Schema()
@@ -169,7 +170,7 @@ func ipcRoundTrip(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch) arr
 // stream (same length, so the framing stays valid) and checks that the
 // reader reports an error instead of panicking or guessing.
 func TestIPCCorruptMetadata(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	rec := ipcRecord(t, mem)
 	defer rec.Release()
 	col, schema := rec.Column(0).(*fixedshape.Array), rec.Schema()

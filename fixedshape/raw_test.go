@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -81,7 +82,7 @@ func TestRawElemTypes(t *testing.T) {
 	for _, dt := range rawElemTypes {
 		for _, sh := range rawShapes {
 			t.Run(dt.String()+"/"+sh.name, func(t *testing.T) {
-				mem := newMem(t)
+				mem := testvec.CheckedMem(t)
 				typ, err := fixedshape.NewType(dt, metadata.MustNew(sh.shape, nil, sh.perm))
 				if err != nil {
 					t.Fatal(err)

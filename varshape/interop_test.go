@@ -72,7 +72,7 @@ func TestPyarrowWritesGoReads(t *testing.T) {
 	pyrun.Python(t, "pyarrow", "numpy")
 	dir := t.TempDir()
 	want := runInterop(t, "write", dir)
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 
 	t.Run("format=ipc", func(t *testing.T) {
 		f, err := os.Open(filepath.Join(dir, "py.arrow"))
@@ -121,7 +121,7 @@ func TestPyarrowWritesGoReads(t *testing.T) {
 func TestGoWritesPyarrowReads(t *testing.T) {
 	pyrun.Python(t, "pyarrow", "numpy")
 	dir := t.TempDir()
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	for _, tt := range []struct {
 		name  string
 		nulls bool
