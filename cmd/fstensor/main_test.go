@@ -145,13 +145,7 @@ func readTensorColumn(t *testing.T, path, name string) *fixedshape.Array {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	idx := -1
-	for i, f := range in.Schema().Fields() {
-		if _, ok := f.Type.(*fixedshape.Type); ok && (name == "" || f.Name == name) {
-			idx = i
-			break
-		}
-	}
+	idx := tensorColumnIndex(in.Schema(), name)
 	if idx < 0 {
 		t.Fatalf("%s has no tensor column %q", path, name)
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -242,13 +243,7 @@ func readRows(pin parsedInput, path, column string, i, n int) (*fixedshape.Array
 		return nil, err
 	}
 	defer in.Close()
-	idx := -1
-	for k, f := range in.Schema().Fields() {
-		if _, ok := f.Type.(*fixedshape.Type); ok && (column == "" || f.Name == column) {
-			idx = k
-			break
-		}
-	}
+	idx := tensorColumnIndex(in.Schema(), column)
 	if idx < 0 {
 		if column == "" {
 			return nil, fmt.Errorf("%w: %s has no tensor column (plain lists of numbers become tensors with --shape)", errUsage, path)
@@ -268,4 +263,15 @@ func readRows(pin parsedInput, path, column string, i, n int) (*fixedshape.Array
 		return nil, err
 	}
 	return owned.(*fixedshape.Array), nil
+}
+
+// tensorColumnIndex returns the index of the first fixed-shape tensor
+// column of schema named name (any name when name is ""), or -1.
+func tensorColumnIndex(schema *arrow.Schema, name string) int {
+	for i, f := range schema.Fields() {
+		if _, ok := f.Type.(*fixedshape.Type); ok && (name == "" || f.Name == name) {
+			return i
+		}
+	}
+	return -1
 }
