@@ -144,7 +144,7 @@ func readBack(t *testing.T, mem memory.Allocator, format string, data []byte) ar
 // ipcRoundTrip writes rec to an IPC stream allocating from mem and
 // returns the first batch read back. The reader, which owns the batch,
 // is released when the test ends, before the checks of allocators made
-// by newMem earlier.
+// by testvec.CheckedMem earlier.
 func ipcRoundTrip(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch) arrow.RecordBatch {
 	t.Helper()
 	var buf bytes.Buffer
