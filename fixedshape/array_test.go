@@ -13,14 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
-
-func newMem(t *testing.T) *memory.CheckedAllocator {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	return mem
-}
 
 func iota64(n int) []int64 {
 	xs := make([]int64, n)
@@ -87,7 +82,7 @@ func TestBuilderAndViews(t *testing.T) {
 	const n = 4
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := newMem(t)
+			mem := testvec.CheckedMem(t)
 			m := metadata.MustNew(tt.shape, tt.names, tt.perm)
 			typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
 			b, err := fixedshape.NewBuilder[int64](mem, typ)
@@ -219,7 +214,7 @@ func TestAtPanics(t *testing.T) {
 // TestSliced checks views of sliced arrays and of storage whose child has
 // its own offset, and the Arrow C++ slice vector.
 func TestSliced(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	m := metadata.MustNew([]int{3, 4}, []string{"x", "y"}, nil)
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, m)
 	b, _ := fixedshape.NewBuilder[int64](mem, typ)
@@ -288,7 +283,7 @@ func TestSliced(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{2}, nil, nil))
 	fsl := array.NewFixedSizeListBuilderWithField(mem, 2, arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int32, Nullable: true})
 	defer fsl.Release()
@@ -430,7 +425,7 @@ func TestFromSlice(t *testing.T) {
 }
 
 func TestEqualAcrossPermutations(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	// The same logical 2x3 tensor stored row-major and transposed.
 	rowMajor := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, metadata.MustNew([]int{2, 3}, nil, nil))
 	transposed := fixedshape.MustNewType(arrow.PrimitiveTypes.Int64, metadata.MustNew([]int{2, 3}, []string{"r", "c"}, []int{1, 0}))
@@ -480,7 +475,7 @@ func TestMarshalJSON(t *testing.T) {
 }
 
 func TestNewArrayFromBuffer(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Int16, metadata.MustNew([]int{2, 3}, nil, []int{1, 0}))
 	buf := memory.NewResizableBuffer(mem)
 	defer buf.Release()

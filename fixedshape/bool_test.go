@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -29,7 +30,7 @@ func TestBool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := newMem(t)
+			mem := testvec.CheckedMem(t)
 			m := metadata.MustNew(tt.shape, nil, tt.perm)
 			typ, err := fixedshape.NewType(arrow.FixedWidthTypes.Boolean, m)
 			if err != nil {
@@ -110,7 +111,7 @@ func TestBool(t *testing.T) {
 		})
 	}
 	t.Run("errors", func(t *testing.T) {
-		mem := newMem(t)
+		mem := testvec.CheckedMem(t)
 		typ := fixedshape.MustNewType(arrow.FixedWidthTypes.Boolean, metadata.MustNew([]int{2}, nil, nil))
 		f32 := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2}, nil, nil))
 		for _, c := range []struct {

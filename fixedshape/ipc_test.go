@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -43,6 +44,15 @@ func ipcColumn(t *testing.T, mem memory.Allocator) *fixedshape.Array {
 	return array.NewSlice(full, 2, 7).(*fixedshape.Array)
 }
 
+// ipcRecord returns a record of ipcColumn as its one nullable column "x".
+func ipcRecord(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
+	t.Helper()
+	col := ipcColumn(t, mem)
+	defer col.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
+	return array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
+}
+
 func TestIPCRoundTrip(t *testing.T) {
 	codecs := []struct {
 		name string
@@ -55,12 +65,10 @@ func TestIPCRoundTrip(t *testing.T) {
 	for _, format := range []string{"file", "stream"} {
 		for _, c := range codecs {
 			t.Run("format="+format+"/codec="+c.name, func(t *testing.T) {
-				mem := newMem(t)
-				col := ipcColumn(t, mem)
-				defer col.Release()
-				schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
-				rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
+				mem := testvec.CheckedMem(t)
+				rec := ipcRecord(t, mem)
 				defer rec.Release()
+				col, schema := rec.Column(0).(*fixedshape.Array), rec.Schema()
 
 				var buf bytes.Buffer
 				opts := append([]ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(mem)}, c.opts...)
@@ -136,18 +144,10 @@ func readBack(t *testing.T, mem memory.Allocator, format string, data []byte) ar
 // ipcRoundTrip writes rec to an IPC stream allocating from mem and
 // returns the first batch read back. The reader, which owns the batch,
 // is released when the test ends, before the checks of allocators made
-// by newMem earlier.
+// by testvec.CheckedMem earlier.
 func ipcRoundTrip(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch) arrow.RecordBatch {
 	t.Helper()
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
+	r, err := ipc.NewReader(bytes.NewReader(ipcStream(t, mem, rec)), ipc.WithAllocator(mem))
 	if err != nil {
 		t.Fatalf("read: %v", err)
 	}
@@ -158,25 +158,29 @@ func ipcRoundTrip(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch) arr
 	return r.RecordBatch()
 }
 
-// TestIPCCorruptMetadata rewrites the extension metadata inside an IPC
-// stream (same length, so the framing stays valid) and checks that the
-// reader reports an error instead of panicking or guessing.
-func TestIPCCorruptMetadata(t *testing.T) {
-	mem := newMem(t)
-	col := ipcColumn(t, mem)
-	defer col.Release()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: col.DataType(), Nullable: true}}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
-	defer rec.Release()
+// ipcStream returns rec written as an IPC stream allocating from mem.
+func ipcStream(t *testing.T, mem memory.Allocator, rec arrow.RecordBatch) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
 	if err := w.Write(rec); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	good := []byte(col.TensorType().Serialize())
+	return buf.Bytes()
+}
+
+// TestIPCCorruptMetadata rewrites the extension metadata inside an IPC
+// stream (same length, so the framing stays valid) and checks that the
+// reader reports an error instead of panicking or guessing.
+func TestIPCCorruptMetadata(t *testing.T) {
+	mem := testvec.CheckedMem(t)
+	rec := ipcRecord(t, mem)
+	defer rec.Release()
+	stream := ipcStream(t, mem, rec)
+	good := []byte(rec.Column(0).(*fixedshape.Array).TensorType().Serialize())
 	corrupt := []struct{ name, json string }{
 		{"repeated axis", `{"shape":[3,4,2],"permutation":[2,0,0],"dim_names":["h","w","t"]}`},
 		{"out of range axis", `{"shape":[3,4,2],"permutation":[2,0,9],"dim_names":["h","w","t"]}`},
@@ -190,8 +194,8 @@ func TestIPCCorruptMetadata(t *testing.T) {
 			if len(c.json) != len(good) {
 				t.Fatalf("replacement %d bytes, original %d", len(c.json), len(good))
 			}
-			data := bytes.Replace(buf.Bytes(), good, []byte(c.json), 1)
-			if bytes.Equal(data, buf.Bytes()) {
+			data := bytes.Replace(stream, good, []byte(c.json), 1)
+			if bytes.Equal(data, stream) {
 				t.Fatal("metadata not found in the stream")
 			}
 			// The column opens as its storage, with the metadata kept

@@ -7,11 +7,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
 )
@@ -81,7 +81,7 @@ func TestRawElemTypes(t *testing.T) {
 	for _, dt := range rawElemTypes {
 		for _, sh := range rawShapes {
 			t.Run(dt.String()+"/"+sh.name, func(t *testing.T) {
-				mem := newMem(t)
+				mem := testvec.CheckedMem(t)
 				typ, err := fixedshape.NewType(dt, metadata.MustNew(sh.shape, nil, sh.perm))
 				if err != nil {
 					t.Fatal(err)
@@ -109,28 +109,13 @@ func TestRawElemTypes(t *testing.T) {
 					t.Error("column differs from itself")
 				}
 
-				var buf bytes.Buffer
 				schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
 				rec := array.NewRecordBatch(schema, []arrow.Array{col}, int64(col.Len()))
 				defer rec.Release()
-				wr := ipc.NewWriter(&buf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-				if err := wr.Write(rec); err != nil {
-					t.Fatal(err)
-				}
-				if err := wr.Close(); err != nil {
-					t.Fatal(err)
-				}
-				r, err := ipc.NewReader(&buf, ipc.WithAllocator(mem))
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer r.Release()
-				if !r.Next() {
-					t.Fatal(r.Err())
-				}
-				got, ok := r.RecordBatch().Column(0).(*fixedshape.Array)
+				back := ipcRoundTrip(t, mem, rec)
+				got, ok := back.Column(0).(*fixedshape.Array)
 				if !ok {
-					t.Fatalf("column is %T", r.RecordBatch().Column(0))
+					t.Fatalf("column is %T", back.Column(0))
 				}
 				if !arrow.TypeEqual(got.DataType(), typ) || !fixedshape.Equal(got, col) {
 					t.Errorf("IPC round trip: %v %v, want %v", got.DataType(), got, col)

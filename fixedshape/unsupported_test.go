@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestUnsupportedIPC checks that a tensor column this package cannot view
@@ -51,7 +52,7 @@ func TestUnsupportedIPC(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := newMem(t)
+			mem := testvec.CheckedMem(t)
 			storageType := arrow.FixedSizeListOf(tt.size, tt.elem)
 			ext, err := (&fixedshape.Type{}).Deserialize(storageType, tt.data)
 			if err != nil {

@@ -142,21 +142,17 @@ func BenchmarkDoGet(b *testing.B) {
 			b.SetBytes(int64(clients) * int64(size))
 			b.ReportAllocs()
 			for b.Loop() {
-				var wg sync.WaitGroup
-				for range clients {
-					wg.Go(func() {
-						r, err := tensorio.Open(path)
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						if _, err := drain(r); err != nil {
-							b.Error(err)
-						}
-						r.Release()
-					})
-				}
-				wg.Wait()
+				inParallel(clients, func() {
+					r, err := tensorio.Open(path)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					if _, err := drain(r); err != nil {
+						b.Error(err)
+					}
+					r.Release()
+				})
 			}
 		})
 		b.Run(fmt.Sprintf("clients=%d/size=%dMiB/impl=copy", clients, size>>20), func(b *testing.B) {
@@ -164,19 +160,24 @@ func BenchmarkDoGet(b *testing.B) {
 			b.SetBytes(int64(clients) * int64(size))
 			b.ReportAllocs()
 			for b.Loop() {
-				var wg sync.WaitGroup
-				for range clients {
-					wg.Go(func() {
-						for n := 0; n < size; n += len(src) {
-							copy(dst, src)
-						}
-					})
-				}
-				wg.Wait()
+				inParallel(clients, func() {
+					for n := 0; n < size; n += len(src) {
+						copy(dst, src)
+					}
+				})
 			}
 		})
 		os.Remove(path)
 	}
+}
+
+// inParallel runs f in n goroutines and waits for them.
+func inParallel(n int, f func()) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(f)
+	}
+	wg.Wait()
 }
 
 // BenchmarkSmall: one-row DoGet calls (16 KiB), one client at a time or

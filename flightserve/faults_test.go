@@ -298,9 +298,7 @@ func TestDisconnect(t *testing.T) {
 	writeTestFile(t, filepath.Join(dir, "long.parquet"), 5000, 1000)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem, BatchBytes: 10 * 144})
-	cmem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer cmem.AssertSize(t, 0)
-	c := dial(t, addr, flightserve.WithAllocator(cmem))
+	c, _ := dialChecked(t, addr)
 	for _, tc := range []struct {
 		name string
 		path string

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc"
@@ -18,9 +16,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 
-	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/flightserve"
-	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -98,20 +94,13 @@ func TestHealth(t *testing.T) {
 // more than the flow control windows hold.
 func bigFile(t *testing.T, path string, rows int) {
 	t.Helper()
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{600, 600}, nil, nil))
-	a, err := fixedshape.FromSlice(typ, make([]float32, rows*600*600), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Release()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
-	w, err := tensorio.Create(path, schema)
+	rec := zeroRecord(t, 600, rows)
+	defer rec.Release()
+	w, err := tensorio.Create(path, rec.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Abort()
-	rec := array.NewRecordBatch(schema, []arrow.Array{a}, int64(rows))
-	defer rec.Release()
 	if err := w.Write(rec); err != nil {
 		t.Fatal(err)
 	}

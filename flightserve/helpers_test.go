@@ -119,6 +119,22 @@ func serve(t *testing.T, cfg flightserve.Config) string {
 	if mem, ok := cfg.Allocator.(*memory.CheckedAllocator); ok {
 		t.Cleanup(func() { mem.AssertSize(t, 0) })
 	}
+	_, addr := listenAndServe(t, cfg, (*flightserve.Server).GracefulStop)
+	return addr
+}
+
+// startServer starts a server of cfg on a loopback port and returns it
+// with its address; the cleanup stops it.
+func startServer(t *testing.T, cfg flightserve.Config) (*flightserve.Server, string) {
+	t.Helper()
+	return listenAndServe(t, cfg, (*flightserve.Server).Stop)
+}
+
+// listenAndServe starts a server of cfg on a loopback port and returns it
+// with its address; the cleanup stops it with stop and reports an error
+// of Serve.
+func listenAndServe(t *testing.T, cfg flightserve.Config, stop func(*flightserve.Server)) (*flightserve.Server, string) {
+	t.Helper()
 	s, err := flightserve.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -130,12 +146,12 @@ func serve(t *testing.T, cfg flightserve.Config) string {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(lis) }()
 	t.Cleanup(func() {
-		s.GracefulStop()
+		stop(s)
 		if err := <-done; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return lis.Addr().String()
+	return s, lis.Addr().String()
 }
 
 // dial connects a client that the cleanup closes.
@@ -147,6 +163,16 @@ func dial(t *testing.T, addr string, opts ...flightserve.ClientOption) *flightse
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// dialChecked dials addr with a checked allocator for the client's
+// batches and returns both; when the test ends, after the client closes,
+// the allocator must be back to 0.
+func dialChecked(t *testing.T, addr string) (*flightserve.Client, *memory.CheckedAllocator) {
+	t.Helper()
+	cmem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { cmem.AssertSize(t, 0) })
+	return dial(t, addr, flightserve.WithAllocator(cmem)), cmem
 }
 
 // testCtx returns a context that ends with the test or after a minute.

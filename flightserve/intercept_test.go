@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,29 +52,6 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
-}
-
-// startServer starts a server of cfg on a loopback port and returns it
-// with its address; the cleanup stops it.
-func startServer(t *testing.T, cfg flightserve.Config) (*flightserve.Server, string) {
-	t.Helper()
-	s, err := flightserve.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(lis) }()
-	t.Cleanup(func() {
-		s.Stop()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return s, lis.Addr().String()
 }
 
 func TestPanicRecovered(t *testing.T) {

@@ -32,20 +32,27 @@ func TestMaxUploadBytesConfig(t *testing.T) {
 // zeros: 256 KiB a row, which LZ4 compresses to almost nothing.
 func zeros(t *testing.T, n int) array.RecordReader {
 	t.Helper()
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{256, 256}, nil, nil))
-	a, err := fixedshape.FromSlice(typ, make([]float32, n*256*256), nil)
+	rec := zeroRecord(t, 256, n)
+	defer rec.Release()
+	r, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// zeroRecord returns a record of rows float32 (side,side) tensors of
+// zeros in its one column "x". The caller releases it.
+func zeroRecord(t *testing.T, side, rows int) arrow.RecordBatch {
+	t.Helper()
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{side, side}, nil, nil))
+	a, err := fixedshape.FromSlice(typ, make([]float32, rows*side*side), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Release()
 	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{a}, int64(n))
-	defer rec.Release()
-	r, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return array.NewRecordBatch(schema, []arrow.Array{a}, int64(rows))
 }
 
 // putLZ4 uploads r to path with DoPut, its bodies compressed with LZ4,

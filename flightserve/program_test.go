@@ -29,9 +29,7 @@ func TestGetComputing(t *testing.T) {
 	dir := testDir(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem, BatchBytes: 3 * 96})
-	cmem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer cmem.AssertSize(t, 0)
-	c := dial(t, addr, flightserve.WithAllocator(cmem))
+	c, cmem := dialChecked(t, addr)
 	fc := rawClient(t, addr)
 	ctx := testCtx(t)
 	cases := []struct {

@@ -21,9 +21,7 @@ func TestGet(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	// Batches of 3 rows: the server cuts the files' batches of 10.
 	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem, BatchBytes: 3 * 96})
-	cmem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer cmem.AssertSize(t, 0)
-	c := dial(t, addr, flightserve.WithAllocator(cmem))
+	c, _ := dialChecked(t, addr)
 	ctx := testCtx(t)
 	for _, path := range []string{"data.arrow", "data.arrows", "sub/data.parquet"} {
 		for _, tc := range []struct {
@@ -111,9 +109,7 @@ func TestPut(t *testing.T) {
 	dir := testDir(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem})
-	cmem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer cmem.AssertSize(t, 0)
-	c := dial(t, addr, flightserve.WithAllocator(cmem))
+	c, cmem := dialChecked(t, addr)
 	ctx := testCtx(t)
 	for _, name := range []string{"up.arrow", "up.arrows", "sub/up.parquet"} {
 		t.Run(name, func(t *testing.T) {

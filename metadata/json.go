@@ -53,15 +53,20 @@ func (m *Metadata) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// appendInts appends xs as a JSON array of integers to dst.
 func appendInts(dst []byte, xs []int) []byte {
-	dst = append(dst, '[')
+	return append(appendCommaInts(append(dst, '['), xs), ']')
+}
+
+// appendCommaInts appends xs to dst in decimal, separated by commas.
+func appendCommaInts(dst []byte, xs []int) []byte {
 	for i, x := range xs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = strconv.AppendInt(dst, int64(x), 10)
 	}
-	return append(dst, ']')
+	return dst
 }
 
 // Parse reads `arrow.fixed_shape_tensor` extension metadata (physical

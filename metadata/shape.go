@@ -10,13 +10,7 @@ func FormatShape(shape []int) string { return string(AppendShape(nil, shape)) }
 
 // AppendShape appends the text form of shape (see [FormatShape]) to dst.
 func AppendShape(dst []byte, shape []int) []byte {
-	dst = append(dst, '(')
-	for i, d := range shape {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(d), 10)
-	}
+	dst = appendCommaInts(append(dst, '('), shape)
 	if len(shape) == 1 {
 		dst = append(dst, ',')
 	}

@@ -68,10 +68,7 @@ func Compose(dst, p, q []int) []int {
 // Gather appends to dst[:0] the values xs[perm[i]] for each i: the
 // reordering numpy.transpose applies to a shape or to strides.
 func Gather[T any](dst, xs []T, perm []int) []T {
-	if cap(dst) < len(perm) {
-		dst = make([]T, len(perm))
-	}
-	dst = dst[:len(perm)]
+	dst = resize(dst, len(perm))
 	for i, p := range perm {
 		dst[i] = xs[p]
 	}
@@ -81,10 +78,7 @@ func Gather[T any](dst, xs []T, perm []int) []T {
 // Scatter appends to dst[:0] the values with out[perm[i]] = xs[i]: the
 // inverse of [Gather].
 func Scatter[T any](dst, xs []T, perm []int) []T {
-	if cap(dst) < len(perm) {
-		dst = make([]T, len(perm))
-	}
-	dst = dst[:len(perm)]
+	dst = resize(dst, len(perm))
 	for i, p := range perm {
 		dst[p] = xs[i]
 	}

@@ -176,9 +176,10 @@ func IsRowMajor(shape, strides []int) bool {
 	return true
 }
 
-func resize(dst []int, n int) []int {
+// resize returns dst[:n], or a new slice of n when dst has less capacity.
+func resize[T any](dst []T, n int) []T {
 	if cap(dst) < n {
-		return make([]int, n)
+		return make([]T, n)
 	}
 	return dst[:n]
 }

@@ -333,6 +333,12 @@ func NewArray(typ *Type, storage arrow.Array) (*Array, error) {
 	sd := storage.Data()
 	data := array.NewData(typ, sd.Len(), sd.Buffers(), sd.Children(), sd.NullN(), sd.Offset())
 	defer data.Release()
+	return validArray(data)
+}
+
+// validArray makes an array of data, retaining it, and validates it
+// ([Array.Validate]); on error it releases the array.
+func validArray(data arrow.ArrayData) (*Array, error) {
 	arr := array.MakeFromData(data).(*Array)
 	if err := arr.Validate(); err != nil {
 		arr.Release()

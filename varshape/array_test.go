@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -57,7 +58,7 @@ func TestBuildAndView(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := newMem(t)
+			mem := testvec.CheckedMem(t)
 			nd := 2
 			if len(tt.o.Permutation) > 0 {
 				nd = len(tt.o.Permutation)
@@ -113,7 +114,7 @@ func TestBuildAndView(t *testing.T) {
 // TestPhysicalStorage checks that the shape column holds physical shapes
 // and the data the physical row-major elements.
 func TestPhysicalStorage(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Int32, 2, varshape.Options{Permutation: []int{1, 0}})
 	arr, err := varshape.FromSlices(mem, typ, [][]int{{2, 3}}, [][]int32{{0, 1, 2, 3, 4, 5}})
 	if err != nil {
@@ -137,7 +138,7 @@ func TestPhysicalStorage(t *testing.T) {
 }
 
 func TestAppendErrors(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Int32, 2, varshape.Options{UniformShape: []int{-1, 3}})
 	tests := []struct {
 		name  string
@@ -206,7 +207,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := newMem(t)
+			mem := testvec.CheckedMem(t)
 			s := storage(mem, 2, tt.offs, tt.shapes, tt.valid)
 			defer s.Release()
 			typ := varshape.MustNewType(arrow.PrimitiveTypes.Int32, 2, varshape.Options{UniformShape: tt.uniform})
@@ -229,7 +230,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestFixedConversions(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	ft := fixedshape.MustNewType(arrow.PrimitiveTypes.Int32, metadata.MustNew([]int{2, 3, 4}, []string{"a", "b", "c"}, []int{2, 0, 1}))
 	b, err := fixedshape.NewBuilder[int32](mem, ft)
 	if err != nil {
@@ -328,7 +329,7 @@ func TestFixedConversions(t *testing.T) {
 }
 
 func TestIPCRoundTrip(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Float32, 3, varshape.Options{
 		DimNames: []string{"c", "h", "w"}, Permutation: []int{2, 0, 1}, UniformShape: []int{3, -1, -1}})
 	shapes := [][]int{{3, 2, 2}, nil, {3, 1, 4}, {3, 0, 2}, {3, 2, 5}}
@@ -359,19 +360,8 @@ func TestIPCRoundTrip(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := ipc.NewFileReader(bytes.NewReader(buf.Bytes()), ipc.WithAllocator(mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got, err := r.Record(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, ok := got.Column(0).(*varshape.Array)
-	if !ok {
-		t.Fatalf("read %T", got.Column(0))
-	}
+	back := readIPCFile(t, mem, bytes.NewReader(buf.Bytes()))
+	defer back.Release()
 	if !arrow.TypeEqual(back.DataType(), typ) {
 		t.Errorf("type %v, want %v", back.DataType(), typ)
 	}
@@ -383,8 +373,29 @@ func TestIPCRoundTrip(t *testing.T) {
 	}
 }
 
+// readIPCFile reads column 0 of the first batch of the IPC file f, which
+// must be a variable-shape column; the caller releases it.
+func readIPCFile(t *testing.T, mem memory.Allocator, f ipc.ReadAtSeeker) *varshape.Array {
+	t.Helper()
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rec, err := r.Record(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, ok := rec.Column(0).(*varshape.Array)
+	if !ok {
+		t.Fatalf("read %v", rec.Column(0).DataType())
+	}
+	col.Retain()
+	return col
+}
+
 func TestShapes(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Int32, 2, varshape.Options{Permutation: []int{1, 0}})
 	shapes := [][]int{{2, 3}, {1, 1}, nil, {2, 3}, {0, 4}, {1, 1}, {2, 3}}
 	vals := make([][]int32, len(shapes))

@@ -209,10 +209,5 @@ func NewArrayFromBuffers(typ *Type, n int, valid, offsets, values, shapes *memor
 	}
 	data := array.NewData(typ, n, []*memory.Buffer{valid}, children, nulls, 0)
 	defer data.Release()
-	arr := array.MakeFromData(data).(*Array)
-	if err := arr.Validate(); err != nil {
-		arr.Release()
-		return nil, err
-	}
-	return arr, nil
+	return validArray(data)
 }

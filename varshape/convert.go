@@ -47,12 +47,9 @@ func FromFixed(mem memory.Allocator, a *fixedshape.Array) (*Array, error) {
 	defer list.Release()
 	shapes := repeatShape(mem, typ, m.PhysicalShape(), n)
 	defer shapes.Release()
-	var valid *memory.Buffer
-	if a.NullN() > 0 {
-		valid = memory.NewResizableBuffer(mem)
+	valid := copyValidity(mem, a)
+	if valid != nil {
 		defer valid.Release()
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		bitutil.CopyBitmap(a.NullBitmapBytes(), a.Data().Offset(), n, valid.Bytes(), 0)
 	}
 	data := array.NewData(typ, n, []*memory.Buffer{valid}, []arrow.ArrayData{list, shapes}, a.NullN(), 0)
 	defer data.Release()
@@ -127,12 +124,9 @@ func ToFixed(mem memory.Allocator, a *Array) (*fixedshape.Array, error) {
 	for i := 0; i <= n && dense; i++ {
 		dense = int(offs[i]) == int(offs[0])+i*size
 	}
-	var valid *memory.Buffer
-	if a.NullN() > 0 {
-		valid = memory.NewResizableBuffer(mem)
+	valid := copyValidity(mem, a)
+	if valid != nil {
 		defer valid.Release()
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		bitutil.CopyBitmap(a.NullBitmapBytes(), a.Data().Offset(), n, valid.Bytes(), 0)
 	}
 	var child arrow.ArrayData
 	if dense {
@@ -213,4 +207,17 @@ func (a *Array) Raw() (Raw, error) {
 	}
 	l := a.layout()
 	return Raw{Offsets: l.offsets(), Values: l.values(), Shapes: l.shapes(), NDim: l.ndim, Width: l.width}, nil
+}
+
+// copyValidity returns a new buffer from mem holding a's validity bitmap
+// from bit 0, or nil when a has no nulls. The caller releases it.
+func copyValidity(mem memory.Allocator, a arrow.Array) *memory.Buffer {
+	if a.NullN() == 0 {
+		return nil
+	}
+	n := a.Len()
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(int(bitutil.BytesForBits(int64(n))))
+	bitutil.CopyBitmap(a.NullBitmapBytes(), a.Data().Offset(), n, valid.Bytes(), 0)
+	return valid
 }

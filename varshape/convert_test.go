@@ -10,13 +10,14 @@ import (
 	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
 
 // TestRowBridges hands rows to arrow-go's arrow/tensor and to .npy through
 // Array.Row, and rebuilds a column from what comes back.
 func TestRowBridges(t *testing.T) {
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Int32, 3, varshape.Options{Permutation: []int{2, 0, 1}})
 	shapes := [][]int{{2, 3, 4}, {1, 2, 3}, {4, 1, 2}}
 	vals := make([][]int32, len(shapes))

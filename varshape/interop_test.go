@@ -72,7 +72,7 @@ func TestPyarrowWritesGoReads(t *testing.T) {
 	pyrun.Python(t, "pyarrow", "numpy")
 	dir := t.TempDir()
 	want := runInterop(t, "write", dir)
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 
 	t.Run("format=ipc", func(t *testing.T) {
 		f, err := os.Open(filepath.Join(dir, "py.arrow"))
@@ -80,19 +80,8 @@ func TestPyarrowWritesGoReads(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		rec, err := r.Record(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		col, ok := rec.Column(0).(*varshape.Array)
-		if !ok {
-			t.Fatalf("read %v", rec.Column(0).DataType())
-		}
+		col := readIPCFile(t, mem, f)
+		defer col.Release()
 		if err := col.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +121,7 @@ func TestPyarrowWritesGoReads(t *testing.T) {
 func TestGoWritesPyarrowReads(t *testing.T) {
 	pyrun.Python(t, "pyarrow", "numpy")
 	dir := t.TempDir()
-	mem := newMem(t)
+	mem := testvec.CheckedMem(t)
 	for _, tt := range []struct {
 		name  string
 		nulls bool

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -46,7 +47,7 @@ func TestParquetRoundTrip(t *testing.T) {
 		offset int
 	}{{"dense", false, 0}, {"sliced", false, 1}, {"nulls", true, 0}} {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := newMem(t)
+			mem := testvec.CheckedMem(t)
 			full := parquetColumn(t, mem, tt.nulls)
 			defer full.Release()
 			arr := array.NewSlice(full, int64(tt.offset), int64(full.Len())).(*varshape.Array)

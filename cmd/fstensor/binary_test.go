@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,15 +117,7 @@ func TestShowPixels(t *testing.T) {
 	if code, _, stderr := runCmd(t, "show", sample("images.arrow"), "--column", "image", "--row", "5", "--range", "0,255", "--scale", "1", "-o", out); code != 0 {
 		t.Fatalf("show: %s", stderr)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, out)
 	src := readTensorColumn(t, sample("images.arrow"), "image")
 	defer src.Release()
 	col, _ := fixedshape.ColumnOf[uint8](src)

@@ -20,12 +20,7 @@ import (
 // copies every column unchanged.
 func TestUnsupportedColumns(t *testing.T) {
 	pyrun.Python(t, "pyarrow", "numpy")
-	dir := t.TempDir()
-	script, err := os.ReadFile(sample("elemtypes/mixed.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
+	dir := mixedFiles(t)
 	for _, name := range []string{"mixed.arrow", "mixed.parquet"} {
 		in := filepath.Join(dir, name)
 		t.Run(name, func(t *testing.T) {
@@ -36,6 +31,19 @@ func TestUnsupportedColumns(t *testing.T) {
 			convertMixed(t, dir, name, in)
 		})
 	}
+}
+
+// mixedFiles runs testdata/elemtypes/mixed.py, which writes the files of
+// mixed and unsupported columns, in a new directory and returns it.
+func mixedFiles(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	script, err := os.ReadFile(sample("elemtypes/mixed.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
+	return dir
 }
 
 // mixedUnsupported are the columns of mixed.py that fstensor does not
@@ -193,12 +201,7 @@ print("ok")
 // read): the column is named with the reason, the others are read, and
 // a conversion keeps the column and its metadata as they were.
 func TestInvalidTensorMetadata(t *testing.T) {
-	dir := t.TempDir()
-	script, err := os.ReadFile(sample("elemtypes/mixed.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pyrun.Run(t, string(script), nil, []string{"pyarrow", "numpy"}, dir)
+	dir := mixedFiles(t)
 	for _, name := range []string{"badmeta.arrow", "badmeta.parquet"} {
 		t.Run(name, func(t *testing.T) {
 			in := filepath.Join(dir, name)

@@ -31,21 +31,7 @@ func readAnyColumn(t *testing.T, path, name string) arrow.Array {
 		}
 		idx = idxs[0]
 	}
-	var chunks []arrow.Array
-	for in.Next() {
-		c := in.RecordBatch().Column(idx)
-		c.Retain()
-		chunks = append(chunks, c)
-	}
-	if err := in.Err(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		for _, c := range chunks {
-			c.Release()
-		}
-	}()
-	out, err := array.Concatenate(chunks, memory.DefaultAllocator)
+	out, err := concatColumn(in, idx, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,24 +95,9 @@ func readColumn(t *testing.T, path string) (arrow.DataType, [][]byte, [][]int) {
 	for r.Next() {
 		switch a := r.RecordBatch().Column(0).(type) {
 		case *varshape.Array:
-			for i := range a.Len() {
-				if a.IsNull(i) {
-					rows, shapes = append(rows, nil), append(shapes, nil)
-					continue
-				}
-				row, err := a.Row(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				dense, err := expr.Eval(expr.Input(row.TensorType()), row)
-				row.Release()
-				if err != nil {
-					t.Fatal(err)
-				}
-				rows = append(rows, append([]byte{}, dense.ValueBytes()...))
-				dense.Release()
-				shapes = append(shapes, a.Shape(nil, i))
-			}
+			rows, shapes = appendRows(t, rows, shapes, a, func(row *fixedshape.Array) (*fixedshape.Array, error) {
+				return expr.Eval(expr.Input(row.TensorType()), row)
+			})
 		case *fixedshape.Array:
 			size := a.TensorType().ListSize()
 			for i := range a.Len() {
@@ -146,24 +131,35 @@ func wantRows(t *testing.T, path, text string) ([][]byte, [][]int) {
 	var shapes [][]int
 	for r.Next() {
 		a := r.RecordBatch().Column(0).(*varshape.Array)
-		for i := range a.Len() {
-			if a.IsNull(i) {
-				rows, shapes = append(rows, nil), append(shapes, nil)
-				continue
-			}
-			row, err := a.Row(i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := applyExpr(row, text)
-			row.Release()
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows = append(rows, append([]byte{}, out.ValueBytes()...))
-			shapes = append(shapes, out.TensorType().Shape())
-			out.Release()
+		rows, shapes = appendRows(t, rows, shapes, a, func(row *fixedshape.Array) (*fixedshape.Array, error) {
+			return applyExpr(row, text)
+		})
+	}
+	return rows, shapes
+}
+
+// appendRows appends to rows and shapes each row of a passed through f,
+// as the dense bytes and logical shape of f's result (nil and nil for a
+// null row), and returns them.
+func appendRows(t *testing.T, rows [][]byte, shapes [][]int, a *varshape.Array, f func(row *fixedshape.Array) (*fixedshape.Array, error)) ([][]byte, [][]int) {
+	t.Helper()
+	for i := range a.Len() {
+		if a.IsNull(i) {
+			rows, shapes = append(rows, nil), append(shapes, nil)
+			continue
 		}
+		row, err := a.Row(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f(row)
+		row.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, append([]byte{}, out.ValueBytes()...))
+		shapes = append(shapes, out.TensorType().Shape())
+		out.Release()
 	}
 	return rows, shapes
 }

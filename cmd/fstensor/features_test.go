@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -417,15 +416,7 @@ func TestShowLongLine(t *testing.T) {
 	if rss := cmd.ProcessState.SysUsage(); rss != nil {
 		t.Logf("usage %+v", rss)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, out)
 	if diff := cmp.Diff([2]int{maxWidth + 2*chartMargin, chartHeight}, [2]int{img.Bounds().Dx(), img.Bounds().Dy()}); diff != "" {
 		t.Errorf("size (-want +got):\n%s", diff)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/tensorio"
@@ -192,4 +194,29 @@ func columnNames(schema *arrow.Schema) string {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// concatColumn reads column idx of the remaining batches of r and returns
+// them concatenated into new buffers from alloc, which outlive r (a
+// mapped file's buffers die with its Close). It returns errNoRows when no
+// batch is left, and r's error when reading fails.
+func concatColumn(r array.RecordReader, idx int, alloc memory.Allocator) (arrow.Array, error) {
+	var parts []arrow.Array
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	for r.Next() {
+		c := r.RecordBatch().Column(idx)
+		c.Retain()
+		parts = append(parts, c)
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		return nil, errNoRows
+	}
+	return array.Concatenate(parts, alloc)
 }

@@ -3,14 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -24,6 +23,21 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func sample(name string) string { return filepath.Join("..", "..", "testdata", name) }
+
+// readPNG decodes the PNG file at path.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
 
 func TestUsage(t *testing.T) {
 	code, out, _ := runCmd(t)
@@ -131,31 +145,11 @@ func readTensorColumn(t *testing.T, path, name string) *fixedshape.Array {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	idx := -1
-	for i, f := range in.Schema().Fields() {
-		if _, ok := f.Type.(*fixedshape.Type); ok && (name == "" || f.Name == name) {
-			idx = i
-			break
-		}
-	}
+	idx := tensorColumnIndex(in.Schema(), name)
 	if idx < 0 {
 		t.Fatalf("%s has no tensor column %q", path, name)
 	}
-	var chunks []arrow.Array
-	for in.Next() {
-		c := in.RecordBatch().Column(idx)
-		c.Retain()
-		chunks = append(chunks, c)
-	}
-	if err := in.Err(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		for _, c := range chunks {
-			c.Release()
-		}
-	}()
-	out, err := array.Concatenate(chunks, memory.DefaultAllocator)
+	out, err := concatColumn(in, idx, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,15 +253,7 @@ func TestShow(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("code %d: %s", code, stderr)
 			}
-			f, err := os.Open(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := readPNG(t, out)
 			if b := img.Bounds(); tt.w > 0 && (b.Dx() != tt.w || b.Dy() != tt.h) {
 				t.Errorf("image %dx%d, want %dx%d", b.Dx(), b.Dy(), tt.w, tt.h)
 			}

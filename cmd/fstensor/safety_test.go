@@ -18,7 +18,12 @@ import (
 // runBin runs the built command and returns its exit code and stderr.
 func runBin(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(buildBinary(t), args...)
+	return exitAndStderr(t, exec.Command(buildBinary(t), args...))
+}
+
+// exitAndStderr runs cmd and returns its exit code and stderr.
+func exitAndStderr(t *testing.T, cmd *exec.Cmd) (int, string) {
+	t.Helper()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
@@ -162,6 +167,34 @@ func twoBatchStream(t *testing.T) []byte {
 	return buf.Bytes()
 }
 
+// startMidRun makes the named pipe in, starts the built command with args
+// reading it, and feeds it the schema and the first batch of
+// [twoBatchStream]: the command is then mid-run, waiting for more input.
+// The pipe is closed and the command killed when the test ends.
+func startMidRun(t *testing.T, in string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	if err := syscall.Mkfifo(in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(buildBinary(t), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	feed, err := os.OpenFile(in, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { feed.Close() })
+	stream := twoBatchStream(t)
+	if _, err := feed.Write(stream[:len(stream)/2+500]); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &stderr
+}
+
 // TestFailureKeepsOutput checks that a run that fails in the second batch
 // of its input leaves an existing output byte for byte as it was, and
 // leaves no temporary file.
@@ -262,31 +295,12 @@ func TestInterrupt(t *testing.T) {
 			t.Run(ext+"/"+sig.String(), func(t *testing.T) {
 				dir := t.TempDir()
 				in := filepath.Join(dir, "in.arrows")
-				if err := syscall.Mkfifo(in, 0o644); err != nil {
-					t.Fatal(err)
-				}
 				out := filepath.Join(dir, "old."+ext)
 				if err := os.WriteFile(out, []byte("old contents"), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				cmd := exec.Command(buildBinary(t), "eval", "x.T", in, "-o", out)
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				defer cmd.Process.Kill()
-				feed, err := os.OpenFile(in, os.O_WRONLY, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer feed.Close()
-				stream := twoBatchStream(t)
-				// The schema and a first batch, then wait for the
-				// temporary file: the command is mid-run.
-				if _, err := feed.Write(stream[:len(stream)/2+500]); err != nil {
-					t.Fatal(err)
-				}
+				// Wait for the temporary file: the command is mid-run.
+				cmd, stderr := startMidRun(t, in, "eval", "x.T", in, "-o", out)
 				tmp := ""
 				for deadline := time.Now().Add(20 * time.Second); tmp == "" && time.Now().Before(deadline); {
 					if m, _ := filepath.Glob(filepath.Join(dir, ".old."+ext+".tmp-*")); len(m) > 0 {
@@ -299,7 +313,7 @@ func TestInterrupt(t *testing.T) {
 					t.Fatalf("no temporary file appeared; stderr %q", stderr.String())
 				}
 				cmd.Process.Signal(sig)
-				err = cmd.Wait()
+				err := cmd.Wait()
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
 					t.Errorf("exit %v, want %d; stderr %q", err, 128+int(sig), stderr.String())

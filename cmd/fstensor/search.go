@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -176,24 +175,10 @@ func readAll(path, column string, single bool, opts ...tensorio.Option) (*fixeds
 	if idx < 0 {
 		return nil, fmt.Errorf("%w: %s has no tensor column", errUsage, path)
 	}
-	var parts []arrow.Array
-	defer func() {
-		for _, p := range parts {
-			p.Release()
-		}
-	}()
-	for r.Next() {
-		c := r.RecordBatch().Column(idx)
-		c.Retain()
-		parts = append(parts, c)
-	}
-	if err := r.Err(); err != nil {
+	all, err := concatColumn(r, idx, mem)
+	if errors.Is(err, errNoRows) {
 		return nil, err
 	}
-	if len(parts) == 0 {
-		return nil, errNoRows
-	}
-	all, err := array.Concatenate(parts, mem)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -16,15 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
-	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/flightserve"
-	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -115,16 +111,9 @@ func (s *served) wait(t *testing.T, limit time.Duration) int {
 // more than gRPC's flow control windows hold.
 func writeBig(t *testing.T, path string, rows int) {
 	t.Helper()
-	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{600, 600}, nil, nil))
-	a, err := fixedshape.FromSlice(typ, make([]float32, rows*600*600), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Release()
-	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
-	rec := array.NewRecordBatch(schema, []arrow.Array{a}, int64(rows))
+	rec := zeroRecord(t, 600, rows)
 	defer rec.Release()
-	w, err := tensorio.Create(path, schema)
+	w, err := tensorio.Create(path, rec.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/spf13/cobra"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -244,42 +243,35 @@ func readRows(pin parsedInput, path, column string, i, n int) (*fixedshape.Array
 		return nil, err
 	}
 	defer in.Close()
-	idx := -1
-	for k, f := range in.Schema().Fields() {
-		if _, ok := f.Type.(*fixedshape.Type); ok && (column == "" || f.Name == column) {
-			idx = k
-			break
-		}
-	}
+	idx := tensorColumnIndex(in.Schema(), column)
 	if idx < 0 {
 		if column == "" {
 			return nil, fmt.Errorf("%w: %s has no tensor column (plain lists of numbers become tensors with --shape)", errUsage, path)
 		}
 		return nil, fmt.Errorf("%w: %s has no tensor column %q (columns: %s)", errUsage, path, column, columnNames(in.Schema()))
 	}
-	var chunks []arrow.Array
-	defer func() {
-		for _, c := range chunks {
-			c.Release()
-		}
-	}()
-	seen := 0
-	for in.Next() {
-		c := in.RecordBatch().Column(idx)
-		c.Retain()
-		chunks = append(chunks, c)
-		seen += c.Len()
+	// Copy the rows out: a mapped file's buffers die with Close.
+	owned, err := concatColumn(in, idx, mem)
+	if err == nil && owned.Len() == 0 {
+		owned.Release()
+		err = errNoRows
 	}
-	if err := in.Err(); err != nil {
-		return nil, err
-	}
-	if seen == 0 {
+	if errors.Is(err, errNoRows) {
 		return nil, fmt.Errorf("%w: --row %d is past the last row of %s", errUsage, i, path)
 	}
-	// Copy the rows out: a mapped file's buffers die with Close.
-	owned, err := array.Concatenate(chunks, mem)
 	if err != nil {
 		return nil, err
 	}
 	return owned.(*fixedshape.Array), nil
+}
+
+// tensorColumnIndex returns the index of the first fixed-shape tensor
+// column of schema named name (any name when name is ""), or -1.
+func tensorColumnIndex(schema *arrow.Schema, name string) int {
+	for i, f := range schema.Fields() {
+		if _, ok := f.Type.(*fixedshape.Type); ok && (name == "" || f.Name == name) {
+			return i
+		}
+	}
+	return -1
 }

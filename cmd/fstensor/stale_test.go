@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,26 +71,8 @@ func TestKilledRun(t *testing.T) {
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.arrows")
-	if err := syscall.Mkfifo(in, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	out := filepath.Join(dir, "out.arrows")
-	cmd := exec.Command(buildBinary(t), "convert", in, out)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	feed, err := os.OpenFile(in, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer feed.Close()
-	stream := twoBatchStream(t)
-	if _, err := feed.Write(stream[:len(stream)/2+500]); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startMidRun(t, in, "convert", in, out)
 	prefix := ".out.arrows.tmp-" + strconv.Itoa(cmd.Process.Pid) + "-"
 	var tmp []string
 	for deadline := time.Now().Add(20 * time.Second); len(tmp) == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,16 +18,7 @@ func runBinStdin(t *testing.T, stdin []byte, tmp string, args ...string) (int, s
 	cmd := exec.Command(buildBinary(t), args...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), stderr.String()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return 0, stderr.String()
+	return exitAndStderr(t, cmd)
 }
 
 // TestStdinInput: "-" as the input reads standard input in every format,

@@ -241,8 +241,12 @@ func (f *File) Abort() error {
 
 // syncDir makes a rename in dir durable. File systems that cannot sync a
 // directory are not an error.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+func syncDir(dir string) error { return syncOpenedDir(os.Open(dir)) }
+
+// syncOpenedDir syncs and closes d, a directory opened with error err
+// (returned as is). File systems that cannot sync a directory are not an
+// error.
+func syncOpenedDir(d *os.File, err error) error {
 	if err != nil {
 		return err
 	}

@@ -99,15 +99,4 @@ func (f *File) removeTemp() error {
 }
 
 // syncRootDir makes a link or rename in dir, inside root, durable.
-func syncRootDir(root *os.Root, dir string) error {
-	d, err := root.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	d.Close()
-	if err != nil && !errors.Is(err, errors.ErrUnsupported) && !isInvalid(err) {
-		return err
-	}
-	return nil
-}
+func syncRootDir(root *os.Root, dir string) error { return syncOpenedDir(root.Open(dir)) }

@@ -3,7 +3,6 @@
 package atomicfile_test
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,16 +97,7 @@ func sortedCopy(s []string) []string {
 func TestKilledWriter(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ATOMICFILE_HELPER="+path)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	cmd, line, err := startHelper(t, path)
 	cmd.Process.Kill()
 	cmd.Wait()
 	tmp := strings.TrimSpace(line)

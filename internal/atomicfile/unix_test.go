@@ -55,6 +55,24 @@ func helper(path string) {
 	select {}
 }
 
+// startHelper starts the helper process on path and returns it with the
+// first line it printed (the temporary file's name) and the error of
+// reading that line.
+func startHelper(t *testing.T, path string) (*exec.Cmd, string, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_HELPER="+path)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	return cmd, line, err
+}
+
 func TestSignal(t *testing.T) {
 	tests := []struct {
 		name string
@@ -71,16 +89,7 @@ func TestSignal(t *testing.T) {
 			if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "ATOMICFILE_HELPER="+path)
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			line, err := bufio.NewReader(stdout).ReadString('\n')
+			cmd, line, err := startHelper(t, path)
 			if err != nil || !strings.Contains(line, ".out.tmp-") {
 				cmd.Process.Kill()
 				cmd.Wait()

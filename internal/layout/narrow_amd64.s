@@ -23,6 +23,16 @@ DATA narrowPerm<>+24(SB)/4, $3
 DATA narrowPerm<>+28(SB)/4, $7
 GLOBL narrowPerm<>(SB), RODATA|NOPTR, $32
 
+// NARROWARGS loads the arguments shared by the kernels below: dst in DI,
+// src in SI, steps in CX and bias broadcast to the dwords of Y15.
+#define NARROWARGS \
+	MOVQ dst+0(FP), DI; \
+	MOVQ src+8(FP), SI; \
+	MOVQ steps+16(FP), CX; \
+	MOVL bias+24(FP), AX; \
+	MOVQ AX, X15; \
+	VPBROADCASTD X15, Y15
+
 // func narrow8x32(dst, src unsafe.Pointer, steps int, bias uint32) bool
 //
 // Each step reads 32 dwords (Y0-Y3), ORs them plus bias into Y14, keeps
@@ -30,12 +40,7 @@ GLOBL narrowPerm<>(SB), RODATA|NOPTR, $32
 // per 128-bit lane, so the 4-byte groups come out interleaved) and puts
 // the groups in order with VPERMD: 32 bytes out.
 TEXT ·narrow8x32(SB), NOSPLIT, $0-33
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ steps+16(FP), CX
-	MOVL bias+24(FP), AX
-	MOVQ AX, X15
-	VPBROADCASTD X15, Y15
+	NARROWARGS
 	VPBROADCASTQ narrowLow8<>(SB), Y13
 	VMOVDQU narrowPerm<>(SB), Y12
 	VPXOR Y14, Y14, Y14
@@ -79,12 +84,7 @@ loop8:
 // keeps their low words and packs them; VPERMQ puts the 8-byte groups
 // in order: 32 bytes out.
 TEXT ·narrow16x16(SB), NOSPLIT, $0-33
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ steps+16(FP), CX
-	MOVL bias+24(FP), AX
-	MOVQ AX, X15
-	VPBROADCASTD X15, Y15
+	NARROWARGS
 	VPBROADCASTQ narrowLow16<>(SB), Y13
 	VPXOR Y14, Y14, Y14
 

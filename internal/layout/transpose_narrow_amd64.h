@@ -14,22 +14,15 @@
 // source lines further: the hardware prefetchers start over at each 4 KiB
 // page. R13 is scratch.
 #define PREFETCHNEXT \
-	LEAQ       (R15)(R8*4), R13; \
-	PREFETCHT0 (R13); \
-	PREFETCHT0 (R13)(R8*1); \
-	PREFETCHT0 (R13)(R8*2); \
-	PREFETCHT0 (R13)(R9*1); \
-	LEAQ       (R13)(R8*4), R13; \
-	PREFETCHT0 (R13); \
-	PREFETCHT0 (R13)(R8*1); \
-	PREFETCHT0 (R13)(R8*2); \
-	PREFETCHT0 (R13)(R9*1); \
-	LEAQ       (R13)(R8*4), R13; \
-	PREFETCHT0 (R13); \
-	PREFETCHT0 (R13)(R8*1); \
-	PREFETCHT0 (R13)(R8*2); \
-	PREFETCHT0 (R13)(R9*1); \
-	LEAQ       (R13)(R8*4), R13; \
+	PREFETCH4LINES(R15); \
+	PREFETCH4LINES(R13); \
+	PREFETCH4LINES(R13); \
+	PREFETCH4LINES(R13)
+
+// PREFETCH4LINES points R13 four source lines past B and prefetches the
+// four lines from there.
+#define PREFETCH4LINES(B) \
+	LEAQ       (B)(R8*4), R13; \
 	PREFETCHT0 (R13); \
 	PREFETCHT0 (R13)(R8*1); \
 	PREFETCHT0 (R13)(R8*2); \

@@ -12,10 +12,7 @@ import (
 // of 64 rows of each width (a [64,width] tensor each), beside copy() of
 // the same bytes.
 func BenchmarkAccRowsF32(b *testing.B) {
-	x := make([]float32, 16<<20)
-	for i := range x {
-		x[i] = float32(i%1000) / 1000
-	}
+	x := benchInput()
 	bytes := int64(len(x) * 4)
 	for _, width := range []int{16, 32, 64, 128, 512, 1024} {
 		b.Run(fmt.Sprintf("width=%d/impl=numeric", width), func(b *testing.B) {
