@@ -1,5 +1,5 @@
 // Package lint holds no code: its tests check rules of the house over
-// every Go file of the module, so that go test ./... keeps them.
+// every Go file of the module, so that running the tests keeps them.
 //
 // # Overview
 //
