@@ -103,11 +103,13 @@
 // in one, a file or stream that fails its checks, an expression that does
 // not apply, a name too long), PermissionDenied (a path leading out, a
 // hidden name), NotFound, AlreadyExists, Unauthenticated,
-// ResourceExhausted (a size limit), Canceled, and Internal for a caught
-// panic. Their messages name files
+// ResourceExhausted (a size limit), Canceled, Unimplemented (an
+// expression the engine does not evaluate yet, such as one reading two
+// columns) and Internal for a caught panic. Their messages name files
 // relative to the served directory, never by the server's absolute path,
-// cut every value echoed to 200 bytes and the whole to 1 KiB. Client errors are those, or errors
-// wrapping arrow.ErrInvalid for what the server sent. An invalid option
+// cut every value echoed to 200 bytes and the whole to 1 KiB. Client
+// errors are those, or errors wrapping arrow.ErrInvalid for what the
+// server sent. An invalid option
 // of Dial or value of Config (a nil allocator or TLS configuration, an
 // empty token, a message bound below 1 MiB, a negative size) is an *Error
 // wrapping fstensor.ErrOption, returned before anything is connected or

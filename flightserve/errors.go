@@ -1,11 +1,13 @@
 package flightserve
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -66,6 +68,17 @@ func (s *Server) scrub(msg string) string {
 		msg = strings.ReplaceAll(msg, dir, ".")
 	}
 	return msg
+}
+
+// exprCode is the code of an expression a ticket carries that does not
+// compile: Unimplemented for what the engine does not do yet (an error
+// wrapping arrow.ErrNotImplemented, such as two columns in one
+// expression), InvalidArgument otherwise.
+func exprCode(err error) codes.Code {
+	if errors.Is(err, arrow.ErrNotImplemented) {
+		return codes.Unimplemented
+	}
+	return codes.InvalidArgument
 }
 
 // statusf returns a status error of code whose message is format and

@@ -63,7 +63,7 @@ func (s *Server) open(t Ticket) (*query, error) {
 	}
 	if err := q.compile(t.Expr); err != nil {
 		r.Release()
-		return nil, s.statusError(codes.InvalidArgument, "flightserve: %s: %v", t.Path, err)
+		return nil, s.statusError(exprCode(err), "flightserve: %s: %v", t.Path, err)
 	}
 	return q, nil
 }
