@@ -138,3 +138,31 @@ func TestTakeErrorNamesRow(t *testing.T) {
 		t.Errorf("Take = %v, want %q", err, want)
 	}
 }
+
+// TestTakeNPY takes rows of a .npy file, which a scan reads whole.
+func TestTakeNPY(t *testing.T) {
+	mem := checked(t)
+	a := tensors(t, metadata.MustNew([]int{3, 2}, nil, nil), 7, 0, nil)
+	defer a.Release()
+	rec := batch(a)
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "x.npy")
+	writeFile(t, path, []arrow.RecordBatch{rec})
+	rows := []int64{6, 0, 6, 3}
+	got, err := tensorio.Take(path, rows, tensorio.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	if got.Schema().Field(0).Name != "x" || got.NumRows() != int64(len(rows)) {
+		t.Fatalf("got %v", got)
+	}
+	for i, r := range rows {
+		if !array.SliceEqual(a, r, r+1, got.Column(0), int64(i), int64(i+1)) {
+			t.Errorf("row %d is not row %d of the file", i, r)
+		}
+	}
+	if _, err := tensorio.Take(path, []int64{7}, tensorio.WithAllocator(mem)); !errors.Is(err, tensorio.ErrRowRange) {
+		t.Errorf("Take of row 7 of 7 = %v, want an error wrapping ErrRowRange", err)
+	}
+}
