@@ -16,7 +16,9 @@
 // formats that can be read front to back (IPC streams, .npy, .pb, .zio,
 // .dt) from any io.Reader, such as standard input. OpenFile and CreateIn
 // do the same for a file the caller opened and for a new file inside an
-// os.Root, for servers that must not look a path up twice.
+// os.Root, for servers that must not look a path up twice. Take copies
+// the rows of a file with the given numbers, in the order given, into one
+// batch: IPC files by offset through a mapping, other formats by a scan.
 //
 //	r, err := tensorio.Open("images.parquet")
 //	...

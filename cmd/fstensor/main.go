@@ -178,7 +178,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w: %s: %v", errUsage, c.Name(), err)
 	})
-	root.AddCommand(newInspect(stdout), newEval(stdout, stderr), newConvert(stdout), newShow(stdout), newServe(stdout, stderr), newSearch(stdout))
+	root.AddCommand(newInspect(stdout), newEval(stdout, stderr), newConvert(stdout), newShow(stdout), newServe(stdout, stderr), newSearch(stdout), newTake(stdout))
 	return root
 }
 

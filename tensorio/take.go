@@ -1,0 +1,297 @@
+package tensorio
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/internal/errs"
+)
+
+// ErrRowRange reports a row number that Take cannot take: a negative one
+// or one past the file's last row. It wraps arrow.ErrInvalid.
+var ErrRowRange = fmt.Errorf("tensorio: row out of range: %w", arrow.ErrInvalid)
+
+// Take reads the rows of the file at path whose global numbers (counted
+// from 0 over all its batches) are rows, and returns them as one record
+// batch, in the order of rows: a row asked twice comes twice, an empty
+// rows gives a batch of no rows. Null rows stay null. The batch is a copy
+// in the memory of WithAllocator, which the caller releases; it shares
+// nothing with the file.
+//
+// IPC files are mapped and read by offset: Take decodes the batches of
+// the file's footer in order up to the last one that holds a row asked
+// (to count their rows, without copying their data), and copies only the
+// rows asked. The other formats (IPC streams, Parquet, .npy, .npz, .pb,
+// .zio, .dt) are scanned: Take reads the whole file up to its last row
+// asked (to its end when a row is out of range), keeping a copy of the
+// rows asked only.
+//
+// Rows are copied whole, as runs of consecutive rows: a tensor column's
+// row copies its values as one range, whatever the column's type (the
+// copy is arrow-go's array.Concatenate of slices, which takes every
+// type).
+//
+// Options: WithFormat, WithAllocator, WithColumns (the columns of the
+// batch, in that order), WithWorkers, WithColumnName and WithShape (for
+// the scanned formats, as Open reads them); the others are ignored.
+//
+// Errors: a negative row, or one the file lacks, is an error wrapping
+// ErrRowRange (and arrow.ErrInvalid) that names the row and the file's
+// row count (for a negative row, no count is read). The other errors are
+// Open's and name the path.
+func Take(path string, rows []int64, opts ...Option) (arrow.RecordBatch, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if r < 0 {
+			return nil, &Error{errs.Kind(ErrRowRange, "tensorio", "%s: row %d is negative", path, r)}
+		}
+	}
+	f, err := c.formatOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if f != IPCFile {
+		return takeScan(path, rows, c)
+	}
+	if found := sniffFile(path); c.format == "" && found != "" && found != f {
+		return nil, &FormatError{Path: path, Named: f, Found: found}
+	}
+	return takeIPCFile(path, rows, c)
+}
+
+// pick is where one row of Take's result comes from: row row of batch
+// src.
+type pick struct {
+	src int
+	row int64
+}
+
+// wanted is the rows asked, by row: at[k] is the position in rows of the
+// k-th smallest row.
+type wanted struct {
+	rows []int64
+	at   []int
+	next int // into at: the smallest row not yet found
+}
+
+func newWanted(rows []int64) *wanted {
+	at := make([]int, len(rows))
+	for i := range at {
+		at[i] = i
+	}
+	slices.SortStableFunc(at, func(a, b int) int { return cmp.Compare(rows[a], rows[b]) })
+	return &wanted{rows: rows, at: at}
+}
+
+// done tells whether every row asked was found.
+func (w *wanted) done() bool { return w.next == len(w.at) }
+
+// in calls found for every row asked below end (rows are counted over
+// the file), smallest first, with its position in rows; it returns the
+// number of distinct rows among them.
+func (w *wanted) in(end int64, found func(pos int, row int64, first bool)) int {
+	distinct := 0
+	for ; w.next < len(w.at) && w.rows[w.at[w.next]] < end; w.next++ {
+		pos := w.at[w.next]
+		first := w.next == 0 || w.rows[w.at[w.next-1]] != w.rows[pos]
+		if first {
+			distinct++
+		}
+		found(pos, w.rows[pos], first)
+	}
+	return distinct
+}
+
+// outOfRange returns the error of the smallest row not found in a file of
+// count rows.
+func (w *wanted) outOfRange(path string, count int64) error {
+	return &Error{errs.Kind(ErrRowRange, "tensorio", "%s: row %d is out of range: the file has %d rows", path, w.rows[w.at[w.next]], count)}
+}
+
+// takeIPCFile takes rows of the IPC file at path, mapped.
+func takeIPCFile(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
+	fr, err := arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(c.mem))
+	if err != nil {
+		return nil, withPath(path, err)
+	}
+	defer fr.Close()
+	schema, idx, err := projection(path, fr.Schema(), c.columns)
+	if err != nil {
+		return nil, err
+	}
+	var srcs []arrow.RecordBatch
+	defer func() { releaseAll(srcs) }()
+	w := newWanted(rows)
+	picks := make([]pick, len(rows))
+	var start int64
+	for i := 0; i < fr.NumRecords() && !w.done(); i++ {
+		rec, err := fr.RecordBatch(i)
+		if err != nil {
+			return nil, withPath(path, err)
+		}
+		n := rec.NumRows()
+		if w.in(start+n, func(pos int, row int64, _ bool) { picks[pos] = pick{len(srcs), row - start} }) > 0 {
+			srcs = append(srcs, project(schema, idx, rec))
+		}
+		rec.Release()
+		start += n
+	}
+	if !w.done() {
+		return nil, w.outOfRange(path, start) // every batch was read
+	}
+	out, err := gather(c.mem, schema, srcs, picks)
+	return out, withPath(path, err)
+}
+
+// takeScan takes rows of a file of any format by reading its batches in
+// order and keeping a copy of the rows asked.
+func takeScan(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
+	opts := []Option{WithAllocator(c.mem), WithWorkers(c.workers)}
+	if c.format != "" {
+		opts = append(opts, WithFormat(c.format))
+	}
+	if len(c.columns) > 0 {
+		opts = append(opts, WithColumns(c.columns...))
+	}
+	if c.name != "" {
+		opts = append(opts, WithColumnName(c.name))
+	}
+	if c.shape != nil {
+		opts = append(opts, WithShape(*c.shape))
+	}
+	r, err := Open(path, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var kept []arrow.RecordBatch // the distinct rows asked of each batch read, in order
+	defer func() { releaseAll(kept) }()
+	w := newWanted(rows)
+	picks := make([]pick, len(rows))
+	var start int64
+	for !w.done() && r.Next() {
+		rec := r.RecordBatch()
+		n := rec.NumRows()
+		var local []pick // the distinct rows of rec, smallest first
+		w.in(start+n, func(pos int, row int64, first bool) {
+			if first {
+				local = append(local, pick{0, row - start})
+			}
+			picks[pos] = pick{len(kept), int64(len(local) - 1)}
+		})
+		start += n
+		if len(local) == 0 {
+			continue
+		}
+		part, err := gather(c.mem, r.Schema(), []arrow.RecordBatch{rec}, local)
+		if err != nil {
+			return nil, withPath(path, err)
+		}
+		kept = append(kept, part)
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if !w.done() {
+		return nil, w.outOfRange(path, start)
+	}
+	out, err := gather(c.mem, r.Schema(), kept, picks)
+	return out, withPath(path, err)
+}
+
+// projection returns the schema of the columns names of schema (all of
+// them when names is empty) and their indices in it.
+func projection(path string, schema *arrow.Schema, names []string) (*arrow.Schema, []int, error) {
+	if len(names) == 0 {
+		return schema, nil, nil
+	}
+	idx := make([]int, len(names))
+	fields := make([]arrow.Field, len(names))
+	for k, n := range names {
+		i := schema.FieldIndices(n)
+		if len(i) == 0 {
+			return nil, nil, mismatch("%s: no column %q (columns: %s)", path, n, columnNames(schema))
+		}
+		idx[k], fields[k] = i[0], schema.Field(i[0])
+	}
+	md := schema.Metadata()
+	return arrow.NewSchema(fields, &md), idx, nil
+}
+
+// project returns a new reference to rec, or with idx, a batch of its
+// columns idx under schema.
+func project(schema *arrow.Schema, idx []int, rec arrow.RecordBatch) arrow.RecordBatch {
+	if idx == nil {
+		rec.Retain()
+		return rec
+	}
+	cols := make([]arrow.Array, len(idx))
+	for k, i := range idx {
+		cols[k] = rec.Column(i)
+	}
+	return array.NewRecordBatch(schema, cols, rec.NumRows())
+}
+
+func releaseAll(recs []arrow.RecordBatch) {
+	for _, r := range recs {
+		r.Release()
+	}
+}
+
+// gather returns a batch of schema whose rows are those picks name, in
+// order, copied from srcs into mem: each run of consecutive rows of one
+// source is one slice, and each column the concatenation of its slices.
+func gather(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch, picks []pick) (out arrow.RecordBatch, err error) {
+	type run struct {
+		src    int
+		lo, hi int64
+	}
+	var runs []run
+	for _, p := range picks {
+		if k := len(runs) - 1; k >= 0 && runs[k].src == p.src && runs[k].hi == p.row {
+			runs[k].hi++
+			continue
+		}
+		runs = append(runs, run{p.src, p.row, p.row + 1})
+	}
+	cols := make([]arrow.Array, schema.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+		if r := recover(); r != nil {
+			out, err = nil, &Error{errs.Panic("tensorio", "copying rows", r)}
+		}
+	}()
+	parts := make([]arrow.Array, len(runs))
+	for j := range cols {
+		if len(runs) == 0 {
+			b := array.NewBuilder(mem, schema.Field(j).Type)
+			cols[j] = b.NewArray()
+			b.Release()
+			continue
+		}
+		for i, r := range runs {
+			parts[i] = array.NewSlice(srcs[r.src].Column(j), r.lo, r.hi)
+		}
+		cols[j], err = array.Concatenate(parts, mem)
+		for _, p := range parts {
+			p.Release()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("tensorio: column %q: %w", schema.Field(j).Name, err)
+		}
+	}
+	return array.NewRecordBatch(schema, cols, int64(len(picks))), nil
+}
