@@ -1,11 +1,12 @@
-// Command fstensor inspects, transforms, converts, searches and draws the
-// tensor columns of Arrow IPC, Parquet and NumPy files, and serves them
+// Command fstensor inspects, transforms, converts, samples, searches and
+// draws the tensor columns of Arrow IPC, Parquet and NumPy files, and serves them
 // over Arrow Flight.
 //
 //	fstensor inspect FILE [--json]
 //	fstensor eval EXPR FILE -o OUT [--column NAME]... [--relabel] [--fixed]
 //	fstensor convert IN -o OUT [--from FORMAT] [--to FORMAT] [--column NAME]... [--name NAME]
 //	fstensor show FILE [--column NAME] [--row I] [--grid N] -o OUT.png
+//	fstensor take FILE (--rows 5,17,9 | --rows-from IDS.npy | --sample N [--seed S]) -o OUT
 //	fstensor search FILE (--query Q.npy | --query-row FILE2:ROW) [--metric M] [-k K]
 //	fstensor serve DIR [--addr HOST:PORT]
 //
@@ -43,8 +44,8 @@ import (
 	"github.com/fstensor/fstensor/tensorio"
 )
 
-const rootLong = `fstensor inspects, transforms, converts, searches and draws tensor columns in Arrow, Parquet
-and NumPy files, and serves them over Arrow Flight.
+const rootLong = `fstensor inspects, transforms, converts, samples, searches and draws tensor columns in Arrow,
+Parquet and NumPy files, and serves them over Arrow Flight.
 
 Formats by extension (or --from/--to NAME): .arrow .feather .ipc (arrow: IPC file),
 .arrows .stream (arrows: IPC stream), .parquet (parquet), .npz (npz: one member per
@@ -63,7 +64,7 @@ seeking, are first copied to a temporary file in $TMPDIR (or /tmp), removed when
 the command ends, on errors too. "-" as the output writes to standard output
 (arrows by default, or --to).
 
-The commands that write a file (eval, convert, show) name it with -o/--output; convert
+The commands that write a file (eval, convert, take, show) name it with -o/--output; convert
 also takes it as a second argument (convert IN OUT). Outputs are written to a temporary
 file beside the target and renamed over it only when everything was written: an
 error, Ctrl-C or SIGTERM leaves an existing file as it was. The temporary file (.OUT.tmp-PID-RANDOM) of a run killed outright is removed
@@ -79,6 +80,7 @@ const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor convert testdata/permuted.arrow -o permuted.zio
   fstensor show testdata/images.arrow --column image --row 3 -o image3.png
   fstensor show testdata/embeddings.arrow --column embedding --row 0 -o embedding0.png
+  fstensor take testdata/embeddings.arrow --rows 5,1,5 -o rows.arrow
   fstensor search testdata/embeddings.arrow --query-row testdata/embeddings.arrow:3 -k 4`
 
 // mem allocates every Arrow buffer the command reads, computes and
