@@ -48,20 +48,6 @@ func flightMessages(t *testing.T, stream []byte, path string) []*flight.FlightDa
 	return out
 }
 
-// dirNames returns the names in dir, hidden ones included.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // TestPutRefusesInvalidBatch uploads streams whose string column has
 // offsets past its data (the reproducer, which used to kill the server):
 // DoPut answers InvalidArgument naming the column, writes nothing, and
@@ -81,7 +67,7 @@ func TestPutRefusesInvalidBatch(t *testing.T) {
 	rec.Release()
 
 	dir := testDir(t)
-	before := dirNames(t, dir)
+	before := testvec.DirNames(t, dir)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem})
 	c := dial(t, addr)
@@ -108,7 +94,7 @@ func TestPutRefusesInvalidBatch(t *testing.T) {
 				t.Fatalf("ListFlights after the refused upload: %v", err)
 			}
 			stillServes(t, c)
-			if diff := cmp.Diff(before, dirNames(t, dir)); diff != "" {
+			if diff := cmp.Diff(before, testvec.DirNames(t, dir)); diff != "" {
 				t.Errorf("files in the served directory (-before +after):\n%s", diff)
 			}
 		})

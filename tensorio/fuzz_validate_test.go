@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -143,7 +144,7 @@ func FuzzWriteMutated(f *testing.F) {
 			if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("error %v does not wrap arrow.ErrInvalid", err)
 			}
-			if names := dirNames(t, dir); len(names) != 0 {
+			if names := testvec.DirNames(t, dir); len(names) != 0 {
 				t.Fatalf("files left after %v: %q", err, names)
 			}
 			return

@@ -2,7 +2,6 @@ package tensorio_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,20 +15,6 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
-
-// dirNames returns the names in dir, hidden ones included.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := []string{}
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
 
 // invalidBatch returns an invalid batch a writer of f accepts the schema
 // of, and the column and row its error names.
@@ -65,7 +50,7 @@ func TestWriteRefusesInvalid(t *testing.T) {
 			if err := w.Close(); !errors.Is(err, tensorio.ErrClosed) {
 				t.Errorf("Close after an invalid batch: %v, want ErrClosed", err)
 			}
-			if names := dirNames(t, dir); len(names) != 0 {
+			if names := testvec.DirNames(t, dir); len(names) != 0 {
 				t.Errorf("files left: %q", names)
 			}
 		})
@@ -105,7 +90,7 @@ func TestWriteRecoversPanic(t *testing.T) {
 				if err := w.Close(); !errors.Is(err, tensorio.ErrClosed) {
 					t.Errorf("Close after the panic: %v, want ErrClosed", err)
 				}
-				if names := dirNames(t, dir); len(names) != 0 {
+				if names := testvec.DirNames(t, dir); len(names) != 0 {
 					t.Errorf("files left: %q", names)
 				}
 			})
@@ -137,7 +122,7 @@ func TestWriteRecoversArrowGoPanic(t *testing.T) {
 				w.Abort()
 				t.Fatalf("error %v, want one wrapping arrow.ErrInvalid with the panic value", err)
 			}
-			if names := dirNames(t, dir); len(names) != 0 {
+			if names := testvec.DirNames(t, dir); len(names) != 0 {
 				t.Errorf("files left: %q", names)
 			}
 		})

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestMissingOutputDirectory: an output in a directory that does not
@@ -58,7 +60,7 @@ func TestStaleTemporaries(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	want := []string{".other.arrow.tmp-" + dead + "-0123456789ab", ".out.arrow.tmp-" + self + "-0123456789ab", "out.arrow"}
-	if diff := cmp.Diff(want, dirNames(t, dir)); diff != "" {
+	if diff := cmp.Diff(want, testvec.DirNames(t, dir)); diff != "" {
 		t.Errorf("directory (-want +got):\n%s", diff)
 	}
 }
@@ -89,21 +91,7 @@ func TestKilledRun(t *testing.T) {
 	if code, stderr := runBin(t, "convert", sample("images.arrow"), out); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if diff := cmp.Diff([]string{"in.arrows", "out.arrows"}, dirNames(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{"in.arrows", "out.arrows"}, testvec.DirNames(t, dir)); diff != "" {
 		t.Errorf("directory (-want +got):\n%s", diff)
 	}
-}
-
-// dirNames returns the sorted names in dir.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
 }

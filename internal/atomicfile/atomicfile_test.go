@@ -11,21 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/internal/atomicfile"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
-
-// entries returns the names in dir.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
 
 func write(t *testing.T, path, data string) *atomicfile.File {
 	t.Helper()
@@ -92,7 +79,7 @@ func TestCommitAbort(t *testing.T) {
 					t.Errorf("content %q, want %q", got, tt.want)
 				}
 			}
-			if diff := cmp.Diff(want, entries(t, dir)); diff != "" {
+			if diff := cmp.Diff(want, testvec.DirNames(t, dir)); diff != "" {
 				t.Errorf("directory (-want +got):\n%s", diff)
 			}
 			if tt.old != "" {
@@ -185,7 +172,7 @@ func TestNotRegular(t *testing.T) {
 			}
 		})
 	}
-	if diff := cmp.Diff([]string(nil), entries(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string(nil), testvec.DirNames(t, dir)); diff != "" {
 		t.Errorf("directory (-want +got):\n%s", diff)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/internal/atomicfile"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // exitedPID returns the PID of a process that has exited and been
@@ -79,7 +80,7 @@ func TestRemoveStale(t *testing.T) {
 			want = append(want, name)
 		}
 	}
-	got := entries(t, dir)
+	got := testvec.DirNames(t, dir)
 	if diff := cmp.Diff(sortedCopy(want), sortedCopy(got)); diff != "" {
 		t.Errorf("directory (-want +got):\n%s", diff)
 	}
@@ -111,7 +112,7 @@ func TestKilledWriter(t *testing.T) {
 	if err := f.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"out"}, entries(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{"out"}, testvec.DirNames(t, dir)); diff != "" {
 		t.Errorf("directory (-want +got):\n%s", diff)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/fstensor/fstensor/internal/atomicfile"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 func TestNewFileMode(t *testing.T) {
@@ -104,7 +105,7 @@ func TestSignal(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != tt.code {
 				t.Errorf("exit %v, want code %d", err, tt.code)
 			}
-			if got := entries(t, dir); len(got) != 1 || got[0] != "out" {
+			if got := testvec.DirNames(t, dir); len(got) != 1 || got[0] != "out" {
 				t.Errorf("directory holds %v, want [out]", got)
 			}
 			if got := readString(t, path); got != "old" {
