@@ -5,26 +5,47 @@
 //
 // # Overview
 //
-// MatMulF32 and MatMulF64 set c (m x n) to a (m x k) @ b (k x n).
+// MatMulF32 and MatMulF64 set c (m x n) to a (m x k) @ b (k x n). For one
+// constant right operand times many left operands (x @ W over blocks of
+// rows), PackF32 or PackF64 copies W once into the layout the kernel
+// reads, and PackedF32.MulF32 or PackedF64.MulF64 multiplies each block by
+// it, with the same bits as MatMulF32 or MatMulF64.
+//
+// The product runs in tiles of 6 rows by 16 float32 or 8 float64 columns
+// held in registers, over blocks of 256 steps of k and 96 rows sized for
+// the L1 and L2 caches. On amd64 an AVX2 and FMA kernel of kernel_amd64.s
+// computes the tiles when layout.HasFMA, the one CPU-feature check of the
+// kernel layers, allows it; otherwise a Go kernel computes them, in the
+// same order. The purego build tag, or another architecture, uses the Go
+// kernel throughout.
 //
 // # Layout
 //
 // Every matrix is a dense row-major slice: element (i, j) of an r x s
-// matrix is at index i*s + j, with no padding between rows.
+// matrix is at index i*s + j, with no padding between rows. A packed
+// operand holds b in panels of 16 (float32) or 8 (float64) columns,
+// zero-padded, each panel's rows contiguous within blocks of 256 rows.
 //
 // # Rounding
 //
 // Each element of c is the fused multiply-add chain
 // c[i][j] = fma(a[i][k-1], b[k-1][j], ... fma(a[i][0], b[0][j], 0)), with k
 // ascending, accumulated in the element type: float32 products are summed
-// in float32, so a result differs from a float64 reference by about
-// k * eps32 * sum_p |a[i][p] b[p][j]|. NaN and Inf propagate as in that
-// chain.
+// in float32, so a result differs from a float64 reference by up to about
+// k * eps32 * sum_p |a[i][p] b[p][j]| (eps32 = 2^-24), and from a loop
+// that rounds each product before adding it by rounding too. NaN and Inf
+// propagate as in that chain. The assembly kernel and the Go kernel give
+// the same bits, but for float32 the Go kernel rounds each fused step to
+// float64 and then to float32, which differs from a float32 fused
+// multiply-add when the float64 sum falls exactly halfway between two
+// float32 values without being exact (rare).
 //
 // # Memory
 //
-// The functions read a and b and write c; they retain nothing. c must not
-// overlap a or b.
+// Nothing allocates but PackF32 and PackF64, which copy b into a new
+// packed operand. The functions read a and b and write c; they retain
+// nothing. c must not overlap a or b. A packed operand is read-only: any
+// number of goroutines may multiply by it at once.
 //
 // # Errors
 //

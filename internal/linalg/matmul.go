@@ -10,16 +10,7 @@ import "math"
 // neither read nor written.
 func MatMulF32(c, a, b []float32, m, k, n int) {
 	checkSizes(len(c), len(a), len(b), m, k, n)
-	for i := range m {
-		ci := c[i*n : i*n+n]
-		clear(ci)
-		for p, aip := range a[i*k : i*k+k] {
-			x := float64(aip)
-			for j, bpj := range b[p*n : p*n+n] {
-				ci[j] = float32(math.FMA(x, float64(bpj), float64(ci[j])))
-			}
-		}
-	}
+	gemm(c, a, m, k, n, &panels[float32]{b: b, k: k, n: n})
 }
 
 // MatMulF64 sets c (m x n) to a (m x k) @ b (k x n), all row-major and
@@ -30,15 +21,7 @@ func MatMulF32(c, a, b []float32, m, k, n int) {
 // neither read nor written.
 func MatMulF64(c, a, b []float64, m, k, n int) {
 	checkSizes(len(c), len(a), len(b), m, k, n)
-	for i := range m {
-		ci := c[i*n : i*n+n]
-		clear(ci)
-		for p, aip := range a[i*k : i*k+k] {
-			for j, bpj := range b[p*n : p*n+n] {
-				ci[j] = math.FMA(aip, bpj, ci[j])
-			}
-		}
-	}
+	gemm(c, a, m, k, n, &panels[float64]{b: b, k: k, n: n})
 }
 
 // checkSizes panics when a size is negative or a slice of lc, la, lb

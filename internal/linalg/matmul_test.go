@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/fstensor/fstensor/internal/linalg"
 )
 
@@ -90,28 +93,160 @@ func within(t *testing.T, got, want, abs []float64, k int, eps float64) {
 	}
 }
 
+// paths runs f with the Go kernel and, where the CPU has them, with the
+// assembly kernels.
+func paths(t *testing.T, f func(t *testing.T)) {
+	t.Run("kernel=go", func(t *testing.T) {
+		defer linalg.SetAsm(false)()
+		f(t)
+	})
+	if linalg.HasAsm() {
+		t.Run("kernel=asm", func(t *testing.T) {
+			defer linalg.SetAsm(true)()
+			f(t)
+		})
+	}
+}
+
+// TestMatMul checks MatMulF32, MatMulF64 and the packed forms against a
+// float64 reference on every shape, with both kernels.
 func TestMatMul(t *testing.T) {
+	paths(t, testMatMul)
+}
+
+func testMatMul(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 1))
 	for _, s := range shapes(r) {
 		m, k, n := s[0], s[1], s[2]
 		t.Run(fmt.Sprintf("m=%d/k=%d/n=%d", m, k, n), func(t *testing.T) {
 			a, b := toF64(toF32(randF64(r, m*k))), toF64(toF32(randF64(r, k*n)))
 			want, abs := ref(a, b, m, k, n)
-			// c starts as garbage with a guard tail: every element of
-			// c is written and nothing past it.
-			c32 := make([]float32, m*n+1)
-			for i := range c32 {
-				c32[i] = float32(math.NaN())
+			a32, b32 := toF32(a), toF32(b)
+			got32 := matmulF32(t, a32, b32, m, k, n)
+			within(t, toF64(got32), want, abs, k, 0x1p-24)
+			packed := make([]float32, m*n)
+			linalg.PackF32(b32, k, n).MulF32(packed, a32, m)
+			if diff := cmp.Diff(got32, packed, cmpopts.EquateNaNs()); diff != "" {
+				t.Errorf("PackedF32.MulF32 differs from MatMulF32 (-want +got):\n%s", diff)
 			}
-			c32[m*n] = 42
-			linalg.MatMulF32(c32[:m*n], toF32(a), toF32(b), m, k, n)
-			if c32[m*n] != 42 {
-				t.Errorf("MatMulF32 wrote past c")
-			}
-			within(t, toF64(c32[:m*n]), want, abs, k, 0x1p-24)
 			c64 := randF64(r, m*n)
 			linalg.MatMulF64(c64, a, b, m, k, n)
 			within(t, c64, want, abs, k, 0x1p-52)
+			packed64 := make([]float64, m*n)
+			linalg.PackF64(b, k, n).MulF64(packed64, a, m)
+			if diff := cmp.Diff(c64, packed64, cmpopts.EquateNaNs()); diff != "" {
+				t.Errorf("PackedF64.MulF64 differs from MatMulF64 (-want +got):\n%s", diff)
+			}
 		})
 	}
+}
+
+// matmulF32 returns MatMulF32 of a and b, run on a c that starts as NaN
+// with a guard element past its end: every element of c must be written
+// and nothing past it.
+func matmulF32(t *testing.T, a, b []float32, m, k, n int) []float32 {
+	t.Helper()
+	c := make([]float32, m*n+1)
+	for i := range c {
+		c[i] = float32(math.NaN())
+	}
+	c[m*n] = 42
+	linalg.MatMulF32(c[:m*n], a, b, m, k, n)
+	if c[m*n] != 42 {
+		t.Errorf("MatMulF32 wrote past c")
+	}
+	return c[:m*n]
+}
+
+// TestKernelsAgree checks that the assembly and Go kernels give the same
+// bits: both run one chain of fused multiply-adds per element.
+func TestKernelsAgree(t *testing.T) {
+	if !linalg.HasAsm() {
+		t.Skip("no AVX2 and FMA here")
+	}
+	r := rand.New(rand.NewPCG(25, 2))
+	for _, s := range [][3]int{{1, 1, 1}, {7, 300, 33}, {13, 768, 128}, {100, 17, 31}} {
+		m, k, n := s[0], s[1], s[2]
+		t.Run(fmt.Sprintf("m=%d/k=%d/n=%d", m, k, n), func(t *testing.T) {
+			a, b := randF64(r, m*k), randF64(r, k*n)
+			a32, b32 := toF32(a), toF32(b)
+			var got32, got64 [2][]float32
+			var gotF64 [2][]float64
+			for i, on := range []bool{false, true} {
+				restore := linalg.SetAsm(on)
+				got32[i] = matmulF32(t, a32, b32, m, k, n)
+				got64[i] = make([]float32, m*n)
+				linalg.PackF32(b32, k, n).MulF32(got64[i], a32, m)
+				gotF64[i] = make([]float64, m*n)
+				linalg.MatMulF64(gotF64[i], a, b, m, k, n)
+				restore()
+			}
+			if diff := cmp.Diff(got32[0], got32[1]); diff != "" {
+				t.Errorf("MatMulF32 (-go +asm):\n%s", diff)
+			}
+			if diff := cmp.Diff(got64[0], got64[1]); diff != "" {
+				t.Errorf("PackedF32.MulF32 (-go +asm):\n%s", diff)
+			}
+			if diff := cmp.Diff(gotF64[0], gotF64[1]); diff != "" {
+				t.Errorf("MatMulF64 (-go +asm):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestNonFinite checks that NaN and Inf propagate as in the float64
+// chain of the same products: NaN where a NaN, Inf * 0 or Inf - Inf
+// meets an element, ±Inf where only infinities of one sign do.
+func TestNonFinite(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	type put struct {
+		a    bool // in a, else in b
+		i, j int
+		v    float64
+	}
+	tests := []struct {
+		name    string
+		m, k, n int
+		puts    []put
+	}{
+		{"nan in a", 7, 33, 17, []put{{true, 3, 5, nan}}},
+		{"nan in b", 7, 33, 17, []put{{false, 32, 16, nan}}},
+		{"inf in a", 13, 300, 33, []put{{true, 12, 299, inf}}},
+		{"-inf in b", 13, 300, 33, []put{{false, 0, 0, -inf}}},
+		{"inf times zero", 6, 20, 16, []put{{true, 2, 4, inf}, {false, 4, 7, 0}}},
+		{"inf minus inf", 6, 300, 16, []put{{true, 1, 2, inf}, {true, 1, 280, -inf}}},
+	}
+	paths(t, func(t *testing.T) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				r := rand.New(rand.NewPCG(25, 3))
+				a, b := toF64(toF32(randF64(r, tt.m*tt.k))), toF64(toF32(randF64(r, tt.k*tt.n)))
+				for _, p := range tt.puts {
+					if p.a {
+						a[p.i*tt.k+p.j] = p.v
+					} else {
+						b[p.i*tt.n+p.j] = p.v
+					}
+				}
+				want, _ := ref(a, b, tt.m, tt.k, tt.n)
+				got := toF64(matmulF32(t, toF32(a), toF32(b), tt.m, tt.k, tt.n))
+				got64 := make([]float64, tt.m*tt.n)
+				linalg.MatMulF64(got64, a, b, tt.m, tt.k, tt.n)
+				special := 0
+				for i, w := range want {
+					if math.IsNaN(w) || math.IsInf(w, 0) {
+						special++
+						for _, g := range []float64{got[i], got64[i]} {
+							if !(math.IsNaN(w) && math.IsNaN(g) || g == w) {
+								t.Errorf("element %d = %v, want %v", i, g, w)
+							}
+						}
+					}
+				}
+				if special == 0 {
+					t.Fatal("the row's values give no NaN or Inf")
+				}
+			})
+		}
+	})
 }
