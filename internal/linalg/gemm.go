@@ -1,68 +1,105 @@
 package linalg
 
+import "sync"
+
 // The blocking. For each block of mcBlock rows of a and c, and each block
-// of kcBlock steps of k, every sliver of mr rows of a (mr x kcBlock, 6 KiB
-// of float32 in L1) meets every panel of nr columns of b (kcBlock x nr,
-// 16 KiB in L1 or L2) in the register tile; the block of b (kcBlock x n,
-// 128 KiB for n = 128) stays in L2 across the rows, and the block of c
-// (mcBlock x n) stays in L2 across the steps of k, its tiles loaded back
-// into the registers so that each element keeps one chain of fused
-// multiply-adds.
+// of kcBlock steps of k, the block of a (mcBlock x kcBlock, 96 KiB of
+// float32) is copied into a contiguous buffer that stays in L2; then each
+// packed panel of nr columns of b (kcBlock x nr, 16 KiB of float32) stays
+// in L1 while every sliver of mr rows of the block meets it in the
+// register tile. The tiles of c are loaded back into the registers for
+// each block of k, so that each element keeps one chain of fused
+// multiply-adds. Reading a in place instead of copying the block lost a
+// quarter of the speed where its rows lie 4 KiB apart (k = 1024 float32,
+// their elements competing for the same L1 sets); reading b in place
+// instead of packing it lost more where its rows lie 512 bytes apart or
+// more (n >= 128 float32), the rows of a panel mapping to a few L1 sets.
 const (
 	kcBlock = 256
 	mcBlock = 96
 )
 
-// panels is the right operand b (k x n) as the kernel reads it: either
-// the row-major matrix itself, whose full panels the kernel reads in
-// place, or packed (see packB).
+// panels is the right operand b (k x n) packed by packB.
 type panels[T float] struct {
-	b      []T // row-major k x n, when packed is nil
-	packed []T // packB's layout
+	packed []T
 	k, n   int
 }
 
-// panel returns the panel of columns [jr*nr, jr*nr+nr) of b for the steps
-// [pc, pc+kcb), and its row stride. tail is the packed last panel of
-// the steps when b is not packed and n is not a multiple of nr.
-func (p *panels[T]) panel(pc, kcb, jr, nr int, tail []T) ([]T, int) {
-	switch {
-	case p.packed != nil:
-		npad := (p.n + nr - 1) / nr * nr
-		return p.packed[pc*npad+jr*kcb*nr:], nr
-	case (jr+1)*nr <= p.n:
-		return p.b[pc*p.n+jr*nr:], p.n
-	}
-	return tail, nr
+// panel returns the packed panel jr (columns [jr*nr, jr*nr+nr)) of the
+// block of kcb steps of k that starts at step pc.
+func (p *panels[T]) panel(pc, kcb, jr, nr int) []T {
+	npad := (p.n + nr - 1) / nr * nr
+	return p.packed[pc*npad+jr*kcb*nr:]
 }
+
+// packedLen returns the number of elements packB writes for b (k x n)
+// and a tile nr wide.
+func packedLen(k, n, nr int) int { return k * ((n + nr - 1) / nr * nr) }
 
 // packB writes b (k x n, row-major) into dst in the layout the kernel
 // reads fastest: for each block of kcBlock steps of k, for each panel of
 // nr columns, the block's rows of that panel, nr elements each, the
-// columns past n zero. dst holds k * ceil(n/nr) * nr elements.
+// columns past n zero. dst holds packedLen(k, n, nr) elements.
 func packB[T float](dst, b []T, k, n, nr int) {
 	for pc := 0; pc < k; pc += kcBlock {
 		kcb := min(kcBlock, k-pc)
 		for j0 := 0; j0 < n; j0 += nr {
-			packPanel(dst[:kcb*nr], b[pc*n:], n, kcb, j0, min(nr, n-j0), nr)
+			w := min(nr, n-j0)
+			for p := range kcb {
+				row := dst[p*nr : p*nr+nr]
+				copy(row, b[(pc+p)*n+j0:(pc+p)*n+j0+w])
+				clear(row[w:])
+			}
 			dst = dst[kcb*nr:]
 		}
 	}
 }
 
-// packPanel copies the kc rows of the w columns from column j0 of b (row
-// stride ldb) into dst, nr elements a row, zero past w.
-func packPanel[T float](dst, b []T, ldb, kc, j0, w, nr int) {
-	for p := range kc {
-		row := dst[p*nr : p*nr+nr]
-		copy(row, b[p*ldb+j0:p*ldb+j0+w])
-		clear(row[w:])
+// scratch holds the buffers of one gemm call, pooled per element type:
+// a block of a, its rows zero-padded to a multiple of mr, and, for
+// MatMulF32 and MatMulF64, b packed.
+type scratch[T float] struct {
+	a [mcBlock * kcBlock]T
+	b []T
+}
+
+var pools = [2]sync.Pool{
+	{New: func() any { return new(scratch[float32]) }},
+	{New: func() any { return new(scratch[float64]) }},
+}
+
+// getScratch returns a scratch[T] from its pool, and the function that
+// puts it back.
+func getScratch[T float]() (*scratch[T], func()) {
+	pool := &pools[1]
+	if nrOf[T]() == nrF32 {
+		pool = &pools[0]
 	}
+	s := pool.Get().(*scratch[T])
+	return s, func() { pool.Put(s) }
+}
+
+// matmul sets c (m x n) to a (m x k) @ b (k x n), packing b into pooled
+// scratch first.
+func matmul[T float](c, a, b []T, m, k, n int) {
+	if m == 0 || n == 0 || k == 0 {
+		gemm(c, a, m, k, n, &panels[T]{k: k, n: n}, nil)
+		return
+	}
+	s, put := getScratch[T]()
+	defer put()
+	nr := nrOf[T]()
+	if l := packedLen(k, n, nr); cap(s.b) < l {
+		s.b = make([]T, l)
+	}
+	packB(s.b, b, k, n, nr)
+	gemm(c, a, m, k, n, &panels[T]{packed: s.b, k: k, n: n}, s)
 }
 
 // gemm sets c (m x n) to a (m x k) @ b. Every element is one chain of
 // fused multiply-adds over k in ascending order, whichever kernel runs.
-func gemm[T float](c, a []T, m, k, n int, b *panels[T]) {
+// s is the scratch to use, or nil to take one from the pool.
+func gemm[T float](c, a []T, m, k, n int, b *panels[T], s *scratch[T]) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -70,43 +107,37 @@ func gemm[T float](c, a []T, m, k, n int, b *panels[T]) {
 		clear(c[:m*n])
 		return
 	}
+	if s == nil {
+		var put func()
+		s, put = getScratch[T]()
+		defer put()
+	}
 	nr := nrOf[T]()
-	var (
-		atile [mr * kcBlock]T    // the last rows of a block, zero-padded to mr
-		btail [kcBlock * nrMax]T // the last, partial panel of unpacked b
-	)
 	for ic := 0; ic < m; ic += mcBlock {
 		mcb := min(mcBlock, m-ic)
 		for pc := 0; pc < k; pc += kcBlock {
 			kcb := min(kcBlock, k-pc)
-			if w := n % nr; b.packed == nil && w != 0 {
-				packPanel(btail[:kcb*nr], b.b[pc*n:], n, kcb, n-w, w, nr)
+			for r := range mcb {
+				copy(s.a[r*kcb:r*kcb+kcb], a[(ic+r)*k+pc:])
 			}
-			for ir := 0; ir < mcb; ir += mr {
-				i := ic + ir
-				as, lda := a[i*k+pc:], k
-				if rows := min(mr, m-i); rows < mr {
-					clear(atile[:mr*kcb])
-					for r := range rows {
-						copy(atile[r*kcb:r*kcb+kcb], a[(i+r)*k+pc:])
-					}
-					as, lda = atile[:], kcb
-				}
-				for jr := 0; jr*nr < n; jr++ {
-					bs, ldb := b.panel(pc, kcb, jr, nr, btail[:])
-					tile(c[i*n+jr*nr:], n, min(mr, m-i), min(nr, n-jr*nr), as, lda, bs, ldb, kcb, pc > 0)
+			clear(s.a[mcb*kcb : (mcb+mr-1)/mr*mr*kcb])
+			for jr := 0; jr*nr < n; jr++ {
+				bp := b.panel(pc, kcb, jr, nr)
+				for ir := 0; ir < mcb; ir += mr {
+					tile(c[(ic+ir)*n+jr*nr:], n, min(mr, mcb-ir), min(nr, n-jr*nr), s.a[ir*kcb:], kcb, bp, kcb, pc > 0)
 				}
 			}
 		}
 	}
 }
 
-// tile runs the kernel for the rows x cols tile at c (row stride ldc),
-// through a scratch tile when it is smaller than the kernel's.
-func tile[T float](c []T, ldc, rows, cols int, a []T, lda int, b []T, ldb, kc int, acc bool) {
+// tile runs the kernel for the rows x cols tile at c (row stride ldc) over
+// kc steps of a (rows of stride lda) and the packed panel b, through a
+// scratch tile when it is smaller than the kernel's.
+func tile[T float](c []T, ldc, rows, cols int, a []T, lda int, b []T, kc int, acc bool) {
 	nr := nrOf[T]()
 	if rows == mr && cols == nr {
-		micro(a, lda, b, ldb, kc, c, ldc, acc)
+		micro(a, lda, b, nr, kc, c, ldc, acc)
 		return
 	}
 	var t [mr * nrMax]T
@@ -115,7 +146,7 @@ func tile[T float](c []T, ldc, rows, cols int, a []T, lda int, b []T, ldb, kc in
 			copy(t[r*nr:r*nr+cols], c[r*ldc:])
 		}
 	}
-	micro(a, lda, b, ldb, kc, t[:], nr, acc)
+	micro(a, lda, b, nr, kc, t[:], nr, acc)
 	for r := range rows {
 		copy(c[r*ldc:r*ldc+cols], t[r*nr:])
 	}

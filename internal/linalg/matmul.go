@@ -10,7 +10,7 @@ import "math"
 // neither read nor written.
 func MatMulF32(c, a, b []float32, m, k, n int) {
 	checkSizes(len(c), len(a), len(b), m, k, n)
-	gemm(c, a, m, k, n, &panels[float32]{b: b, k: k, n: n})
+	matmul(c, a, b, m, k, n)
 }
 
 // MatMulF64 sets c (m x n) to a (m x k) @ b (k x n), all row-major and
@@ -21,7 +21,7 @@ func MatMulF32(c, a, b []float32, m, k, n int) {
 // neither read nor written.
 func MatMulF64(c, a, b []float64, m, k, n int) {
 	checkSizes(len(c), len(a), len(b), m, k, n)
-	gemm(c, a, m, k, n, &panels[float64]{b: b, k: k, n: n})
+	matmul(c, a, b, m, k, n)
 }
 
 // checkSizes panics when a size is negative or a slice of lc, la, lb

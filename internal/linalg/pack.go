@@ -24,7 +24,7 @@ func (p *PackedF32) N() int { return p.p.n }
 // than m*k or m*n elements.
 func (p *PackedF32) MulF32(c, a []float32, m int) {
 	checkSizes(len(c), len(a), p.p.k*p.p.n, m, p.p.k, p.p.n)
-	gemm(c, a, m, p.p.k, p.p.n, &p.p)
+	gemm(c, a, m, p.p.k, p.p.n, &p.p, nil)
 }
 
 // PackedF64 is PackedF32 for float64: a right operand packed once for
@@ -49,14 +49,14 @@ func (p *PackedF64) N() int { return p.p.n }
 // than m*k or m*n elements.
 func (p *PackedF64) MulF64(c, a []float64, m int) {
 	checkSizes(len(c), len(a), p.p.k*p.p.n, m, p.p.k, p.p.n)
-	gemm(c, a, m, p.p.k, p.p.n, &p.p)
+	gemm(c, a, m, p.p.k, p.p.n, &p.p, nil)
 }
 
 // pack returns b (k x n) packed for the kernel.
 func pack[T float](b []T, k, n int) panels[T] {
 	checkSizes(0, 0, len(b), 0, k, n)
 	nr := nrOf[T]()
-	packed := make([]T, k*((n+nr-1)/nr*nr))
+	packed := make([]T, packedLen(k, n, nr))
 	packB(packed, b, k, n, nr)
 	return panels[T]{packed: packed, k: k, n: n}
 }
