@@ -68,15 +68,12 @@ var pools = [2]sync.Pool{
 	{New: func() any { return new(scratch[float64]) }},
 }
 
-// getScratch returns a scratch[T] from its pool, and the function that
-// puts it back.
-func getScratch[T float]() (*scratch[T], func()) {
-	pool := &pools[1]
+// poolOf returns the pool of scratch[T].
+func poolOf[T float]() *sync.Pool {
 	if nrOf[T]() == nrF32 {
-		pool = &pools[0]
+		return &pools[0]
 	}
-	s := pool.Get().(*scratch[T])
-	return s, func() { pool.Put(s) }
+	return &pools[1]
 }
 
 // matmul sets c (m x n) to a (m x k) @ b (k x n), packing b into pooled
@@ -86,8 +83,8 @@ func matmul[T float](c, a, b []T, m, k, n int) {
 		gemm(c, a, m, k, n, &panels[T]{k: k, n: n}, nil)
 		return
 	}
-	s, put := getScratch[T]()
-	defer put()
+	s := poolOf[T]().Get().(*scratch[T])
+	defer poolOf[T]().Put(s)
 	nr := nrOf[T]()
 	if l := packedLen(k, n, nr); cap(s.b) < l {
 		s.b = make([]T, l)
@@ -108,9 +105,8 @@ func gemm[T float](c, a []T, m, k, n int, b *panels[T], s *scratch[T]) {
 		return
 	}
 	if s == nil {
-		var put func()
-		s, put = getScratch[T]()
-		defer put()
+		s = poolOf[T]().Get().(*scratch[T])
+		defer poolOf[T]().Put(s)
 	}
 	nr := nrOf[T]()
 	for ic := 0; ic < m; ic += mcBlock {
