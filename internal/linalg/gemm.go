@@ -19,17 +19,18 @@ const (
 	mcBlock = 96
 )
 
-// panels is the right operand b (k x n) packed by packB.
+// panels is the right operand b (k x n) packed by packB for tiles nr
+// wide.
 type panels[T float] struct {
-	packed []T
-	k, n   int
+	packed   []T
+	k, n, nr int
 }
 
 // panel returns the packed panel jr (columns [jr*nr, jr*nr+nr)) of the
 // block of kcb steps of k that starts at step pc.
-func (p *panels[T]) panel(pc, kcb, jr, nr int) []T {
-	npad := (p.n + nr - 1) / nr * nr
-	return p.packed[pc*npad+jr*kcb*nr:]
+func (p *panels[T]) panel(pc, kcb, jr int) []T {
+	npad := (p.n + p.nr - 1) / p.nr * p.nr
+	return p.packed[pc*npad+jr*kcb*p.nr:]
 }
 
 // packedLen returns the number of elements packB writes for b (k x n)
@@ -70,7 +71,7 @@ var pools = [2]sync.Pool{
 
 // poolOf returns the pool of scratch[T].
 func poolOf[T float]() *sync.Pool {
-	if nrOf[T]() == nrF32 {
+	if isF32[T]() {
 		return &pools[0]
 	}
 	return &pools[1]
@@ -80,17 +81,17 @@ func poolOf[T float]() *sync.Pool {
 // scratch first.
 func matmul[T float](c, a, b []T, m, k, n int) {
 	if m == 0 || n == 0 || k == 0 {
-		gemm(c, a, m, k, n, &panels[T]{k: k, n: n}, nil)
+		gemm(c, a, m, k, n, &panels[T]{k: k, n: n, nr: 1}, nil)
 		return
 	}
 	s := poolOf[T]().Get().(*scratch[T])
 	defer poolOf[T]().Put(s)
-	nr := nrOf[T]()
+	nr := tileWidth[T]()
 	if l := packedLen(k, n, nr); cap(s.b) < l {
 		s.b = make([]T, l)
 	}
 	packB(s.b, b, k, n, nr)
-	gemm(c, a, m, k, n, &panels[T]{packed: s.b, k: k, n: n}, s)
+	gemm(c, a, m, k, n, &panels[T]{packed: s.b, k: k, n: n, nr: nr}, s)
 }
 
 // gemm sets c (m x n) to a (m x k) @ b. Every element is one chain of
@@ -108,7 +109,7 @@ func gemm[T float](c, a []T, m, k, n int, b *panels[T], s *scratch[T]) {
 		s = poolOf[T]().Get().(*scratch[T])
 		defer poolOf[T]().Put(s)
 	}
-	nr := nrOf[T]()
+	nr := b.nr
 	for ic := 0; ic < m; ic += mcBlock {
 		mcb := min(mcBlock, m-ic)
 		for pc := 0; pc < k; pc += kcBlock {
@@ -118,9 +119,9 @@ func gemm[T float](c, a []T, m, k, n int, b *panels[T], s *scratch[T]) {
 			}
 			clear(s.a[mcb*kcb : (mcb+mr-1)/mr*mr*kcb])
 			for jr := 0; jr*nr < n; jr++ {
-				bp := b.panel(pc, kcb, jr, nr)
+				bp := b.panel(pc, kcb, jr)
 				for ir := 0; ir < mcb; ir += mr {
-					tile(c[(ic+ir)*n+jr*nr:], n, min(mr, mcb-ir), min(nr, n-jr*nr), s.a[ir*kcb:], kcb, bp, kcb, pc > 0)
+					tile(c[(ic+ir)*n+jr*nr:], n, min(mr, mcb-ir), min(nr, n-jr*nr), s.a[ir*kcb:], kcb, bp, nr, kcb, pc > 0)
 				}
 			}
 		}
@@ -128,10 +129,9 @@ func gemm[T float](c, a []T, m, k, n int, b *panels[T], s *scratch[T]) {
 }
 
 // tile runs the kernel for the rows x cols tile at c (row stride ldc) over
-// kc steps of a (rows of stride lda) and the packed panel b, through a
-// scratch tile when it is smaller than the kernel's.
-func tile[T float](c []T, ldc, rows, cols int, a []T, lda int, b []T, kc int, acc bool) {
-	nr := nrOf[T]()
+// kc steps of a (rows of stride lda) and the packed panel b (nr wide),
+// through a scratch tile when it is smaller than the kernel's.
+func tile[T float](c []T, ldc, rows, cols int, a []T, lda int, b []T, nr, kc int, acc bool) {
 	if rows == mr && cols == nr {
 		micro(a, lda, b, nr, kc, c, ldc, acc)
 		return

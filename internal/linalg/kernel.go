@@ -5,50 +5,72 @@ import "math"
 // float is the element types of the kernels.
 type float interface{ float32 | float64 }
 
-// The register tile is mr rows by nr[T] columns: 6 x 16 for float32
-// (two 8-lane vectors a row) and 6 x 8 for float64.
+// The register tile is mr rows by nr columns, nr chosen with the kernel:
+// 16 float32 or 8 float64 (two AVX2 vectors a row), 32 float32 or 16
+// float64 with AVX-512. A packed operand is packed for one nr and keeps
+// it; the Go kernel takes any.
 const (
-	mr    = 6
-	nrF32 = 16
-	nrF64 = 8
+	mr = 6
 	// nrMax is the widest tile, which sizes the scratch tiles.
-	nrMax = nrF32
+	nrMax = 32
 )
 
-// nrOf returns the tile width for T.
-func nrOf[T float]() int {
+// isF32 reports whether T is float32.
+func isF32[T float]() bool {
 	var z T
-	if _, ok := any(z).(float32); ok {
-		return nrF32
+	_, ok := any(z).(float32)
+	return ok
+}
+
+// tileWidth returns the nr of the fastest kernel for T that may run now.
+func tileWidth[T float]() int {
+	nr := 8
+	if isF32[T]() {
+		nr = 16
 	}
-	return nrF64
+	if useAsm && useAVX512 {
+		nr *= 2
+	}
+	return nr
 }
 
 // micro sets the mr x nr tile at c (row stride ldc elements) to a @ b
 // over kc >= 1 steps, plus the tile's own values when acc is set: a holds
-// mr rows of kc elements (row stride lda), b kc rows of nr elements (row
-// stride ldb). Each element is one chain of fused multiply-adds, in the
-// assembly kernel or the Go one alike.
-func micro[T float](a []T, lda int, b []T, ldb, kc int, c []T, ldc int, acc bool) {
+// mr rows of kc elements (row stride lda), b kc rows of nr elements, one
+// after the other. Each element is one chain of fused multiply-adds, in
+// the assembly kernels or the Go one alike.
+func micro[T float](a []T, lda int, b []T, nr, kc int, c []T, ldc int, acc bool) {
 	if useAsm {
 		switch a := any(a).(type) {
 		case []float32:
 			b, c := any(b).([]float32), any(c).([]float32)
-			_, _, _ = a[(mr-1)*lda+kc-1], b[(kc-1)*ldb+nrF32-1], c[(mr-1)*ldc+nrF32-1]
-			kern6x16F32(&a[0], lda*4, &b[0], ldb*4, kc, &c[0], ldc*4, acc)
-			return
+			_, _, _ = a[(mr-1)*lda+kc-1], b[kc*nr-1], c[(mr-1)*ldc+nr-1]
+			switch {
+			case nr == 16:
+				kern6x16F32(&a[0], lda*4, &b[0], nr*4, kc, &c[0], ldc*4, acc)
+				return
+			case nr == 32 && useAVX512:
+				kern6x32F32Z(&a[0], lda*4, &b[0], nr*4, kc, &c[0], ldc*4, acc)
+				return
+			}
 		case []float64:
 			b, c := any(b).([]float64), any(c).([]float64)
-			_, _, _ = a[(mr-1)*lda+kc-1], b[(kc-1)*ldb+nrF64-1], c[(mr-1)*ldc+nrF64-1]
-			kern6x8F64(&a[0], lda*8, &b[0], ldb*8, kc, &c[0], ldc*8, acc)
-			return
+			_, _, _ = a[(mr-1)*lda+kc-1], b[kc*nr-1], c[(mr-1)*ldc+nr-1]
+			switch {
+			case nr == 8:
+				kern6x8F64(&a[0], lda*8, &b[0], nr*8, kc, &c[0], ldc*8, acc)
+				return
+			case nr == 16 && useAVX512:
+				kern6x16F64Z(&a[0], lda*8, &b[0], nr*8, kc, &c[0], ldc*8, acc)
+				return
+			}
 		}
 	}
-	microGo(a, lda, b, ldb, kc, c, ldc, acc, nrOf[T]())
+	microGo(a, lda, b, nr, kc, c, ldc, acc)
 }
 
-// microGo is micro in Go, for a tile nr wide.
-func microGo[T float](a []T, lda int, b []T, ldb, kc int, c []T, ldc int, acc bool, nr int) {
+// microGo is micro in Go.
+func microGo[T float](a []T, lda int, b []T, nr, kc int, c []T, ldc int, acc bool) {
 	var t [mr * nrMax]T
 	if acc {
 		for i := range mr {
@@ -56,7 +78,7 @@ func microGo[T float](a []T, lda int, b []T, ldb, kc int, c []T, ldc int, acc bo
 		}
 	}
 	for p := range kc {
-		bp := b[p*ldb : p*ldb+nr]
+		bp := b[p*nr : p*nr+nr]
 		for i := range mr {
 			x := a[i*lda+p]
 			ti := t[i*nr : i*nr+nr]

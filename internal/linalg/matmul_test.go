@@ -93,16 +93,30 @@ func within(t *testing.T, got, want, abs []float64, k int, eps float64) {
 	}
 }
 
-// paths runs f with the Go kernel and, where the CPU has them, with the
-// assembly kernels.
-func paths(t *testing.T, f func(t *testing.T)) {
-	t.Run("kernel=go", func(t *testing.T) {
-		defer linalg.SetAsm(false)()
-		f(t)
-	})
+// kernel is a setting of the kernels the tests cover.
+type kernel struct {
+	name        string
+	asm, avx512 bool
+}
+
+// kernels returns the Go kernel, AVX2 and FMA, and AVX-512, each where
+// the CPU has it.
+func kernels() []kernel {
+	ks := []kernel{{"go", false, false}}
 	if linalg.HasAsm() {
-		t.Run("kernel=asm", func(t *testing.T) {
-			defer linalg.SetAsm(true)()
+		ks = append(ks, kernel{"avx2", true, false})
+	}
+	if linalg.HasAVX512() {
+		ks = append(ks, kernel{"avx512", true, true})
+	}
+	return ks
+}
+
+// paths runs f with each kernel of kernels.
+func paths(t *testing.T, f func(t *testing.T)) {
+	for _, k := range kernels() {
+		t.Run("kernel="+k.name, func(t *testing.T) {
+			defer linalg.SetKernels(k.asm, k.avx512)()
 			f(t)
 		})
 	}
@@ -158,11 +172,13 @@ func matmulF32(t *testing.T, a, b []float32, m, k, n int) []float32 {
 	return c[:m*n]
 }
 
-// TestKernelsAgree checks that the assembly and Go kernels give the same
-// bits: both run one chain of fused multiply-adds per element.
+// TestKernelsAgree checks that every kernel gives the bits of the Go
+// kernel, each running one chain of fused multiply-adds per element, and
+// that an operand packed for one kernel multiplies under any other.
 func TestKernelsAgree(t *testing.T) {
-	if !linalg.HasAsm() {
-		t.Skip("no AVX2 and FMA here")
+	ks := kernels()
+	if len(ks) == 1 {
+		t.Skip("only the Go kernel runs here")
 	}
 	r := rand.New(rand.NewPCG(25, 2))
 	for _, s := range [][3]int{{1, 1, 1}, {7, 300, 33}, {13, 768, 128}, {100, 17, 31}} {
@@ -170,25 +186,42 @@ func TestKernelsAgree(t *testing.T) {
 		t.Run(fmt.Sprintf("m=%d/k=%d/n=%d", m, k, n), func(t *testing.T) {
 			a, b := randF64(r, m*k), randF64(r, k*n)
 			a32, b32 := toF32(a), toF32(b)
-			var got32, got64 [2][]float32
-			var gotF64 [2][]float64
-			for i, on := range []bool{false, true} {
-				restore := linalg.SetAsm(on)
-				got32[i] = matmulF32(t, a32, b32, m, k, n)
-				got64[i] = make([]float32, m*n)
-				linalg.PackF32(b32, k, n).MulF32(got64[i], a32, m)
-				gotF64[i] = make([]float64, m*n)
-				linalg.MatMulF64(gotF64[i], a, b, m, k, n)
+			type result struct {
+				MatMulF32, PackedF32, Cross32 []float32
+				MatMulF64, PackedF64, Cross64 []float64
+			}
+			var want result
+			var packed32 *linalg.PackedF32
+			var packed64 *linalg.PackedF64
+			for i, kn := range ks {
+				restore := linalg.SetKernels(kn.asm, kn.avx512)
+				got := result{
+					MatMulF32: matmulF32(t, a32, b32, m, k, n),
+					PackedF32: make([]float32, m*n),
+					Cross32:   make([]float32, m*n),
+					MatMulF64: make([]float64, m*n),
+					PackedF64: make([]float64, m*n),
+					Cross64:   make([]float64, m*n),
+				}
+				linalg.PackF32(b32, k, n).MulF32(got.PackedF32, a32, m)
+				linalg.MatMulF64(got.MatMulF64, a, b, m, k, n)
+				linalg.PackF64(b, k, n).MulF64(got.PackedF64, a, m)
+				// Cross: packed under the previous kernel, multiplied
+				// under this one.
+				if i == 0 {
+					packed32, packed64 = linalg.PackF32(b32, k, n), linalg.PackF64(b, k, n)
+				}
+				packed32.MulF32(got.Cross32, a32, m)
+				packed64.MulF64(got.Cross64, a, m)
+				packed32, packed64 = linalg.PackF32(b32, k, n), linalg.PackF64(b, k, n)
 				restore()
-			}
-			if diff := cmp.Diff(got32[0], got32[1]); diff != "" {
-				t.Errorf("MatMulF32 (-go +asm):\n%s", diff)
-			}
-			if diff := cmp.Diff(got64[0], got64[1]); diff != "" {
-				t.Errorf("PackedF32.MulF32 (-go +asm):\n%s", diff)
-			}
-			if diff := cmp.Diff(gotF64[0], gotF64[1]); diff != "" {
-				t.Errorf("MatMulF64 (-go +asm):\n%s", diff)
+				if i == 0 {
+					want = got
+					continue
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("kernel=%s differs from kernel=%s (-want +got):\n%s", kn.name, ks[0].name, diff)
+				}
 			}
 		})
 	}

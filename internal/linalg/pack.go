@@ -55,8 +55,8 @@ func (p *PackedF64) MulF64(c, a []float64, m int) {
 // pack returns b (k x n) packed for the kernel.
 func pack[T float](b []T, k, n int) panels[T] {
 	checkSizes(0, 0, len(b), 0, k, n)
-	nr := nrOf[T]()
+	nr := tileWidth[T]()
 	packed := make([]T, packedLen(k, n, nr))
 	packB(packed, b, k, n, nr)
-	return panels[T]{packed: packed, k: k, n: n}
+	return panels[T]{packed: packed, k: k, n: n, nr: nr}
 }
