@@ -37,18 +37,20 @@
 // in float32, so a result differs from a float64 reference by up to about
 // k * eps32 * sum_p |a[i][p] b[p][j]| (eps32 = 2^-24), and from a loop
 // that rounds each product before adding it by rounding too. NaN and Inf
-// propagate as in that chain. Every kernel gives the same bits, but for float32 the Go kernel rounds each fused step to
-// float64 and then to float32, which differs from a float32 fused
-// multiply-add when the float64 sum falls exactly halfway between two
-// float32 values without being exact (rare).
+// propagate as in that chain. Every kernel gives the same bits, but for
+// float32 the Go kernel rounds each fused step to float64 and then to
+// float32, which differs from a float32 fused multiply-add when the
+// float64 sum falls exactly halfway between two float32 values without
+// being exact (rare).
 //
 // # Memory
 //
 // PackF32 and PackF64 copy b into a new packed operand. MatMulF32,
 // MatMulF64 and the Mul methods take their scratch (a block of a, and b
-// packed) from a sync.Pool: no allocation per call once warm. The functions read a and b and write c; they retain
-// nothing. c must not overlap a or b. A packed operand is read-only: any
-// number of goroutines may multiply by it at once.
+// packed) from a sync.Pool: no allocation per call once warm. The
+// functions read a and b and write c; they retain nothing. c must not
+// overlap a or b. A packed operand is read-only: any number of goroutines
+// may multiply by it at once.
 //
 // # Errors
 //
