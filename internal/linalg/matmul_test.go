@@ -283,3 +283,55 @@ func TestNonFinite(t *testing.T) {
 		}
 	})
 }
+
+// TestPanics checks the documented panics on caller errors: a negative
+// size, or a slice shorter than its matrix (an overflowing product of
+// sizes included).
+func TestPanics(t *testing.T) {
+	big := math.MaxInt/2 + 1
+	tests := []struct {
+		name       string
+		lc, la, lb int
+		m, k, n    int
+	}{
+		{"negative m", 0, 0, 0, -1, 0, 0},
+		{"negative k", 0, 0, 0, 0, -1, 0},
+		{"negative n", 0, 0, 0, 0, 0, -1},
+		{"short c", 3, 6, 6, 2, 3, 2},
+		{"short a", 4, 5, 6, 2, 3, 2},
+		{"short b", 4, 6, 5, 2, 3, 2},
+		{"overflowing m*k", 0, 0, 0, big, 2, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := map[string]func(){
+				"MatMulF32": func() {
+					linalg.MatMulF32(make([]float32, tt.lc), make([]float32, tt.la), make([]float32, tt.lb), tt.m, tt.k, tt.n)
+				},
+				"MatMulF64": func() {
+					linalg.MatMulF64(make([]float64, tt.lc), make([]float64, tt.la), make([]float64, tt.lb), tt.m, tt.k, tt.n)
+				},
+			}
+			if tt.k >= 0 && tt.n >= 0 && tt.k*tt.n <= tt.lb {
+				p := linalg.PackF32(make([]float32, tt.lb), tt.k, tt.n)
+				calls["PackedF32.MulF32"] = func() { p.MulF32(make([]float32, tt.lc), make([]float32, tt.la), tt.m) }
+			} else {
+				calls["PackF32"] = func() { linalg.PackF32(make([]float32, tt.lb), tt.k, tt.n) }
+			}
+			for name, call := range calls {
+				if !panics(call) {
+					t.Errorf("%s did not panic", name)
+				}
+			}
+		})
+	}
+	if panics(func() { linalg.MatMulF32(make([]float32, 4), make([]float32, 6), make([]float32, 6), 2, 3, 2) }) {
+		t.Error("MatMulF32 panicked on slices of the exact lengths")
+	}
+}
+
+func panics(f func()) (panicked bool) {
+	defer func() { panicked = recover() != nil }()
+	f()
+	return false
+}
