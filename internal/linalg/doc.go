@@ -47,7 +47,9 @@
 //
 // PackF32 and PackF64 copy b into a new packed operand. MatMulF32,
 // MatMulF64 and the Mul methods take their scratch (a block of a, and b
-// packed) from a sync.Pool: no allocation per call once warm. The
+// packed) from a sync.Pool: no allocation per call once warm; a pooled
+// scratch keeps the largest packed b it held (k * n elements, rounded up
+// to the tile width) until the garbage collector empties the pool. The
 // functions read a and b and write c; they retain nothing. c must not
 // overlap a or b. A packed operand is read-only: any number of goroutines
 // may multiply by it at once.
