@@ -82,6 +82,7 @@ func microGo[T float](a []T, lda int, b []T, nr, kc int, c []T, ldc int, acc boo
 		for i := range mr {
 			x := a[i*lda+p]
 			ti := t[i*nr : i*nr+nr]
+			ti = ti[:len(bp)]
 			for j, y := range bp {
 				ti[j] = fma(x, y, ti[j])
 			}
