@@ -3,10 +3,12 @@
 # right operand packed beforehand) and bench/peers/matmul_bench.py (NumPy's
 # x @ W with OpenBLAS, one thread) ROUNDS times, so that both see the same
 # state of a shared machine, then prints every line and a table of the
-# median GFLOP/s of each and fstensor's ratio to NumPy. The shapes: blocks
-# of 256 rows times 768 x 128, 768 x 768 and 1024 x 256, and 100,000 x 768
-# rows (307 MB) times 768 x 128, in one call and in calls of 256 rows. The
-# 100,000-row shapes need about 1 GB per process. Run from anywhere:
+# median and best GFLOP/s of each and fstensor's ratios to NumPy (on a
+# busy machine the best of several rounds is the steadier figure). The
+# shapes: blocks of 256 rows times 768 x 128, 768 x 768 and 1024 x 256,
+# and 100,000 x 768 rows (307 MB) times 768 x 128, in one call and in
+# calls of 256 rows. The 100,000-row shapes need about 1 GB per process.
+# Run from anywhere:
 #
 #	ROUNDS=5 PY=/path/to/python sh bench/peers/matmul_compare.sh > matmul.txt
 set -e
@@ -30,15 +32,18 @@ for line in open(sys.argv[1]):
     m = re.match(r'BenchmarkMatMul/(\S+?)/dtype=float32/impl=(\w+?)(?:-\d+)?\s.*?([\d.]+) GFLOP/s', line)
     if m:
         g[m.group(1), m.group(2)].append(float(m.group(3)))
-med = {key: statistics.median(v) for key, v in g.items()}
+stat = {key: (statistics.median(v), max(v)) for key, v in g.items()}
 print()
-print('| shape | NumPy GFLOP/s | MatMulF32 GFLOP/s | vs NumPy | PackedF32.MulF32 GFLOP/s | vs NumPy |')
+print('Median (best) of %d rounds in GFLOP/s; ratios to NumPy of the medians (of the bests).' % max(len(v) for v in g.values()))
+print()
+print('| shape | NumPy | MatMulF32 | vs NumPy | PackedF32.MulF32 | vs NumPy |')
 print('|---|---:|---:|---:|---:|---:|')
-for shape in sorted({s for s, _ in med}, key=lambda s: [int(x) for x in re.findall(r'\d+', s)]):
-    np_ = med.get((shape, 'numpy'))
-    cells = ['%.1f' % np_ if np_ else '-']
+for shape in sorted({s for s, _ in stat}, key=lambda s: [int(x) for x in re.findall(r'\d+', s)]):
+    np_ = stat.get((shape, 'numpy'))
+    cells = ['%.1f (%.1f)' % np_ if np_ else '-']
     for impl in ('matmul', 'packed'):
-        v = med.get((shape, impl))
-        cells += ['%.1f' % v if v else '-', '%.2fx' % (v / np_) if v and np_ else '-']
+        v = stat.get((shape, impl))
+        cells += ['%.1f (%.1f)' % v if v else '-',
+                  '%.2fx (%.2fx)' % (v[0] / np_[0], v[1] / np_[1]) if v and np_ else '-']
     print('| %s | %s |' % (shape, ' | '.join(cells)))
 PYEOF
