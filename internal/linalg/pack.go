@@ -7,7 +7,8 @@ package linalg
 type PackedF32 struct{ p panels[float32] }
 
 // PackF32 copies b (k x n, row-major and dense) into a new PackedF32 of
-// k * ceil(n/16) * 16 elements; b is not retained. It panics if k or n is
+// k times n rounded up to the kernel's tile width (16 columns, 32 with
+// AVX-512) elements; b is not retained. It panics if k or n is
 // negative or b holds fewer than k*n elements.
 func PackF32(b []float32, k, n int) *PackedF32 {
 	return &PackedF32{pack(b, k, n)}
@@ -32,7 +33,8 @@ func (p *PackedF32) MulF32(c, a []float32, m int) {
 type PackedF64 struct{ p panels[float64] }
 
 // PackF64 copies b (k x n, row-major and dense) into a new PackedF64 of
-// k * ceil(n/8) * 8 elements; b is not retained. It panics if k or n is
+// k times n rounded up to the kernel's tile width (8 columns, 16 with
+// AVX-512) elements; b is not retained. It panics if k or n is
 // negative or b holds fewer than k*n elements.
 func PackF64(b []float64, k, n int) *PackedF64 {
 	return &PackedF64{pack(b, k, n)}
