@@ -14,8 +14,8 @@ import "sync"
 // their elements competing for the same L1 sets); reading b in place
 // instead of packing it lost more where its rows lie 512 bytes apart or
 // more (n >= 128 float32), the rows of a panel mapping to a few L1 sets.
-// Blocks of 128 or 384 steps and of 48 or 192 rows measured within the
-// noise of these on the shapes of BenchmarkMatMul.
+// Blocks of 128 or 384 steps, or of 48 rows, measured within the noise
+// of these on the shapes of BenchmarkMatMul (AVX-512, float32).
 const (
 	kcBlock = 256
 	mcBlock = 96
