@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -334,4 +335,30 @@ func panics(f func()) (panicked bool) {
 	defer func() { panicked = recover() != nil }()
 	f()
 	return false
+}
+
+// TestPackedConcurrent multiplies blocks of rows by one packed operand
+// from several goroutines at once, as the engine's workers do, and checks
+// each block against MatMulF32 (run it with -race).
+func TestPackedConcurrent(t *testing.T) {
+	const m, k, n, workers = 100, 300, 40, 4
+	r := rand.New(rand.NewPCG(25, 4))
+	a, b := toF32(randF64(r, workers*m*k)), toF32(randF64(r, k*n))
+	want := matmulF32(t, a, b, workers*m, k, n)
+	p := linalg.PackF32(b, k, n)
+	got := make([]float32, workers*m*n)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := 0; i < m; i += 7 {
+				rows := min(7, m-i)
+				row := w*m + i
+				p.MulF32(got[row*n:(row+rows)*n], a[row*k:(row+rows)*k], rows)
+			}
+		})
+	}
+	wg.Wait()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("concurrent PackedF32.MulF32 (-MatMulF32 +got):\n%s", diff)
+	}
 }
