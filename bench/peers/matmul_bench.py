@@ -3,8 +3,9 @@ internal/linalg's BenchmarkMatMul.
 
 Run: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/peers/matmul_bench.py
 Prints one line per shape, named as the Go benchmark with impl=numpy: the
-mean time of the runs after a first one, as ns/op, MB/s of a, W and c, and
-GFLOP/s (2*m*k*n per product). Each shape computes its m rows in
+mean time of the runs after a first one, as ns/op, MB/s of a, W and c,
+GFLOP/s (2*m*k*n per product) by the wall clock and cpu-GFLOP/s by the
+process's CPU time (time.process_time; OpenBLAS runs on one thread). Each shape computes its m rows in
 np.matmul calls of block rows, into slices of one output array.
 """
 import os
@@ -40,14 +41,16 @@ def bench(m, k, n, block, seconds=1.0):
     once()
     first = time.perf_counter() - t
     reps = max(1, min(1000, int(seconds / max(first, 1e-9))))
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     for _ in range(reps):
         once()
     dt = (time.perf_counter() - t) / reps
+    cpu = (time.process_time() - cpu) / reps
     name = "BenchmarkMatMul/m=%d/k=%d/n=%d/block=%d" % (m, k, n, block)
     size = 4 * (m * k + k * n + m * n)
-    print("%s/dtype=float32/impl=numpy\t%d\t%.0f ns/op\t%.2f MB/s\t%.2f GFLOP/s" % (
-        name, reps, dt * 1e9, size / dt / 1e6, 2 * m * k * n / dt / 1e9), flush=True)
+    flop = 2 * m * k * n
+    print("%s/dtype=float32/impl=numpy\t%d\t%.0f ns/op\t%.2f MB/s\t%.2f GFLOP/s\t%.2f cpu-GFLOP/s" % (
+        name, reps, dt * 1e9, size / dt / 1e6, flop / dt / 1e9, flop / cpu / 1e9), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ package linalg_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/fstensor/fstensor/internal/linalg"
@@ -36,10 +37,21 @@ func randF32(r *rand.Rand, n int) []float32 {
 // BenchmarkMatMul runs each shape through MatMulF32 (impl=matmul), a right
 // operand packed beforehand (impl=packed), MatMulF64 (dtype=float64) and,
 // as the baseline of the same bytes, copy() of a, b and c (impl=copy).
-// Bytes are those of a, b and c; GFLOP/s counts 2*m*k*n per product.
-// Float64 runs on the small shapes only. Each sub-benchmark allocates its
+// Bytes are those of a, b and c; GFLOP/s counts 2*m*k*n per product by
+// the wall clock, and cpu-GFLOP/s by the CPU time of the process, which a
+// machine busy with other processes inflates less (unix only; the
+// benchmark runs on one goroutine and allocates nothing).
+// Float64 runs on the small shapes only. FSTENSOR_LINALG_KERNEL=avx2 (or
+// go) in the environment selects that kernel where a faster one would
+// run. Each sub-benchmark allocates its
 // matrices only when it runs.
 func BenchmarkMatMul(b *testing.B) {
+	switch os.Getenv("FSTENSOR_LINALG_KERNEL") {
+	case "avx2":
+		defer linalg.SetKernels(true, false)()
+	case "go":
+		defer linalg.SetKernels(false, false)()
+	}
 	for _, s := range benchShapes {
 		m, k, n, block := s[0], s[1], s[2], s[3]
 		name := fmt.Sprintf("m=%d/k=%d/n=%d/block=%d", m, k, n, block)
@@ -48,10 +60,14 @@ func BenchmarkMatMul(b *testing.B) {
 		run := func(b *testing.B, size int, f func()) {
 			b.SetBytes(int64(size * elems))
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				f()
 			}
 			b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(flop*float64(b.N)/cpu.Seconds()/1e9, "cpu-GFLOP/s")
+			}
 		}
 		f32 := func() (a, w, c []float32) {
 			r := rand.New(rand.NewPCG(1, 2))
