@@ -105,6 +105,26 @@ func (g *groupResult) release() {
 
 func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr array.RecordReader, err error) {
 	defer recovered(&err, "read")
+	rd, err := openReader(r, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pf := rd.pf
+	rd.start()
+	closeAll := func() error {
+		rd.stop()
+		pf.Close()
+		if closeFn != nil {
+			closeFn()
+		}
+		return nil
+	}
+	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
+}
+
+// openReader reads and checks the footer of the Parquet file r (its
+// schema and the row groups' statements, see open).
+func openReader(r parquet.ReaderAtSeeker, cfg *config) (*reader, error) {
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, errorf("%w", err)
@@ -122,16 +142,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		pf.Close()
 		return nil, err
 	}
-	rd.start()
-	closeAll := func() error {
-		rd.stop()
-		pf.Close()
-		if closeFn != nil {
-			closeFn()
-		}
-		return nil
-	}
-	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
+	return rd, nil
 }
 
 // noCloser hides the Close method of a reader from arrow-go's

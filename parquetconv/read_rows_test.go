@@ -83,3 +83,34 @@ func TestReadRowsInvalid(t *testing.T) {
 		t.Errorf("WithRows(-1, 5): %v, want ErrOption", err)
 	}
 }
+
+func TestRowGroups(t *testing.T) {
+	mem0 := memory.NewGoAllocator()
+	rec := mixedRecord(t, mem0, 95, colSpec{"f", arrow.PrimitiveTypes.Float32, shapeCycle3, everyThird})
+	defer rec.Release()
+	data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithRowGroupRows(10))
+	src := &countingReader{Reader: bytes.NewReader(data)}
+	groups, err := parquetconv.RowGroups(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows, size int64
+	for i, g := range groups {
+		if want := int64(min(10, 95-10*i)); g.Rows != want || g.Bytes <= 0 {
+			t.Errorf("row group %d: %+v, want %d rows and some bytes", i, g, want)
+		}
+		rows += g.Rows
+		size += g.Bytes
+	}
+	if len(groups) != 10 || rows != 95 || size >= int64(len(data)) {
+		t.Errorf("%d row groups of %d rows and %d bytes in a file of %d bytes", len(groups), rows, size, len(data))
+	}
+	if src.n.Load() >= size {
+		t.Errorf("read %d bytes for the footer of a file of %d data bytes", src.n.Load(), size)
+	}
+	for _, bad := range [][]byte{nil, []byte("PAR1"), data[:len(data)-3]} {
+		if _, err := parquetconv.RowGroups(bytes.NewReader(bad)); !errors.Is(err, arrow.ErrInvalid) {
+			t.Errorf("RowGroups of %d bytes: %v, want ErrInvalid", len(bad), err)
+		}
+	}
+}
