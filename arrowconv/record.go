@@ -191,3 +191,31 @@ func ValidateRecord(rec arrow.RecordBatch) error {
 	}
 	return nil
 }
+
+// RecordBytes returns the bytes of the buffers of rec, children and
+// dictionaries included: what writing it costs before compression. A
+// buffer shared by several columns, or a slice's whole buffer, counts in
+// full each time.
+func RecordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	for _, c := range rec.Columns() {
+		n += dataBytes(c.Data())
+	}
+	return n
+}
+
+func dataBytes(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		n += dataBytes(c)
+	}
+	if d.DataType().ID() == arrow.DICTIONARY {
+		n += dataBytes(d.Dictionary())
+	}
+	return n
+}

@@ -141,12 +141,25 @@ func (c *Client) ctx(ctx context.Context) context.Context {
 	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+c.cfg.token)
 }
 
-// Info describes a file, or the result of a ticket.
+// Info describes a file, a directory, or the result of a ticket.
 type Info struct {
+	// Ticket reads the whole of what Info describes (for a directory, it
+	// names the directory, which DoGet refuses: read its Endpoints).
 	Ticket Ticket
 	Schema *arrow.Schema // tensor columns have fixedshape types
 	Rows   int64         // -1 when unknown
-	Bytes  int64         // of the whole file
+	Bytes  int64         // of the whole file, or of the directory's files
+	// Endpoints are the parts a client may fetch in parallel, in order:
+	// together they hold every row of Ticket's result.
+	Endpoints []Endpoint
+}
+
+// Endpoint is one part of a FlightInfo: the ticket that fetches it, and
+// its rows and bytes as the server states them (-1 when it does not).
+type Endpoint struct {
+	Ticket Ticket
+	Rows   int64
+	Bytes  int64
 }
 
 func (c *Client) decodeInfo(fi *flight.FlightInfo) (Info, error) {
@@ -159,10 +172,31 @@ func (c *Client) decodeInfo(fi *flight.FlightInfo) (Info, error) {
 		return in, fmt.Errorf("flightserve: flight info: %w", err)
 	}
 	in.Schema, in.Rows, in.Bytes = schema, fi.GetTotalRecords(), fi.GetTotalBytes()
-	if eps := fi.GetEndpoint(); len(eps) > 0 && eps[0].GetTicket() != nil {
-		if in.Ticket, err = ParseTicket(eps[0].GetTicket().GetTicket()); err != nil {
+	for _, ep := range fi.GetEndpoint() {
+		if ep.GetTicket() == nil {
+			return in, fmt.Errorf("flightserve: flight info: an endpoint without a ticket: %w", arrow.ErrInvalid)
+		}
+		t, err := ParseTicket(ep.GetTicket().GetTicket())
+		if err != nil {
 			return in, err
 		}
+		e := Endpoint{Ticket: t, Rows: -1, Bytes: -1}
+		if md := ep.GetAppMetadata(); len(md) > 0 {
+			var n struct{ Rows, Bytes *int64 }
+			if json.Unmarshal(md, &n) == nil && n.Rows != nil && n.Bytes != nil {
+				e.Rows, e.Bytes = *n.Rows, *n.Bytes
+			}
+		}
+		in.Endpoints = append(in.Endpoints, e)
+	}
+	d := fi.GetFlightDescriptor()
+	switch {
+	case d != nil && d.GetType() == flight.DescriptorCMD:
+		if in.Ticket, err = ParseTicket(d.GetCmd()); err != nil {
+			return in, err
+		}
+	case len(in.Endpoints) > 0:
+		in.Ticket = in.Endpoints[0].Ticket
 	}
 	return in, nil
 }

@@ -12,8 +12,13 @@
 //   - ListFlights: a FlightInfo for every .arrow, .feather, .ipc, .arrows,
 //     .stream and .parquet file under the directory (hidden ones left out);
 //   - GetFlightInfo and GetSchema: the schema, with the tensor extension
-//     type, the row count and the byte size of the file of a PATH
-//     descriptor, or of the result of a ticket in a CMD descriptor;
+//     type, the row count and the byte size of the file or directory of a
+//     PATH descriptor, or of the result of a ticket in a CMD descriptor.
+//     GetFlightInfo cuts a file into endpoints of about
+//     Config.EndpointBytes (whole IPC record batches or Parquet row
+//     groups, skipped without decoding by the others' readers) and gives a
+//     directory the endpoints of every IPC and Parquet file beneath it, so
+//     that an engine's workers fetch them in parallel;
 //   - DoGet: the batches a Ticket names (a file, columns, a row range, an
 //     expression of package expr evaluated on the server, such as
 //     "x[:, ::2].T", "norm(x, axis=-1)" or "x.mean()", compiled by

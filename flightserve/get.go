@@ -36,6 +36,9 @@ func (q *query) close() { q.r.Release() }
 // open resolves t's path, opens the file with t's columns and rows, and
 // compiles t's expression for each tensor column.
 func (s *Server) open(t Ticket) (*query, error) {
+	if dir, err := s.isDir(t.Path); err == nil && dir {
+		return nil, dirTicketError(t.Path)
+	}
 	file, f, fi, err := s.openRel(t.Path)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"google.golang.org/grpc/codes"
 )
 
@@ -81,30 +80,4 @@ func (u *upload) checkFree() error {
 			clipString(u.rel), free>>20, limit>>20)
 	}
 	return nil
-}
-
-// recordBytes returns the bytes of the buffers of rec, children and
-// dictionaries included: what writing it costs before compression.
-func recordBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	for _, c := range rec.Columns() {
-		n += dataBytes(c.Data())
-	}
-	return n
-}
-
-func dataBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
-		if b != nil {
-			n += int64(b.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += dataBytes(c)
-	}
-	if d.DataType().ID() == arrow.DICTIONARY {
-		n += dataBytes(d.Dictionary())
-	}
-	return n
 }

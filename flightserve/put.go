@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fstensor/fstensor/arrowconv"
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -90,7 +91,7 @@ func (s *Server) DoPut(stream flight.FlightService_DoPutServer) error {
 	var rows int64
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		if err := up.write(recordBytes(rec)); err != nil {
+		if err := up.write(arrowconv.RecordBytes(rec)); err != nil {
 			return err
 		}
 		if err := w.Write(rec); err != nil {

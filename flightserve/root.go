@@ -45,27 +45,36 @@ func openRoot(dir, resolved string) (*os.Root, []string, error) {
 // relative with "/" separators are InvalidArgument, ".", ".." and hidden
 // elements (starting with ".") PermissionDenied.
 func checkRel(rel string) (tensorio.Format, error) {
-	if len(rel) > maxPathBytes {
-		return "", statusf(codes.InvalidArgument, "flightserve: path %q of %d bytes exceeds %d bytes", clipString(rel), len(rel), maxPathBytes)
-	}
-	if rel == "" || strings.ContainsAny(rel, "\x00\\") || strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" {
-		return "", statusf(codes.InvalidArgument, "flightserve: path %q is not a relative path with / separators", clipString(rel))
-	}
-	for el := range strings.SplitSeq(rel, "/") {
-		switch {
-		case len(el) > maxNameBytes:
-			return "", statusf(codes.InvalidArgument, "flightserve: path %q: element %q of %d bytes exceeds %d bytes", clipString(rel), clipString(el), len(el), maxNameBytes)
-		case el == "" || el == "." || el == "..":
-			return "", statusf(codes.PermissionDenied, "flightserve: path %q: element %q is refused", clipString(rel), el)
-		case el[0] == '.':
-			return "", statusf(codes.PermissionDenied, "flightserve: path %q: hidden element %q is refused", clipString(rel), clipString(el))
-		}
+	if err := checkRelForm(rel); err != nil {
+		return "", err
 	}
 	f, err := tensorio.FormatOf(rel)
 	if err != nil || !servedFormat(f) {
 		return "", statusf(codes.InvalidArgument, "flightserve: path %q is not an Arrow IPC or Parquet file (.arrow, .feather, .ipc, .arrows, .stream, .parquet)", clipString(rel))
 	}
 	return f, nil
+}
+
+// checkRelForm checks the form of a relative path, as checkRel does,
+// whatever it names.
+func checkRelForm(rel string) error {
+	if len(rel) > maxPathBytes {
+		return statusf(codes.InvalidArgument, "flightserve: path %q of %d bytes exceeds %d bytes", clipString(rel), len(rel), maxPathBytes)
+	}
+	if rel == "" || strings.ContainsAny(rel, "\x00\\") || strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" {
+		return statusf(codes.InvalidArgument, "flightserve: path %q is not a relative path with / separators", clipString(rel))
+	}
+	for el := range strings.SplitSeq(rel, "/") {
+		switch {
+		case len(el) > maxNameBytes:
+			return statusf(codes.InvalidArgument, "flightserve: path %q: element %q of %d bytes exceeds %d bytes", clipString(rel), clipString(el), len(el), maxNameBytes)
+		case el == "" || el == "." || el == "..":
+			return statusf(codes.PermissionDenied, "flightserve: path %q: element %q is refused", clipString(rel), el)
+		case el[0] == '.':
+			return statusf(codes.PermissionDenied, "flightserve: path %q: hidden element %q is refused", clipString(rel), clipString(el))
+		}
+	}
+	return nil
 }
 
 // servedFormat reports whether files of format f are served.

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -25,8 +24,6 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
-
-	"github.com/fstensor/fstensor/tensorio"
 )
 
 // Defaults of Config.
@@ -38,6 +35,12 @@ const (
 	DefaultBatchBytes = 4 << 20
 	// DefaultMaxStreams bounds the concurrent calls of one connection.
 	DefaultMaxStreams = 64
+	// DefaultEndpointBytes is the size GetFlightInfo cuts files into
+	// endpoints at: 64 MiB.
+	DefaultEndpointBytes = 64 << 20
+	// MaxDirFiles bounds the files of a directory GetFlightInfo
+	// describes.
+	MaxDirFiles = 10000
 )
 
 // Flow control and buffers of connections, server and client.
@@ -71,6 +74,12 @@ type Config struct {
 	// row each (DefaultBatchBytes when 0, at most MaxMessageBytes/2;
 	// negative is an error of New).
 	BatchBytes int
+	// EndpointBytes is the size in bytes GetFlightInfo cuts a file into
+	// endpoints at, so that a client's workers fetch them in parallel:
+	// ranges of whole IPC record batches or Parquet row groups of about
+	// this many bytes each (DefaultEndpointBytes when 0; negative: one
+	// endpoint per file). IPC streams are never cut.
+	EndpointBytes int64
 	// Allocator allocates the batches read and written
 	// (memory.DefaultAllocator when nil).
 	Allocator memory.Allocator
@@ -104,15 +113,9 @@ type Server struct {
 	grpc     *grpc.Server
 	putMu    sync.Mutex
 	putting  map[string]bool // paths of DoPut calls in progress
+	parts    int64           // Config.EndpointBytes, resolved
 	rowMu    sync.Mutex
-	rowCache map[string]rowCount
-}
-
-// rowCount is a cached row count of a file, valid for its size and time.
-type rowCount struct {
-	size  int64
-	mtime time.Time
-	rows  int64
+	rowCache map[string]rowRanges
 }
 
 // New returns a Server of cfg. The directory must exist; the Server holds
@@ -156,13 +159,16 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{root: root, dir: dir, dirNames: dirNames, maxPut: maxPut, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
-		mem: cfg.Allocator, putting: map[string]bool{}, rowCache: map[string]rowCount{}}
+		mem: cfg.Allocator, putting: map[string]bool{}, rowCache: map[string]rowRanges{}, parts: cfg.EndpointBytes}
 	s.logs, s.metrics, s.health = newCallLog(cfg.Logger), cfg.Metrics, newHealth()
 	if s.maxMsg <= 0 {
 		s.maxMsg = DefaultMaxMessageBytes
 	}
 	if s.batch <= 0 {
 		s.batch = DefaultBatchBytes
+	}
+	if s.parts == 0 {
+		s.parts = DefaultEndpointBytes
 	}
 	s.batch = min(s.batch, s.maxMsg/2)
 	if s.mem == nil {
@@ -275,8 +281,14 @@ func (s *Server) ListFlights(_ *flight.Criteria, stream flight.FlightService_Lis
 }
 
 // GetFlightInfo returns the schema (tensor extension included), row
-// count, byte size and ticket of a PATH descriptor naming a file, or of a
-// CMD descriptor holding a ticket's JSON (schema and rows of the result).
+// count, byte size and endpoints of a PATH descriptor naming a file or a
+// directory, or of a CMD descriptor holding a ticket's JSON (schema and
+// rows of the result). A file is cut into endpoints of about
+// Config.EndpointBytes (whole record batches or row groups, the ticket
+// of each taking its rows by offset and limit); a directory gives the
+// endpoints of every IPC and Parquet file beneath it (hidden names left
+// out), in path order, whose schemas must be equal. Each endpoint's
+// app_metadata is the JSON {"rows":N,"bytes":B} of its part.
 func (s *Server) GetFlightInfo(_ context.Context, d *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	t, err := descriptorTicket(d)
 	if err != nil {
@@ -310,69 +322,4 @@ func descriptorTicket(d *flight.FlightDescriptor) (Ticket, error) {
 		return ParseTicket(d.Cmd)
 	}
 	return Ticket{}, statusf(codes.InvalidArgument, "flightserve: descriptor type %v is neither PATH nor CMD", d.Type)
-}
-
-// info returns the FlightInfo of a ticket.
-func (s *Server) info(t Ticket) (*flight.FlightInfo, error) {
-	q, err := s.open(t)
-	if err != nil {
-		return nil, err
-	}
-	defer q.close()
-	rows, err := s.rows(q)
-	if err != nil {
-		return nil, err
-	}
-	if t.Offset > 0 || t.Limit > 0 {
-		rows = max(rows-t.Offset, 0)
-		if t.Limit > 0 {
-			rows = min(rows, t.Limit)
-		}
-	}
-	return &flight.FlightInfo{
-		Schema:           flight.SerializeSchema(q.schema, s.mem),
-		FlightDescriptor: &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: t.Marshal()},
-		Endpoint:         []*flight.FlightEndpoint{{Ticket: &flight.Ticket{Ticket: t.Marshal()}}},
-		TotalRecords:     rows,
-		TotalBytes:       q.size,
-	}, nil
-}
-
-// rows returns the row count of q's whole file, cached for its size and
-// modification time: IPC files count their batches (mapped), streams
-// and Parquet files are read once.
-func (s *Server) rows(q *query) (int64, error) {
-	s.rowMu.Lock()
-	c, ok := s.rowCache[q.rel]
-	s.rowMu.Unlock()
-	if ok && c.size == q.size && c.mtime.Equal(q.mtime) {
-		return c.rows, nil
-	}
-	f, format, fi, err := s.openRel(q.rel)
-	if err != nil {
-		return 0, err
-	}
-	opts := []tensorio.Option{tensorio.WithAllocator(s.mem)}
-	if format == tensorio.IPCFile {
-		opts = append(opts, tensorio.WithMmap())
-	}
-	r, err := tensorio.OpenFile(f, q.rel, opts...)
-	if err != nil {
-		return 0, s.statusError(codes.InvalidArgument, "flightserve: %v", err)
-	}
-	defer r.Release()
-	var n int64
-	for r.Next() {
-		n += r.RecordBatch().NumRows()
-	}
-	if err := r.Err(); err != nil {
-		return 0, s.statusError(codes.InvalidArgument, "flightserve: %v", err)
-	}
-	s.rowMu.Lock()
-	if len(s.rowCache) > 4096 {
-		clear(s.rowCache)
-	}
-	s.rowCache[q.rel] = rowCount{size: fi.Size(), mtime: fi.ModTime(), rows: n}
-	s.rowMu.Unlock()
-	return n, nil
 }

@@ -65,6 +65,7 @@ type config struct {
 
 	// reader
 	workers       int
+	rowLo, rowHi  int64 // WithRows: the rows read, [rowLo, rowHi); rowHi -1: to the end
 	maxPageBytes  int64
 	maxChunkBytes int64
 
@@ -83,6 +84,7 @@ func newConfig(opts []Option) (*config, error) {
 		rowGroupBytes:    DefaultRowGroupBytes,
 
 		workers:       1,
+		rowHi:         -1,
 		maxPageBytes:  DefaultMaxPageBytes,
 		maxChunkBytes: DefaultMaxChunkBytes,
 	}
@@ -167,6 +169,27 @@ func WithRowGroupRows(n int) Option {
 // (default [DefaultBatchRows]); n below 1 is an invalid option.
 func WithBatchRows(n int) Option {
 	return atLeast1("WithBatchRows", n, func(c *config) *int { return &c.batchRows })
+}
+
+// WithRows makes readers return only rows [offset, offset+limit) of the
+// file (to its end when limit is negative), counted over all row groups:
+// row groups holding none of them are neither read nor decoded, and the
+// first and last batches are slices of their row groups. A negative
+// offset is an invalid option.
+func WithRows(offset, limit int64) Option {
+	return func(c *config) {
+		if offset < 0 {
+			c.invalid("WithRows", offset, "want an offset of 0 or more")
+			return
+		}
+		c.rowLo, c.rowHi = offset, -1
+		if limit >= 0 {
+			c.rowHi = offset + limit
+			if c.rowHi < offset { // overflow: to the end
+				c.rowHi = -1
+			}
+		}
+	}
 }
 
 // WithCompressionLevel sets the level of the codec chosen by

@@ -88,9 +88,10 @@ type fieldPlan struct {
 
 // groupResult is a decoded row group.
 type groupResult struct {
-	cols []arrow.Array
-	rows int64
-	err  error
+	cols     []arrow.Array
+	rows     int64
+	from, to int64 // the rows of cols handed out (WithRows)
+	err      error
 }
 
 func (g *groupResult) release() {
@@ -104,6 +105,26 @@ func (g *groupResult) release() {
 
 func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *config) (rr array.RecordReader, err error) {
 	defer recovered(&err, "read")
+	rd, err := openReader(r, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pf := rd.pf
+	rd.start()
+	closeAll := func() error {
+		rd.stop()
+		pf.Close()
+		if closeFn != nil {
+			closeFn()
+		}
+		return nil
+	}
+	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
+}
+
+// openReader reads and checks the footer of the Parquet file r (its
+// schema and the row groups' statements, see open).
+func openReader(r parquet.ReaderAtSeeker, cfg *config) (*reader, error) {
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, errorf("%w", err)
@@ -121,16 +142,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		pf.Close()
 		return nil, err
 	}
-	rd.start()
-	closeAll := func() error {
-		rd.stop()
-		pf.Close()
-		if closeFn != nil {
-			closeFn()
-		}
-		return nil
-	}
-	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
+	return rd, nil
 }
 
 // noCloser hides the Close method of a reader from arrow-go's
@@ -298,10 +310,11 @@ func (rd *reader) start() {
 	for range w {
 		rd.decs <- &chunkDecoder{cfg: rd.cfg, readerAt: rd.r, dataEnd: rd.dataEnd, dec: decompressor{maxPage: rd.cfg.maxPageBytes}}
 	}
-	n := rd.pf.NumRowGroups()
+	groups := rd.selectGroups()
 	go func() {
 		defer close(rd.order)
-		for g := range n {
+		for _, sel := range groups {
+			g := sel.g
 			ch := make(chan groupResult, 1)
 			select {
 			case rd.order <- ch:
@@ -310,11 +323,46 @@ func (rd *reader) start() {
 			}
 			go func() {
 				d := <-rd.decs
-				ch <- rd.decodeGroup(d, g)
+				res := rd.decodeGroup(d, g)
+				res.from, res.to = sel.from, min(sel.to, res.rows)
+				ch <- res
 				rd.decs <- d
 			}()
 		}
 	}()
+}
+
+// groupRange is a row group to read and the rows of it handed out.
+type groupRange struct {
+	g        int
+	from, to int64
+}
+
+// selectGroups returns the row groups holding rows of the range of
+// WithRows (all of them by default), with the rows of each in it, from
+// the row counts of the footer (checked by checkRowGroups).
+func (rd *reader) selectGroups() []groupRange {
+	md := rd.pf.MetaData()
+	lo, hi := rd.cfg.rowLo, rd.cfg.rowHi
+	all := lo == 0 && hi < 0 // every group, empty ones too, as they are checked
+	var out []groupRange
+	var start int64
+	for g := range md.NumRowGroups() {
+		n := md.RowGroup(g).NumRows()
+		end := start + n
+		from, to := max(lo-start, 0), n
+		if hi >= 0 {
+			to = min(hi-start, n)
+		}
+		if all || from < to {
+			out = append(out, groupRange{g: g, from: from, to: to})
+		}
+		start = end
+		if hi >= 0 && start >= hi {
+			break
+		}
+	}
+	return out
 }
 
 // stop ends the decoding and releases what was decoded and not handed
@@ -337,8 +385,8 @@ func (rd *reader) stop() {
 // its buffers.
 func (rd *reader) next() (arrow.RecordBatch, error) {
 	for {
-		if rd.cur.cols != nil && rd.off < rd.cur.rows {
-			end := min(rd.off+int64(rd.cfg.batchRows), rd.cur.rows)
+		if rd.cur.cols != nil && rd.off < rd.cur.to {
+			end := min(rd.off+int64(rd.cfg.batchRows), rd.cur.to)
 			cols := make([]arrow.Array, len(rd.cur.cols))
 			for i, c := range rd.cur.cols {
 				if rd.off == 0 && end == rd.cur.rows {
@@ -360,7 +408,8 @@ func (rd *reader) next() (arrow.RecordBatch, error) {
 		if !ok {
 			return nil, nil
 		}
-		rd.cur, rd.off = <-ch, 0
+		rd.cur = <-ch
+		rd.off = rd.cur.from
 		if err := rd.cur.err; err != nil {
 			return nil, err
 		}

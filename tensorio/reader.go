@@ -35,6 +35,7 @@ type Reader struct {
 	schema *arrow.Schema
 	next   func() (arrow.RecordBatch, error) // nil, nil at the end
 	close  func() error
+	ranged bool // the opening already applied WithOffset and WithLimit
 
 	br *batchreader.Reader
 }
@@ -252,6 +253,11 @@ func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) er
 		popts := []parquetconv.Option{parquetconv.WithAllocator(c.mem), parquetconv.WithWorkers(c.workers)}
 		if c.batchRows > 0 {
 			popts = append(popts, parquetconv.WithBatchRows(c.batchRows))
+		}
+		if c.offset > 0 || c.limit >= 0 {
+			// Row groups outside the rows are neither read nor decoded.
+			popts = append(popts, parquetconv.WithRows(c.offset, c.limit))
+			r.ranged = true
 		}
 		rr, err = parquetconv.NewReader(file, popts...)
 	} else {

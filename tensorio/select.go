@@ -28,7 +28,7 @@ func (r *Reader) shape(c *config) error {
 			return err
 		}
 	}
-	if c.offset > 0 || c.limit >= 0 {
+	if (c.offset > 0 || c.limit >= 0) && !r.ranged {
 		hi := int64(-1)
 		if c.limit >= 0 {
 			hi = c.offset + c.limit

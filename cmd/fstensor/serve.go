@@ -29,6 +29,7 @@ type serveFlags struct {
 	metricsAddr                string
 	shutdownTimeout            time.Duration
 	maxUploadMiB               int
+	endpointMiB                int
 }
 
 // newServe returns the serve command.
@@ -93,6 +94,7 @@ Running it:
 	mustComplete(cmd, "log-format", completeWords("text", "json"))
 	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))
 	fs.IntVar(&sf.maxUploadMiB, "max-upload-mib", flightserve.DefaultMaxUploadBytes>>20, "the largest upload (DoPut) received or written, in MiB")
+	fs.IntVar(&sf.endpointMiB, "endpoint-mib", flightserve.DefaultEndpointBytes>>20, "GetFlightInfo cuts files into endpoints of about this many MiB (whole IPC batches or Parquet row groups) for parallel readers; 0: one endpoint a file")
 	return cmd
 }
 
@@ -115,6 +117,9 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 	if sf.maxUploadMiB < 1 || sf.maxUploadMiB > maxUploadMiB {
 		return fmt.Errorf("%w: --max-upload-mib %d is outside [1,%d]", errUsage, sf.maxUploadMiB, maxUploadMiB)
 	}
+	if sf.endpointMiB < 0 || sf.endpointMiB > maxUploadMiB {
+		return fmt.Errorf("%w: --endpoint-mib %d is outside [0,%d]", errUsage, sf.endpointMiB, maxUploadMiB)
+	}
 	logger, err := newLogger(sf.logFormat, sf.logLevel, stderr)
 	if err != nil {
 		return err
@@ -124,7 +129,11 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 		MaxMessageBytes: sf.maxMessageMiB << 20,
 		MaxUploadBytes:  int64(sf.maxUploadMiB) << 20,
 		BatchBytes:      sf.batchKiB << 10,
+		EndpointBytes:   int64(sf.endpointMiB) << 20,
 		Logger:          logger,
+	}
+	if sf.endpointMiB == 0 {
+		cfg.EndpointBytes = -1
 	}
 	if sf.tokenFile != "" {
 		b, err := os.ReadFile(sf.tokenFile)

@@ -30,6 +30,8 @@ func TestServeMaxUploadUsage(t *testing.T) {
 		{"zero", []string{"--max-upload-mib", "0"}},
 		{"negative", []string{"--max-upload-mib", "-1"}},
 		{"over 1 TiB", []string{"--max-upload-mib", "2000000"}},
+		{"negative endpoint size", []string{"--endpoint-mib", "-1"}},
+		{"endpoint size over 1 TiB", []string{"--endpoint-mib", "2000000"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCmd(t, append([]string{"serve", dir, "--addr", "127.0.0.1:0"}, tc.args...)...)
