@@ -205,6 +205,20 @@ func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
 	return rec, nil
 }
 
+// BatchRows returns the number of rows of record batch i, 0 <= i <
+// NumRecords, read from the batch's metadata alone: the message is
+// checked as RecordBatch checks it, but its body is neither read nor
+// checked. Over ranged reads (NewIPCFileReader on an object of package
+// objstore) it costs one read of the metadata, a few hundred bytes, so
+// that a reader can find the batches that hold some rows without
+// reading the others. Errors are RecordBatch's.
+func (r *FileReader) BatchRows(i int) (int64, error) {
+	if i < 0 || i >= r.r.NumRecords() {
+		return 0, errorf("record batch %d out of range [0,%d): %w", i, r.r.NumRecords(), arrow.ErrIndex)
+	}
+	return r.check.rows(i)
+}
+
 // Close releases the reader and closes the file or unmaps it (see
 // [OpenMappedIPCFile] for what that means for the batches read).
 func (r *FileReader) Close() error {
