@@ -30,9 +30,9 @@ import (
 // the file stores an Arrow schema (fstensor, pyarrow and arrow-go write
 // one) or when the field metadata carries the extension keys. Options:
 // [WithAllocator], [WithBatchRows], [WithWorkers], [WithMaxPageBytes],
-// [WithMaxChunkBytes], [WithColumns]. The caller releases the reader, which closes the
-// file. See the package doc (Reading) for what is decoded how and the
-// checks made.
+// [WithMaxChunkBytes], [WithColumns]. The caller releases the reader,
+// which closes the file. See the package doc (Reading) for what is
+// decoded how and the checks made.
 func OpenFile(path string, opts ...Option) (array.RecordReader, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
