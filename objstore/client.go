@@ -126,7 +126,10 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		}
 		so.UsePathStyle = so.BaseEndpoint != nil
 		so.Retryer = retryer
-		so.DisableLogOutputChecksumValidationSkipped = true // ranged GETs have none
+		// A checksum of the whole object cannot check a range: not asking
+		// for it spares servers computing it at every ranged GET.
+		so.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
+		so.DisableLogOutputChecksumValidationSkipped = true
 		so.RetryMaxAttempts = 0                             // retryer holds the count
 	})
 	return &Client{s3: client, retryer: retryer}, nil
