@@ -130,7 +130,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		// for it spares servers computing it at every ranged GET.
 		so.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
 		so.DisableLogOutputChecksumValidationSkipped = true
-		so.RetryMaxAttempts = 0                             // retryer holds the count
+		so.RetryMaxAttempts = 0 // retryer holds the count
 	})
 	return &Client{s3: client, retryer: retryer}, nil
 }
