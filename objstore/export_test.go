@@ -7,3 +7,11 @@ func SetListPageSize(n int32) (restore func()) {
 	listPageSize = n
 	return func() { listPageSize = old }
 }
+
+// SetMaxPrefetch makes Objects hold at most n bytes from Prefetch until
+// the returned function restores MaxPrefetch.
+func SetMaxPrefetch(n int64) (restore func()) {
+	old := maxPrefetch
+	maxPrefetch = n
+	return func() { maxPrefetch = old }
+}

@@ -15,9 +15,10 @@ import (
 
 // Object is an object of a bucket opened for reading: an io.ReaderAt of
 // Size bytes whose every ReadAt is one ranged GET (Range: bytes=a-b),
-// made with the context Open was given. It is safe for concurrent
-// ReadAt calls. An Object holds no connection or buffer: it needs no
-// Close.
+// made with the context Open was given, unless Prefetch holds the bytes.
+// It is safe for concurrent ReadAt and Prefetch calls. An Object holds
+// no connection, and no buffer but those of Prefetch, which the garbage
+// collector frees with it: it needs no Close.
 type Object struct {
 	c     *Client
 	ctx   context.Context
@@ -25,6 +26,7 @@ type Object struct {
 	size  int64
 	etag  string
 	stats counters
+	held  held // of Prefetch
 }
 
 var _ io.ReaderAt = (*Object)(nil)
@@ -86,6 +88,13 @@ func (o *Object) ReadAt(p []byte, off int64) (int, error) {
 	}
 	if len(want) == 0 {
 		return 0, nil
+	}
+	if b, ok := o.held.lookup(off, int64(len(want))); ok {
+		n := copy(want, b)
+		if len(want) < len(p) {
+			return n, io.EOF
+		}
+		return n, nil
 	}
 	n := 0
 	for attempt := 1; ; attempt++ {

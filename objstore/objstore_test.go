@@ -34,6 +34,7 @@ func TestS3(t *testing.T) {
 	t.Run("Errors", func(t *testing.T) { testErrors(t) })
 	t.Run("Put", func(t *testing.T) { testPut(t) })
 	t.Run("Retries", func(t *testing.T) { testRetries(t, srv, data) })
+	t.Run("Prefetch", func(t *testing.T) { testPrefetch(t, data) })
 }
 
 func newClient(t *testing.T, opts ...objstore.Option) *objstore.Client {

@@ -77,7 +77,7 @@ func openURL(url string, c *config) (*Reader, error) {
 // openObjectReader reads obj in r's format: IPC files and Parquet by
 // ranged reads of what they need, the other formats front to back.
 func (r *Reader) openObjectReader(obj *objstore.Object, c *config) error {
-	src := io.NewSectionReader(obj, 0, obj.Size())
+	src := source(obj)
 	nothing := func() error { return nil }
 	switch r.format {
 	case IPCFile:
@@ -121,8 +121,24 @@ func openIPCForTake(name string, c *config) (*arrowipc.FileReader, error) {
 	if found := sniffObject(obj); c.format == "" && found != "" && found != IPCFile {
 		return nil, &FormatError{Path: name, Named: IPCFile, Found: found}
 	}
-	return arrowipc.NewIPCFileReader(io.NewSectionReader(obj, 0, obj.Size()), arrowipc.WithAllocator(c.mem))
+	return arrowipc.NewIPCFileReader(source(obj), arrowipc.WithAllocator(c.mem))
 }
+
+// objectSource is an object as the readers of IPC files and Parquet take
+// it: an io.ReaderAt and io.Seeker (an io.SectionReader), with the
+// object's Prefetch, which they call before reading a record batch or a
+// column chunk.
+type objectSource struct {
+	*io.SectionReader
+	obj *objstore.Object
+}
+
+func source(obj *objstore.Object) objectSource {
+	return objectSource{io.NewSectionReader(obj, 0, obj.Size()), obj}
+}
+
+// Prefetch is the object's.
+func (s objectSource) Prefetch(off, n int64) error { return s.obj.Prefetch(off, n) }
 
 // sniffObject returns the format the first bytes of obj show (see
 // Sniff), "" for none and when they cannot be read, which reading the

@@ -141,9 +141,15 @@ func testS3Columns(t *testing.T, dir string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bound := tensorio.SniffLen + columnBytes(t, data, "c")
+			n, chunks := columnBytes(t, data, "c")
+			bound := tensorio.SniffLen + n
 			if read := store.Stats().BytesRead; read > bound || read > int64(len(data))/4 {
 				t.Errorf("read %d bytes of a %d-byte object; the footer and the chunks of column c are %d", read, len(data), bound)
+			}
+			// HEAD, the first bytes, the footer's length and the footer
+			// twice, then one GET a chunk (Prefetch).
+			if reqs := store.Stats().Requests; reqs > 6+chunks {
+				t.Errorf("%d requests for %d column chunks", reqs, chunks)
 			}
 		})
 	}
@@ -151,8 +157,9 @@ func testS3Columns(t *testing.T, dir string) {
 
 // columnBytes returns the bytes of the footer of the Parquet file data
 // (with its length and magic, which are read twice: checked, then
-// parsed) and of the column chunks of column name.
-func columnBytes(t *testing.T, data []byte, name string) int64 {
+// parsed) and of the column chunks of column name, and the number of
+// these chunks.
+func columnBytes(t *testing.T, data []byte, name string) (n, chunks int64) {
 	t.Helper()
 	pf, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
@@ -160,7 +167,7 @@ func columnBytes(t *testing.T, data []byte, name string) int64 {
 	}
 	defer pf.Close()
 	md := pf.MetaData()
-	n := 2 * (int64(binary.LittleEndian.Uint32(data[len(data)-8:])) + 8)
+	n = 2 * (int64(binary.LittleEndian.Uint32(data[len(data)-8:])) + 8)
 	for g := range md.NumRowGroups() {
 		for j := range md.Schema.NumColumns() {
 			if top, _, _ := strings.Cut(md.Schema.Column(j).Path(), "."); top == name {
@@ -169,10 +176,11 @@ func columnBytes(t *testing.T, data []byte, name string) int64 {
 					t.Fatal(err)
 				}
 				n += cc.TotalCompressedSize()
+				chunks++
 			}
 		}
 	}
-	return n
+	return n, chunks
 }
 
 // testS3Take takes 10 rows of an IPC object: the same batch as from the
