@@ -264,3 +264,19 @@ func testS3Errors(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateURL checks that Create refuses a URL before creating
+// anything.
+func TestCreateURL(t *testing.T) {
+	recs := objectBatches(t)
+	defer release(recs)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	_, err := tensorio.Create("s3://data/out.arrow", recs[0].Schema())
+	if !errors.Is(err, arrow.ErrNotImplemented) || !strings.Contains(err.Error(), "s3://data/out.arrow") {
+		t.Errorf("Create of a URL = %v, want an error wrapping arrow.ErrNotImplemented naming the URL", err)
+	}
+	if names := testvec.DirNames(t, dir); len(names) != 0 {
+		t.Errorf("Create left %v", names)
+	}
+}

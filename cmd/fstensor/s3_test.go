@@ -60,10 +60,15 @@ func TestS3(t *testing.T) {
 			{name: "missing bucket", url: "s3://nobucket/in/images.arrow", code: 1},
 			{name: "no bucket", url: "s3:///images.arrow", code: 1},
 			{name: "http", url: "http://data/in/images.arrow", code: 1},
+			{name: "output", url: "s3://data/out.arrow", code: 2},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				code, _, stderr := runCmd(t, "inspect", tt.url)
+				args := []string{"inspect", tt.url}
+				if tt.name == "output" {
+					args = []string{"convert", local["images.arrow"], "-o", tt.url}
+				}
+				code, _, stderr := runCmd(t, args...)
 				if code != tt.code || !strings.HasPrefix(stderr, "fstensor: ") || !strings.Contains(stderr, tt.url) {
 					t.Errorf("inspect %s: code %d, stderr %q; want code %d naming the URL", tt.url, code, stderr, tt.code)
 				}
