@@ -15,6 +15,9 @@
 //     then one ranged GET per [Object.ReadAt]. [Client.List] lists the
 //     keys and sizes under a prefix, page by page; [Client.Put] writes an
 //     object in one request.
+//   - [Object.Prefetch] reads a range in one GET and serves the reads
+//     inside it from memory: readers that know what they will read (a
+//     Parquet column chunk, an IPC record batch) call it first.
 //   - [Stats] counts the requests and the bytes read, per [Object] and
 //     per [Client].
 //
