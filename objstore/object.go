@@ -120,7 +120,7 @@ func (o *Object) ReadAt(p []byte, off int64) (int, error) {
 // returns how many it read before an error. An error reading the body is
 // a *fs.PathError wrapping errBroken.
 func (o *Object) get(p []byte, off int64) (int, error) {
-	o.count(0)
+	o.countRequest()
 	rng := "bytes=" + strconv.FormatInt(off, 10) + "-" + strconv.FormatInt(off+int64(len(p))-1, 10)
 	in := &s3.GetObjectInput{Bucket: aws.String(o.url.Bucket), Key: aws.String(o.url.Key), Range: aws.String(rng)}
 	if o.etag != "" {
@@ -135,21 +135,21 @@ func (o *Object) get(p []byte, off int64) (int, error) {
 		return 0, &fs.PathError{Op: "read", Path: o.URL(), Err: fmt.Errorf("objstore: asked for %s, the server sent %d bytes (Content-Range %q)", rng, *l, aws.ToString(out.ContentRange))}
 	}
 	n, err := io.ReadFull(out.Body, p)
-	o.count(n)
+	o.countBytes(n)
 	if err != nil {
 		return n, &fs.PathError{Op: "read", Path: o.URL(), Err: fmt.Errorf("objstore: %w after %d of %d bytes of %s: %w", errBroken, n, len(p), rng, err)}
 	}
 	return n, nil
 }
 
-// count adds a GET of n bytes (n = 0: the request) to the counters of o
-// and its client.
-func (o *Object) count(n int) {
-	if n == 0 {
-		o.stats.requests.Add(1)
-		o.c.stats.requests.Add(1)
-		return
-	}
+// countRequest adds a GET to the counters of o and its client.
+func (o *Object) countRequest() {
+	o.stats.requests.Add(1)
+	o.c.stats.requests.Add(1)
+}
+
+// countBytes adds n bytes received to the counters of o and its client.
+func (o *Object) countBytes(n int) {
 	o.stats.bytes.Add(int64(n))
 	o.c.stats.bytes.Add(int64(n))
 }

@@ -35,6 +35,7 @@ func TestS3(t *testing.T) {
 	t.Run("Put", func(t *testing.T) { testPut(t) })
 	t.Run("Retries", func(t *testing.T) { testRetries(t, srv, data) })
 	t.Run("Prefetch", func(t *testing.T) { testPrefetch(t, data) })
+	t.Run("Replaced", func(t *testing.T) { testReplaced(t, srv) })
 }
 
 func newClient(t *testing.T, opts ...objstore.Option) *objstore.Client {
@@ -222,5 +223,24 @@ func TestWithRetriesInvalid(t *testing.T) {
 				t.Errorf("NewClient = %v, want an error wrapping fstensor.ErrOption", err)
 			}
 		})
+	}
+}
+
+// testReplaced checks that an object replaced after Open fails the
+// reads rather than mixing two versions.
+func testReplaced(t *testing.T, srv *s3server.Server) {
+	srv.Put(t, "bkt", "replaced", []byte("version one"))
+	c := newClient(t)
+	obj, err := c.Open(context.Background(), "s3://bkt/replaced")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]byte, 7)
+	if _, err := obj.ReadAt(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	srv.Put(t, "bkt", "replaced", []byte("version two"))
+	if n, err := obj.ReadAt(p, 0); err == nil {
+		t.Errorf("ReadAt after the object was replaced = %q, no error", p[:n])
 	}
 }
