@@ -4,7 +4,10 @@
 // # Overview
 //
 //   - Files: [OpenIPCFile], [OpenMappedIPCFile], [MapIPCFile] (an open
-//     file), [NewIPCFileReader] return a [FileReader]; [NewIPCFileWriter].
+//     file), [NewIPCFileReader] (any io.ReaderAt and io.Seeker, such as
+//     an object of package objstore read by ranges) return a
+//     [FileReader], whose [FileReader.BatchRows] counts the rows of a
+//     batch from its metadata alone; [NewIPCFileWriter].
 //   - Streams: [NewIPCStreamReader], [NewIPCStreamWriter]; messages framed
 //     by a transport (Arrow Flight): [NewIPCMessageReader].
 //   - Schemas stored elsewhere (Parquet's "ARROW:schema"):

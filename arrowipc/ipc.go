@@ -50,6 +50,10 @@ type FileReader struct {
 	mem    *budgetAllocator
 	closer io.Closer // the file or the mapping; nil for NewIPCFileReader
 	mapped bool
+
+	// prefetch is the Prefetch method of the source of NewIPCFileReader
+	// (objstore.Object's), or nil.
+	prefetch func(off, n int64) error
 }
 
 // OpenIPCFile opens the Arrow IPC file at path and reads its schema and
@@ -144,7 +148,11 @@ func newMappedFileReader(m *mmap.Mapping, path string, cfg *config) (*FileReader
 }
 
 // NewIPCFileReader reads an Arrow IPC file from r, copying record
-// batches into memory from [WithAllocator]. Close does not close r.
+// batches into memory from [WithAllocator]. Close does not close r. When
+// r has a method Prefetch(off, n int64) error (an object of package
+// objstore, through tensorio), RecordBatch calls it with the bytes of
+// the batch before it checks and decodes them, so that they are read
+// once.
 // Options: [WithAllocator], [WithBodySizeLimit].
 func NewIPCFileReader(r ipc.ReadAtSeeker, opts ...Option) (*FileReader, error) {
 	cfg, err := newConfig(opts)
@@ -170,7 +178,11 @@ func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader
 	if err != nil {
 		return nil, errorf("ipc file: %w", err)
 	}
-	return &FileReader{r: ir, check: check, mem: mem, mapped: mapped}, nil
+	fr = &FileReader{r: ir, check: check, mem: mem, mapped: mapped}
+	if p, ok := r.(interface{ Prefetch(off, n int64) error }); ok {
+		fr.prefetch = p.Prefetch
+	}
+	return fr, nil
 }
 
 // Schema returns the file's schema.
@@ -190,6 +202,10 @@ func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
 	if i < 0 || i >= r.r.NumRecords() {
 		return nil, errorf("record batch %d out of range [0,%d): %w", i, r.r.NumRecords(), arrow.ErrIndex)
 	}
+	if r.prefetch != nil { // the checks and the decoding read the block
+		blk := r.check.batches[i]
+		r.prefetch(blk.Offset, int64(blk.Meta)+blk.Body)
+	}
 	if err := r.check.batch(i); err != nil {
 		return nil, err
 	}
@@ -203,6 +219,20 @@ func (r *FileReader) RecordBatch(i int) (rec arrow.RecordBatch, err error) {
 		return nil, errorf("record batch %d: %w", i, err)
 	}
 	return rec, nil
+}
+
+// BatchRows returns the number of rows of record batch i, 0 <= i <
+// NumRecords, read from the batch's metadata alone: the message is
+// checked as RecordBatch checks it, but its body is neither read nor
+// checked. Over ranged reads (NewIPCFileReader on an object of package
+// objstore) it costs one read of the metadata, a few hundred bytes, so
+// that a reader can find the batches that hold some rows without
+// reading the others. Errors are RecordBatch's.
+func (r *FileReader) BatchRows(i int) (int64, error) {
+	if i < 0 || i >= r.r.NumRecords() {
+		return 0, errorf("record batch %d out of range [0,%d): %w", i, r.r.NumRecords(), arrow.ErrIndex)
+	}
+	return r.check.rows(i)
 }
 
 // Close releases the reader and closes the file or unmaps it (see

@@ -221,41 +221,62 @@ func (c *fileCheck) batch(i int) error {
 }
 
 // block checks the message of blk: inside the file, of type typ, with
-// the body length the block states, its flatbuffer verified.
+// the body length the block states, its flatbuffer verified, and the
+// buffers its body holds.
 func (c *fileCheck) block(blk verify.Block, typ ipc.MessageType) error {
-	if blk.Offset < 0 || blk.Meta < 8 || blk.Meta > verify.MaxMetadataSize || blk.Body < 0 ||
-		blk.Offset > c.size || int64(blk.Meta) > c.size-blk.Offset || blk.Body > c.size-blk.Offset-int64(blk.Meta) {
-		return errorf("block at offset %d of %d+%d bytes is outside the %d-byte file", blk.Offset, blk.Meta, blk.Body, c.size)
-	}
 	// The first bytes of the body come with the metadata: verifyBody
 	// reads a few of them, and a small batch then costs one read.
-	head := min(blk.Body, bodyWindow)
-	b, err := c.read(blk.Offset, int64(blk.Meta)+head)
+	meta, m, body, err := c.message(blk, typ, bodyWindow)
 	if err != nil {
 		return err
 	}
-	b, body := b[:blk.Meta], b[blk.Meta:]
+	if err := verify.Body(meta, c.schema, m.BodyLen, c.window(blk.Offset+int64(blk.Meta), m.BodyLen, body)); err != nil {
+		return errorf("%w", err)
+	}
+	return nil
+}
+
+// message reads and checks the metadata of the message of blk, as block
+// does, and returns it (without its length prefix), what it states and
+// the first bytes of its body, at most head of them, read with it.
+func (c *fileCheck) message(blk verify.Block, typ ipc.MessageType, head int64) (meta []byte, m verify.MessageInfo, body []byte, err error) {
+	if blk.Offset < 0 || blk.Meta < 8 || blk.Meta > verify.MaxMetadataSize || blk.Body < 0 ||
+		blk.Offset > c.size || int64(blk.Meta) > c.size-blk.Offset || blk.Body > c.size-blk.Offset-int64(blk.Meta) {
+		return nil, m, nil, errorf("block at offset %d of %d+%d bytes is outside the %d-byte file", blk.Offset, blk.Meta, blk.Body, c.size)
+	}
+	b, err := c.read(blk.Offset, int64(blk.Meta)+min(blk.Body, head))
+	if err != nil {
+		return nil, m, nil, err
+	}
+	b, body = b[:blk.Meta], b[blk.Meta:]
 	prefix := 4
 	if binary.LittleEndian.Uint32(b) == continuation {
 		prefix = 8
 	}
 	if n := binary.LittleEndian.Uint32(b[prefix-4:]); int64(n) != int64(len(b)-prefix) || n < 4 {
-		return errorf("message length %d does not match the block's %d", n, len(b)-prefix)
+		return nil, m, nil, errorf("message length %d does not match the block's %d", n, len(b)-prefix)
 	}
-	m, err := verify.Message(b[prefix:], c.schema)
-	if err != nil {
-		return errorf("%w", err)
+	if m, err = verify.Message(b[prefix:], c.schema); err != nil {
+		return nil, m, nil, errorf("%w", err)
 	}
 	if m.Type != typ {
-		return errorf("message is a %v, want a %v", m.Type, typ)
+		return nil, m, nil, errorf("message is a %v, want a %v", m.Type, typ)
 	}
 	if m.BodyLen != blk.Body {
-		return errorf("message body length %d does not match the block's %d", m.BodyLen, blk.Body)
+		return nil, m, nil, errorf("message body length %d does not match the block's %d", m.BodyLen, blk.Body)
 	}
-	if err := verify.Body(b[prefix:], c.schema, m.BodyLen, c.window(blk.Offset+int64(blk.Meta), m.BodyLen, body)); err != nil {
-		return errorf("%w", err)
+	return b[prefix:], m, body, nil
+}
+
+// rows returns the row count of record batch i, 0 <= i <
+// len(c.batches), from its metadata, checked as batch checks it but
+// for the body, which is not read.
+func (c *fileCheck) rows(i int) (int64, error) {
+	_, m, _, err := c.message(c.batches[i], ipc.MessageRecordBatch, 0)
+	if err != nil {
+		return 0, errorf("ipc file: record batch %d: %w", i, err)
 	}
-	return nil
+	return m.Rows, nil
 }
 
 // readerAtFunc returns a read function over r for checkFile.

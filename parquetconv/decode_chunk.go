@@ -91,6 +91,7 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	if err != nil {
 		return nil, err
 	}
+	prefetch(d.readerAt, start, n)
 	d.pages = pageCursor{r: d.readerAt, start: start, n: n, hdr: d.pages.hdr, body: d.pages.body}
 
 	buf := memory.NewResizableBuffer(d.cfg.mem)
@@ -257,6 +258,21 @@ func (d *chunkDecoder) dataPageV2(h format.PageHeader, body []byte, codec int) e
 		vals = d.vals
 	}
 	return d.levelsAndValues(h, rep, def, vals)
+}
+
+// prefetcher is a source that reads a range ahead of the reads that
+// follow (objstore.Object.Prefetch): one request for a column chunk
+// rather than two a page.
+type prefetcher interface {
+	Prefetch(off, n int64) error
+}
+
+// prefetch tells r, if it is a prefetcher, that the n bytes at off are
+// about to be read. Its errors are left to the reads.
+func prefetch(r io.ReaderAt, off, n int64) {
+	if p, ok := r.(prefetcher); ok {
+		p.Prefetch(off, n)
+	}
 }
 
 // pageCursor reads the pages of a column chunk one at a time into

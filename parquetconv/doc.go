@@ -92,6 +92,11 @@
 // Brotli). Files without a stored schema (DuckDB's) have no tensor
 // columns: lists come back as lists.
 //
+// [WithColumns] restricts a reader to some top-level fields: the column
+// chunks of the others are never read, so that over ranged reads
+// (package objstore) only the footer and the chunks of those fields are
+// fetched.
+//
 // Row groups are decoded [WithWorkers] at a time, in parallel, and
 // handed out in file order; a batch is a zero-copy slice of a decoded
 // row group of at most [WithBatchRows] rows (batches never span row

@@ -64,6 +64,7 @@ type config struct {
 	identityDict     bool
 
 	// reader
+	columns       []string // WithColumns; nil: every field
 	workers       int
 	rowLo, rowHi  int64 // WithRows: the rows read, [rowLo, rowHi); rowHi -1: to the end
 	maxPageBytes  int64
@@ -256,4 +257,15 @@ func WithMaxPageBytes(n int64) Option {
 // arrow.ErrInvalid. n below 1 is an invalid option.
 func WithMaxChunkBytes(n int64) Option {
 	return atLeast1("WithMaxChunkBytes", n, func(c *config) *int64 { return &c.maxChunkBytes })
+}
+
+// WithColumns makes a reader read only the top-level fields named, in
+// the file's order: the column chunks of the other fields are neither
+// read nor decoded (only their metadata, in the footer, is checked), so
+// that a reader over ranged reads (object storage) fetches the footer
+// and the chunks of these fields only. Names the file lacks select
+// nothing; a name given twice selects its field once. Without it, or
+// with no names, every field is read.
+func WithColumns(names ...string) Option {
+	return func(c *config) { c.columns = append([]string(nil), names...) }
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"slices"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,9 +30,9 @@ import (
 // the file stores an Arrow schema (fstensor, pyarrow and arrow-go write
 // one) or when the field metadata carries the extension keys. Options:
 // [WithAllocator], [WithBatchRows], [WithWorkers], [WithMaxPageBytes],
-// [WithMaxChunkBytes]. The caller releases the reader, which closes the
-// file. See the package doc (Reading) for what is decoded how and the
-// checks made.
+// [WithMaxChunkBytes], [WithColumns]. The caller releases the reader,
+// which closes the file. See the package doc (Reading) for what is
+// decoded how and the checks made.
 func OpenFile(path string, opts ...Option) (array.RecordReader, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
@@ -82,6 +83,7 @@ type reader struct {
 
 // fieldPlan says how one top-level field is read.
 type fieldPlan struct {
+	index  int         // of the field in the file's schema
 	tensor *tensorLeaf // the fast path, or nil: pqarrow
 	leaves []int       // its Parquet leaf columns
 }
@@ -165,16 +167,26 @@ func (rd *reader) open() error {
 	if err != nil {
 		return errorf("%w", err)
 	}
-	if rd.schema, err = arrowconv.TensorSchema(dropUnsetFieldIDs(asc)); err != nil {
+	full, err := arrowconv.TensorSchema(dropUnsetFieldIDs(asc))
+	if err != nil {
 		return err
 	}
-	if len(fr.Manifest.Fields) != rd.schema.NumFields() {
-		return errorf("schema of %d fields, manifest of %d", rd.schema.NumFields(), len(fr.Manifest.Fields))
+	if len(fr.Manifest.Fields) != full.NumFields() {
+		return errorf("schema of %d fields, manifest of %d", full.NumFields(), len(fr.Manifest.Fields))
 	}
-	rd.fields = make([]fieldPlan, rd.schema.NumFields())
-	for i := range rd.fields {
+	var fields []arrow.Field
+	for i, f := range full.Fields() {
+		if rd.cfg.columns != nil && !slices.Contains(rd.cfg.columns, f.Name) {
+			continue
+		}
 		sf := &fr.Manifest.Fields[i]
-		rd.fields[i] = fieldPlan{tensor: planTensor(md, rd.schema.Field(i), i, sf), leaves: leavesOf(sf, nil)}
+		fields = append(fields, f)
+		rd.fields = append(rd.fields, fieldPlan{index: i, tensor: planTensor(md, f, i, sf), leaves: leavesOf(sf, nil)})
+	}
+	rd.schema = full
+	if len(fields) < full.NumFields() {
+		meta := full.Metadata()
+		rd.schema = arrow.NewSchema(fields, &meta)
 	}
 	return rd.checkRowGroups()
 }
@@ -481,7 +493,7 @@ func (rd *reader) readField(d *chunkDecoder, g, i int, rows int64) (arrow.Array,
 	for _, l := range rd.fields[i].leaves {
 		inc[l] = true
 	}
-	cr, err := rd.fr.GetFieldReader(rd.ctx, i, inc, []int{g})
+	cr, err := rd.fr.GetFieldReader(rd.ctx, rd.fields[i].index, inc, []int{g})
 	if cr != nil {
 		defer cr.Release() // also on error: arrow-go returns the reader then
 	}

@@ -94,6 +94,7 @@ func scanPages(r io.ReaderAt, cc *metadata.ColumnChunkMetaData, dataEnd int64, c
 	if err != nil {
 		return err
 	}
+	prefetch(r, start, n) // for pqarrow's read of the chunk too
 	c := pageCursor{r: r, start: start, n: n}
 	var levels int64
 	for !c.done() {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,18 +12,6 @@ import (
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/parquetconv"
 )
-
-// countingReader counts the bytes read through ReadAt.
-type countingReader struct {
-	*bytes.Reader
-	n atomic.Int64
-}
-
-func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
-	n, err := c.Reader.ReadAt(p, off)
-	c.n.Add(int64(n))
-	return n, err
-}
 
 // TestReadRows reads row ranges of a file of 10 row groups of 10 rows:
 // the rows asked, in order, and only the bytes of the row groups that
@@ -63,13 +50,13 @@ func TestReadRows(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				opened := src.n.Load()
+				opened := src.read.Load()
 				want := sliceRecord(rec, c.lo, c.hi)
 				defer want.Release()
 				checkReadAll(t, want, r)
 				r.Release()
 				// Each row group holds a tenth of the data bytes.
-				if got, bound := src.n.Load()-opened, (whole/10+1)*c.maxGroups; got > bound {
+				if got, bound := src.read.Load()-opened, (whole/10+1)*c.maxGroups; got > bound {
 					t.Errorf("read %d bytes of row groups, want at most %d (%d groups of a %d-byte file)", got, bound, c.maxGroups, whole)
 				}
 			})
@@ -105,8 +92,8 @@ func TestRowGroups(t *testing.T) {
 	if len(groups) != 10 || rows != 95 || size >= int64(len(data)) {
 		t.Errorf("%d row groups of %d rows and %d bytes in a file of %d bytes", len(groups), rows, size, len(data))
 	}
-	if src.n.Load() >= size {
-		t.Errorf("read %d bytes for the footer of a file of %d data bytes", src.n.Load(), size)
+	if src.read.Load() >= size {
+		t.Errorf("read %d bytes for the footer of a file of %d data bytes", src.read.Load(), size)
 	}
 	for _, bad := range [][]byte{nil, []byte("PAR1"), data[:len(data)-3]} {
 		if _, err := parquetconv.RowGroups(bytes.NewReader(bad)); !errors.Is(err, arrow.ErrInvalid) {

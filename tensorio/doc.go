@@ -29,6 +29,13 @@
 //	}
 //	if err := r.Err(); err != nil { ... }
 //
+// Open and Take also read s3:// URLs through package objstore: IPC files
+// and Parquet by ranged reads of what they decode (a projection of a
+// Parquet file reads the footer and the chunks of its columns; a Take of
+// an IPC file the metadata of the batches and the bodies of those that
+// hold the rows asked), the other formats front to back. WithStore gives
+// the client, its retries and its counters of bytes read.
+//
 // Open checks the first bytes of a file against its extension (Sniff):
 // a Parquet file named x.arrow fails with a *FormatError that says so,
 // rather than with the IPC reader's complaint about a missing footer.

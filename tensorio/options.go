@@ -8,6 +8,7 @@ import (
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/objstore"
 )
 
 // Option configures Open, Create or NewWriter. Each entry point documents
@@ -33,7 +34,8 @@ type config struct {
 	compression Compression
 	fill        bool
 	fillWith    float64
-	err         error // of the first invalid option
+	store       *objstore.Client // WithStore; nil: one from the environment
+	err         error            // of the first invalid option
 }
 
 // newConfig applies opts; the error is that of the first invalid option

@@ -12,10 +12,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet"
 
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/batchreader"
+	"github.com/fstensor/fstensor/objstore"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
@@ -45,7 +47,19 @@ var _ array.RecordReader = (*Reader)(nil)
 // Open opens the file at path and reads its schema. The format is that of
 // WithFormat or else of the extension (see Format). Options: WithFormat,
 // WithAllocator, WithColumns, WithOffset, WithLimit, WithBatchRows,
-// WithMmap, WithSingleTensor, WithColumnName, WithShape, WithWorkers.
+// WithMmap, WithSingleTensor, WithColumnName, WithShape, WithWorkers,
+// WithStore.
+//
+// A path written as a URL (objstore.IsURL), "s3://bucket/key", is an
+// object read through package objstore with the client of WithStore, or
+// else one configured from the environment (objstore.NewClient), by
+// ranged reads: IPC files and Parquet read the footer, then only what
+// they decode (the batches; the column chunks of WithColumns), the other
+// formats are read front to back, 4 MiB a request. WithMmap is ignored
+// there. Errors of the server are *fs.PathError values naming the URL
+// (wrapping fs.ErrNotExist for a missing key or bucket); a URL of
+// another scheme (http://, gs://) or without a bucket or key is an error
+// wrapping objstore.ErrURL and arrow.ErrInvalid.
 //
 // IPC files are read one batch at a time (WithMmap maps them), IPC streams
 // and Parquet files batch by batch as they come; .npy, .npz, .pb, .zio and
@@ -68,6 +82,9 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if objstore.IsURL(path) {
+		return openURL(path, c)
 	}
 	explicit := c.format != ""
 	f, err := c.formatOf(path)
@@ -245,7 +262,7 @@ func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) er
 	var rr array.RecordReader
 	var err error
 	if r.format == Parquet {
-		file, ok := src.(*os.File)
+		file, ok := src.(parquet.ReaderAtSeeker) // an *os.File, or an object's
 		if !ok {
 			closeSrc()
 			return mismatch("Parquet needs random access and cannot be read from a stream")
@@ -258,6 +275,9 @@ func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) er
 			// Row groups outside the rows are neither read nor decoded.
 			popts = append(popts, parquetconv.WithRows(c.offset, c.limit))
 			r.ranged = true
+		}
+		if len(c.columns) > 0 { // the chunks of the other columns are not read
+			popts = append(popts, parquetconv.WithColumns(c.columns...))
 		}
 		rr, err = parquetconv.NewReader(file, popts...)
 	} else {

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/errs"
 )
 
@@ -24,10 +23,11 @@ var ErrRowRange = fmt.Errorf("tensorio: row out of range: %w", arrow.ErrInvalid)
 // in the memory of WithAllocator, which the caller releases; it shares
 // nothing with the file.
 //
-// IPC files are mapped and read by offset: Take decodes the batches of
-// the file's footer in order up to the last one that holds a row asked
-// (to count their rows, without copying their data), and copies only the
-// rows asked. The other formats (IPC streams, Parquet, .npy, .npz, .pb,
+// IPC files are mapped (read by ranged reads for an s3:// URL) and read
+// by offset: Take reads the metadata of the batches of the file's footer
+// in order up to the last one that holds a row asked (to count their
+// rows), decodes only the batches that hold rows asked, and copies only
+// those rows. The other formats (IPC streams, Parquet, .npy, .npz, .pb,
 // .zio, .dt) are scanned: Take reads the whole file up to its last row
 // asked (to its end when a row is out of range), keeping a copy of the
 // rows asked only.
@@ -39,7 +39,8 @@ var ErrRowRange = fmt.Errorf("tensorio: row out of range: %w", arrow.ErrInvalid)
 //
 // Options: WithFormat, WithAllocator, WithColumns (the columns of the
 // batch, in that order), WithWorkers, WithColumnName and WithShape (for
-// the scanned formats, as Open reads them); the others are ignored.
+// the scanned formats, as Open reads them), WithStore (for an s3:// URL,
+// which Take reads as Open does); the others are ignored.
 //
 // Errors: a negative row, or one the file lacks, is an error wrapping
 // ErrRowRange (and arrow.ErrInvalid) that names the row and the file's
@@ -119,7 +120,7 @@ func (w *wanted) outOfRange(path string, count int64) error {
 
 // takeIPCFile takes rows of the IPC file at path, mapped.
 func takeIPCFile(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
-	fr, err := arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(c.mem))
+	fr, err := openIPCForTake(path, c)
 	if err != nil {
 		return nil, withPath(path, err)
 	}
@@ -134,15 +135,18 @@ func takeIPCFile(path string, rows []int64, c *config) (arrow.RecordBatch, error
 	picks := make([]pick, len(rows))
 	var start int64
 	for i := 0; i < fr.NumRecords() && !w.done(); i++ {
-		rec, err := fr.RecordBatch(i)
+		n, err := fr.BatchRows(i) // from the metadata: the body is read only if rows are asked of it
 		if err != nil {
 			return nil, withPath(path, err)
 		}
-		n := rec.NumRows()
 		if w.in(start+n, func(pos int, row int64, _ bool) { picks[pos] = pick{len(srcs), row - start} }) > 0 {
+			rec, err := fr.RecordBatch(i)
+			if err != nil {
+				return nil, withPath(path, err)
+			}
 			srcs = append(srcs, project(schema, idx, rec))
+			rec.Release()
 		}
-		rec.Release()
 		start += n
 	}
 	if !w.done() {
@@ -167,6 +171,9 @@ func takeScan(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
 	}
 	if c.shape != nil {
 		opts = append(opts, WithShape(*c.shape))
+	}
+	if c.store != nil {
+		opts = append(opts, WithStore(c.store))
 	}
 	r, err := Open(path, opts...)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/atomicfile"
 	"github.com/fstensor/fstensor/internal/errs"
+	"github.com/fstensor/fstensor/objstore"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
@@ -54,7 +55,13 @@ type Writer struct {
 // behind until the next Create of the same target removes it, the process
 // being gone (its name carries the PID); HandleSignals removes them on
 // SIGINT and SIGTERM.
+//
+// A path written as a URL (objstore.IsURL) fails with an error wrapping
+// arrow.ErrNotImplemented: Create writes local files only.
 func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
+	if objstore.IsURL(path) {
+		return nil, &Error{errs.Unsupported("tensorio", "%s: writing to object storage is not supported (write a local file, then upload it)", path)}
+	}
 	return create(path, schema, opts, func() (*atomicfile.File, error) { return atomicfile.Create(path) })
 }
 

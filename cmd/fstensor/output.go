@@ -14,6 +14,7 @@ import (
 
 	"github.com/fstensor/fstensor"
 	"github.com/fstensor/fstensor/codec/npy"
+	"github.com/fstensor/fstensor/objstore"
 	"github.com/fstensor/fstensor/tensorio"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -35,6 +36,9 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 			return fmt.Errorf("%w: standard output is a terminal; redirect it or name a file", errUsage)
 		}
 		return nil
+	}
+	if objstore.IsURL(out) {
+		return fmt.Errorf("%w: output %s: writing to object storage is not supported; write a local file, then upload it", errUsage, out)
 	}
 	oi, err := os.Stat(out)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {

@@ -94,6 +94,7 @@ type MessageInfo struct {
 	Type    ipc.MessageType
 	BodyLen int64   // bytes of the body the metadata states
 	Schema  *Schema // of a Schema message, else nil
+	Rows    int64   // of a RecordBatch message, else 0
 }
 
 // Message checks the flatbuffer of one IPC message (without its
@@ -144,7 +145,9 @@ func Message(meta []byte, schema *Schema) (MessageInfo, error) {
 	case fbHeaderDictionaryBatch:
 		err = verifyDictionaryBatch(header, schema, m.BodyLen)
 	case fbHeaderRecordBatch:
-		err = verifyRecordBatch(header, schema.batch, m.BodyLen)
+		if err = verifyRecordBatch(header, schema.batch, m.BodyLen); err == nil {
+			m.Rows, _ = header.i64(0, 0) // checked: not negative
+		}
 	}
 	return m, err
 }

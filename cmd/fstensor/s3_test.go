@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fstensor/fstensor/internal/testsupport/s3server"
+)
+
+// TestS3 runs the commands that read a file on s3:// URLs of an S3
+// server (moto): inspect prints what it prints for the local file, and
+// convert and take write the same bytes.
+func TestS3(t *testing.T) {
+	srv := s3server.Start(t)
+	srv.Bucket(t, "data")
+	dir := t.TempDir()
+	local := map[string]string{"images.arrow": sample("images.arrow"), "images.parquet": filepath.Join(dir, "images.parquet")}
+	if code, _, stderr := runCmd(t, "convert", sample("images.arrow"), "-o", local["images.parquet"]); code != 0 {
+		t.Fatalf("convert to parquet: code %d: %s", code, stderr)
+	}
+	for name, path := range local {
+		srv.PutFile(t, "data", "in/"+name, path)
+	}
+	for name, path := range local {
+		url := "s3://data/in/" + name
+		t.Run(name, func(t *testing.T) {
+			tests := []struct {
+				cmd  string
+				args []string // after the input
+			}{
+				{cmd: "inspect"},
+				{cmd: "convert", args: []string{"-o", "OUT.arrow"}},
+				{cmd: "convert", args: []string{"-o", "OUT.parquet", "--column", "image"}},
+				{cmd: "take", args: []string{"--rows", "3,0,3", "-o", "OUT.arrow"}},
+			}
+			for _, tt := range tests {
+				t.Run(tt.cmd+strings.Join(tt.args, "_"), func(t *testing.T) {
+					wantOut, wantFile := runOn(t, tt.cmd, path, tt.args)
+					gotOut, gotFile := runOn(t, tt.cmd, url, tt.args)
+					if strings.ReplaceAll(gotOut, url, path) != wantOut {
+						t.Errorf("output differs:\n got %s\nwant %s", gotOut, wantOut)
+					}
+					if !bytes.Equal(gotFile, wantFile) {
+						t.Errorf("%s wrote %d bytes from the object, %d from the file: they differ", tt.cmd, len(gotFile), len(wantFile))
+					}
+				})
+			}
+		})
+	}
+	t.Run("errors", func(t *testing.T) {
+		tests := []struct {
+			name string
+			url  string
+			code int
+		}{
+			{name: "missing key", url: "s3://data/in/none.arrow", code: 1},
+			{name: "missing bucket", url: "s3://nobucket/in/images.arrow", code: 1},
+			{name: "no bucket", url: "s3:///images.arrow", code: 1},
+			{name: "http", url: "http://data/in/images.arrow", code: 1},
+			{name: "output", url: "s3://data/out.arrow", code: 2},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				args := []string{"inspect", tt.url}
+				if tt.name == "output" {
+					args = []string{"convert", local["images.arrow"], "-o", tt.url}
+				}
+				code, _, stderr := runCmd(t, args...)
+				if code != tt.code || !strings.HasPrefix(stderr, "fstensor: ") || !strings.Contains(stderr, tt.url) {
+					t.Errorf("inspect %s: code %d, stderr %q; want code %d naming the URL", tt.url, code, stderr, tt.code)
+				}
+			})
+		}
+	})
+}
+
+// runOn runs the command cmd on in with args, in which OUT stands for a
+// new file of a directory of its own; it returns the standard output and
+// the file written (nil if none).
+func runOn(t *testing.T, cmd, in string, args []string) (string, []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	out := ""
+	full := []string{cmd, in}
+	for _, a := range args {
+		if strings.HasPrefix(a, "OUT") {
+			out = filepath.Join(dir, a)
+			a = out
+		}
+		full = append(full, a)
+	}
+	code, stdout, stderr := runCmd(t, full...)
+	if code != 0 {
+		t.Fatalf("%s: code %d: %s", strings.Join(full, " "), code, stderr)
+	}
+	if out == "" {
+		return stdout, nil
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(stdout, out, "OUT"), b
+}

@@ -1,0 +1,17 @@
+package objstore
+
+// SetListPageSize makes List ask for pages of n keys until the returned
+// function restores the server's default.
+func SetListPageSize(n int32) (restore func()) {
+	old := listPageSize
+	listPageSize = n
+	return func() { listPageSize = old }
+}
+
+// SetMaxPrefetch makes Objects hold at most n bytes from Prefetch until
+// the returned function restores MaxPrefetch.
+func SetMaxPrefetch(n int64) (restore func()) {
+	old := maxPrefetch
+	maxPrefetch = n
+	return func() { maxPrefetch = old }
+}
