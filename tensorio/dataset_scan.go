@@ -419,32 +419,35 @@ func partitionArray(mem memory.Allocator, p *partColumn, j, n int) (a arrow.Arra
 // columns of want, that of the dataset's first file firstPath, or else
 // an error wrapping ErrSchema that names path and the first difference.
 func schemaDiff(firstPath string, want *arrow.Schema, path string, got *arrow.Schema) error {
-	var why string
+	if why := columnsDiff(want, got); why != "" {
+		return &Error{errs.Kind(ErrSchema, "tensorio", "%s %s, unlike %s, the dataset's first file", path, why, firstPath)}
+	}
+	return nil
+}
+
+// columnsDiff returns "" when got has the columns of want (names and
+// types, in order), or else the first difference, as "has column ...",
+// "lacks column ...".
+func columnsDiff(want, got *arrow.Schema) string {
 	for i, f := range want.Fields() {
 		k := got.FieldIndices(f.Name)
 		switch {
 		case len(k) == 0:
-			why = fmt.Sprintf("lacks column %q (%v)", f.Name, f.Type)
+			return fmt.Sprintf("lacks column %q (%v)", f.Name, f.Type)
 		case !arrow.TypeEqual(f.Type, got.Field(k[0]).Type):
-			why = fmt.Sprintf("has column %q of type %v, not %v", f.Name, got.Field(k[0]).Type, f.Type)
+			return fmt.Sprintf("has column %q of type %v, not %v", f.Name, got.Field(k[0]).Type, f.Type)
 		case k[0] != i:
-			why = fmt.Sprintf("has column %q at position %d, not %d", f.Name, k[0], i)
-		}
-		if why != "" {
-			break
+			return fmt.Sprintf("has column %q at position %d, not %d", f.Name, k[0], i)
 		}
 	}
-	if why == "" && got.NumFields() != want.NumFields() {
-		var extra []string
-		for _, f := range got.Fields() {
-			if !want.HasField(f.Name) {
-				extra = append(extra, fmt.Sprintf("%q", f.Name))
-			}
+	if got.NumFields() == want.NumFields() {
+		return ""
+	}
+	var extra []string
+	for _, f := range got.Fields() {
+		if !want.HasField(f.Name) {
+			extra = append(extra, fmt.Sprintf("%q", f.Name))
 		}
-		why = "has column " + strings.Join(extra, ", ") + " too"
 	}
-	if why == "" {
-		return nil
-	}
-	return &Error{errs.Kind(ErrSchema, "tensorio", "%s %s, unlike %s, the dataset's first file", path, why, firstPath)}
+	return "has column " + strings.Join(extra, ", ") + " too"
 }

@@ -33,7 +33,8 @@ type config struct {
 	compression Compression
 	fill        bool
 	fillWith    float64
-	err         error // of the first invalid option
+	dataset     datasetOptions // of CreateDataset
+	err         error          // of the first invalid option
 }
 
 // newConfig applies opts; the error is that of the first invalid option
