@@ -35,7 +35,7 @@ func ParseHiveDir(name string) (key, value string, null, ok bool, err error) {
 	if key == "" {
 		return "", "", false, false, nil
 	}
-	return key, value, v == HiveNull, true, nil
+	return key, value, value == HiveNull, true, nil
 }
 
 // hiveDirName returns the directory name of a partition value, as
