@@ -50,11 +50,30 @@ print(json.dumps({"type": "",
     "labels": {str(i): "null" if l is None else str(l) for i, l, _ in rows},
     "first": {str(i): f for i, _, f in rows}}))
 `
+	rayScript = `
+import json, sys
+import ray, ray.data
+from ray.data._internal.tensor_extensions.arrow import FixedShapeTensorFormat
+ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
+ctx = ray.data.DataContext.get_current()
+ctx.arrow_fixed_shape_tensor_format = FixedShapeTensorFormat.ARROW_NATIVE
+ctx.enable_progress_bars = False
+d = ray.data.read_parquet(sys.argv[1], partitioning=ray.data.datasource.Partitioning("hive"))
+labels, first = {}, {}
+for b in d.iter_batches(batch_size=7, batch_format="numpy"):
+    for k, i in enumerate(b["id"]):
+        l = b["label"][k]
+        # Ray's own Hive parser keeps the text of the null directory.
+        labels[str(i)] = "null" if l is None or l == "__HIVE_DEFAULT_PARTITION__" else str(l)
+        first[str(i)] = float(b["t"][k].flat[0])
+print(json.dumps({"type": "", "labels": labels, "first": first}))
+ray.shutdown()
+`
 )
 
 // TestCreateDatasetEngines writes a partitioned dataset and reads it back
-// with pyarrow.dataset, polars and DuckDB: the same rows, labels and
-// tensor elements, and for pyarrow the tensor type.
+// with pyarrow.dataset, polars, DuckDB and Ray Data (not with -short): the
+// same rows, labels and tensor elements, and for pyarrow the tensor type.
 func TestCreateDatasetEngines(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	rec := labeled(t, memory.DefaultAllocator, 0, 30)
@@ -83,9 +102,13 @@ func TestCreateDatasetEngines(t *testing.T) {
 		{"pyarrow", "pyarrow.dataset", pyarrowScript, "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3,2], permutation=[1,0]]>"},
 		{"polars", "polars", polarsScript, ""},
 		{"duckdb", "duckdb", duckdbScript, ""},
+		{"ray", "ray.data", rayScript, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "ray" && testing.Short() {
+				t.Skip("starts a Ray runtime (about 30 s)")
+			}
 			out := pyrun.Run(t, tt.script, nil, []string{tt.module}, dir)
 			var got engineRows
 			if err := json.Unmarshal(out, &got); err != nil {
