@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -413,6 +414,47 @@ func TestDatasetTake(t *testing.T) {
 			got.Columns = nil
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDatasetInFlight checks the memory bound of a dataset reader: with
+// n workers over IPC files (whose reader decodes nothing ahead), at most
+// n batches are decoded beside the one lent.
+func TestDatasetInFlight(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 12 {
+		writeIDs(t, dir, fmt.Sprintf("f%02d.arrow", i), 100*i, 300) // batches of 3 rows
+	}
+	one := checked(t)
+	r, err := tensorio.Open(filepath.Join(dir, "f00.arrow"), tensorio.WithAllocator(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Next()
+	per := one.CurrentAlloc() // one batch
+	r.Release()
+	for _, workers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			mem := checked(t)
+			r, err := tensorio.OpenDataset([]string{dir}, tensorio.WithWorkers(workers), tensorio.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Release()
+			peak := 0
+			for k := 0; r.Next(); k++ {
+				if k%50 == 0 {
+					time.Sleep(20 * time.Millisecond) // let the workers run ahead
+					peak = max(peak, mem.CurrentAlloc())
+				}
+			}
+			if err := r.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if limit := (workers + 1) * per; peak > limit || peak <= per {
+				t.Errorf("%d bytes in flight, want more than one batch (%d bytes) and at most %d batches (%d bytes)", peak, per, workers+1, limit)
 			}
 		})
 	}
