@@ -1,6 +1,7 @@
 package tensorio_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -455,6 +456,62 @@ func TestDatasetInFlight(t *testing.T) {
 			}
 			if limit := (workers + 1) * per; peak > limit || peak <= per {
 				t.Errorf("%d bytes in flight, want more than one batch (%d bytes) and at most %d batches (%d bytes)", peak, per, workers+1, limit)
+			}
+		})
+	}
+}
+
+// TestDatasetSkipsFiles checks that WithOffset skips whole files by their
+// footers' row counts: a file whose pages are corrupt but whose footer
+// is whole is not decoded when the offset passes it.
+func TestDatasetSkipsFiles(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeIDs(t, dir, "a.parquet", 0, 5)
+	writeIDs(t, dir, "b.parquet", 5, 4)
+	f, err := os.OpenFile(bad, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, 40), 4); err != nil { // the first page header
+		t.Fatal(err)
+	}
+	f.Close()
+	tests := []struct {
+		name string
+		opts []tensorio.Option
+		want []int64 // nil: an error
+	}{
+		{name: "offset past the corrupt file", opts: []tensorio.Option{tensorio.WithOffset(5)}, want: seq(5, 9)},
+		{name: "offset inside it", opts: []tensorio.Option{tensorio.WithOffset(4)}},
+		{name: "no offset", opts: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mem := checked(t)
+			r, err := tensorio.OpenDataset([]string{dir}, append(tt.opts, tensorio.WithAllocator(mem))...)
+			if err != nil {
+				if tt.want != nil || !errors.Is(err, arrow.ErrInvalid) {
+					t.Fatal(err)
+				}
+				return
+			}
+			var got []int64
+			for r.Next() {
+				got = append(got, r.RecordBatch().Column(0).(*array.Int64).Int64Values()...)
+			}
+			err = r.Err()
+			r.Release()
+			if tt.want == nil {
+				if !errors.Is(err, arrow.ErrInvalid) {
+					t.Fatalf("got rows %v, err %v; want the corrupt file's error", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
 	}
