@@ -146,6 +146,8 @@ type scan struct {
 	stop  sync.Once
 	cur   *fileOut
 	kept  []*Reader // mapped readers, closed with the scan
+
+	workers int // of each file's Take (Dataset.Take)
 }
 
 // fileOut is what the goroutine of one file hands over: its batches, one

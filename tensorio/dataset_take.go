@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -94,7 +95,8 @@ func (d *Dataset) countRows(j int, c *config) (int64, error) {
 // WithAllocator that the caller releases. The files' row counts come
 // from their footers (IPC files, Parquet; the other formats are read to
 // count them), and each file that holds rows asked is read by Take with
-// the rows it holds, in turn; the partition columns are added as in Open.
+// the rows it holds, up to WithWorkers files at once (sharing the
+// workers); the partition columns are added as in Open.
 //
 // Options: WithAllocator, WithColumns (file and partition columns, in the
 // order given), WithWorkers, WithColumnName and WithShape, as Take reads
@@ -137,12 +139,10 @@ func (d *Dataset) Take(rows []int64, opts ...Option) (arrow.RecordBatch, error) 
 	if len(files) == 0 {
 		return s.takeFile(s.files[0], nil, fileCols)
 	}
-	parts := make([]arrow.RecordBatch, len(files))
+	parts, err := s.takeFiles(files, local, fileCols)
 	defer func() { releaseAll(parts) }()
-	for k, j := range files {
-		if parts[k], err = s.takeFile(j, local[k], fileCols); err != nil {
-			return nil, err
-		}
+	if err != nil {
+		return nil, err
 	}
 	if len(parts) == 1 {
 		parts[0].Retain()
@@ -199,11 +199,45 @@ func (d *Dataset) locate(rows []int64, c *config) (files []int, local [][]int64,
 	return files, local, fileOf, nil
 }
 
+// takeFiles takes the rows local[k] of each file files[k], up to
+// WithWorkers files at once, the workers shared among them; the error is
+// that of the first file in order that failed, and then no batch is
+// returned.
+func (s *scan) takeFiles(files []int, local [][]int64, fileCols []string) ([]arrow.RecordBatch, error) {
+	parts := make([]arrow.RecordBatch, len(files))
+	errs := make([]error, len(files))
+	conc := min(s.c.workers, len(files))
+	s.workers = max(1, s.c.workers/conc)
+	sem := make(chan struct{}, conc)
+	var wg sync.WaitGroup
+	for k, j := range files {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			parts[k], errs[k] = s.takeFile(j, local[k], fileCols)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, p := range parts {
+			if p != nil {
+				p.Release()
+			}
+		}
+		for _, e := range errs {
+			if e != nil {
+				return nil, e
+			}
+		}
+	}
+	return parts, nil
+}
+
 // takeOptions returns the options of the package's Take for one file,
 // keeping names of its columns.
 func (s *scan) takeOptions(names []string) []Option {
 	c := s.c
-	opts := []Option{WithAllocator(c.mem), WithWorkers(c.workers)}
+	opts := []Option{WithAllocator(c.mem), WithWorkers(max(s.workers, 1))}
 	if f := s.d.cfg.format; f != "" {
 		opts = append(opts, WithFormat(f))
 	}
