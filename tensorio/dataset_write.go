@@ -39,7 +39,9 @@ func WithTargetFileSize(n int64) Option {
 // ("label=3/part-00000.parquet"), and drops the columns from the files,
 // as pyarrow.dataset.write_dataset does with partitioning_flavor="hive".
 // Values are percent-encoded as ParseHiveDir reads them; null is
-// HiveNull.
+// HiveNull. Read back, a column comes back as int64 when every value is
+// a decimal integer (a string column of "007" too), else as a string
+// (see NewDataset).
 func WithPartitionBy(names ...string) Option {
 	return func(c *config) { c.dataset.partitionBy = append([]string(nil), names...) }
 }
@@ -94,6 +96,10 @@ type partFile struct {
 // of a type other than an integer or a string, and a partitioning of
 // every column, fail with an error wrapping ErrMismatch. The caller ends
 // the writer with Close or Abort.
+//
+// Each partition directory has one file open until it reaches the target
+// size or Close: a dataset of many partitions holds as many open files
+// (and, for Parquet, their footers' metadata) while it is written.
 func CreateDataset(dir string, schema *arrow.Schema, opts ...Option) (*DatasetWriter, error) {
 	c, err := newConfig(opts)
 	if err != nil {

@@ -260,3 +260,54 @@ func TestCreateDatasetAddFiles(t *testing.T) {
 		t.Errorf("read %d rows, want 8", len(got.IDs))
 	}
 }
+
+// TestCreateDatasetStrings partitions by a string column whose values
+// need escaping in a directory name, and reads them back.
+func TestCreateDatasetStrings(t *testing.T) {
+	mem := checked(t)
+	values := []string{"a/b", "x y", "50%", "k=v", "a/b", "é"}
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.AppendValues(values, nil)
+	b.AppendNull()
+	s := b.NewArray()
+	defer s.Release()
+	id := ids(0, len(values)+1)
+	defer id.Release()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: id.DataType(), Nullable: true}, {Name: "s", Type: s.DataType(), Nullable: true}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{id, s}, int64(s.Len()))
+	defer rec.Release()
+	dir := t.TempDir()
+	w, err := tensorio.CreateDataset(dir, schema, tensorio.WithPartitionBy("s"), tensorio.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testvec.WriteAll(t, w, rec)
+	want := []string{"s=50%25/part-00000.parquet", "s=__HIVE_DEFAULT_PARTITION__/part-00000.parquet", "s=a%2Fb/part-00000.parquet", "s=k%3Dv/part-00000.parquet", "s=x%20y/part-00000.parquet", "s=%C3%A9/part-00000.parquet"}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, w.Files()); diff != "" {
+		t.Errorf("files (-want +got)\n%s", diff)
+	}
+	r, err := tensorio.OpenDataset([]string{dir}, tensorio.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]string{}
+	for r.Next() {
+		rec := r.RecordBatch()
+		for i := range int(rec.NumRows()) {
+			got[rec.Column(0).(*array.Int64).Value(i)] = rec.Column(1).ValueStr(i)
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	r.Release()
+	wantRows := map[int64]string{6: array.NullValueStr}
+	for i, v := range values {
+		wantRows[int64(i)] = v
+	}
+	if diff := cmp.Diff(wantRows, got); diff != "" {
+		t.Errorf("rows (-want +got)\n%s", diff)
+	}
+}
