@@ -31,7 +31,7 @@ files, read as one in path order, with a column for each Hive directory (label=3
 OUT is a dataset directory when it ends with a slash, or with
 --partition-by or --target-file-mib: files part-00000.parquet (--to arrow: .arrow), each
 written whole or not at all, under NAME=VALUE directories with --partition-by; an
-existing directory that is not empty is refused.`,
+existing directory that is not empty is refused unless --add-files adds files to it.`,
 		Example: `  fstensor convert testdata/permuted.arrow -o permuted.parquet --compression zstd
   fstensor convert testdata/embeddings.arrow -o embeddings.npy --column embedding
   fstensor convert vectors.parquet -o vectors.arrow --shape 768     # plain lists of 768 floats as tensors

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -55,19 +57,21 @@ func inputFormat(path, from string) (tensorio.Format, error) {
 type datasetFlags struct {
 	partitionBy []string
 	targetMiB   int64
+	addFiles    bool
 }
 
 func (f *datasetFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringArrayVar(&f.partitionBy, "partition-by", nil, "write OUT as a dataset directory partitioned by this integer or string column: OUT/NAME=VALUE/part-00000.parquet, the column dropped from the files (repeatable: nested directories in the order given)")
 	fs.Int64Var(&f.targetMiB, "target-file-mib", 0, "write OUT as a dataset directory of files of about this many MiB of Arrow data each (rows are never split; default: one file per partition)")
+	fs.BoolVar(&f.addFiles, "add-files", false, "write OUT as a dataset directory, adding files to one that holds some (numbered after its part-N files)")
 }
 
 // wanted tells whether the output out is a dataset directory: a flag
 // asks for one, or out ends with a slash. (A directory named without the
 // slash is refused as an output file is.)
 func (f datasetFlags) wanted(out string) bool {
-	return len(f.partitionBy) > 0 || f.targetMiB != 0 || strings.HasSuffix(out, "/")
+	return len(f.partitionBy) > 0 || f.targetMiB != 0 || f.addFiles || strings.HasSuffix(out, "/")
 }
 
 // writeDataset writes the batches of in to a new dataset directory dir
@@ -84,6 +88,9 @@ func writeDataset(dir string, in *tensorio.Reader, outf outputFlags, f datasetFl
 	if len(f.partitionBy) > 0 {
 		opts = append(opts, tensorio.WithPartitionBy(f.partitionBy...))
 	}
+	if f.addFiles {
+		opts = append(opts, tensorio.WithAddFiles())
+	}
 	if outf.to != "" {
 		ff, err := formatOf("", outf.to)
 		if err != nil {
@@ -97,6 +104,9 @@ func writeDataset(dir string, in *tensorio.Reader, outf outputFlags, f datasetFl
 	}
 	opts = append(opts, tensorio.WithCompression(comp))
 	w, err := tensorio.CreateDataset(dir, in.Schema(), opts...)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%w: output directory %s is not empty; pass --add-files to add files to it", errUsage, dir)
+	}
 	if err != nil {
 		return usageIf(err)
 	}
