@@ -162,6 +162,7 @@ func TestOpenDataset(t *testing.T) {
 		return out
 	}
 	all := []string{"id:int64", "t:" + tensorType, "label:int64"}
+	stream := writeIDs(t, t.TempDir(), "s.arrows", 20, 4)
 	tests := []struct {
 		name string
 		src  []string
@@ -187,6 +188,12 @@ func TestOpenDataset(t *testing.T) {
 			name: "list of files, no partitions",
 			src:  []string{filepath.Join(dir, "label=2", "part-00000.arrow"), filepath.Join(dir, "label=1", "part-00000.parquet")},
 			want: scanned{Columns: all[:2], IDs: append(seq(7, 11), seq(0, 5)...)},
+		},
+		{
+			name: "IPC stream, read to count its rows",
+			src:  []string{stream, filepath.Join(dir, "label=1", "part-00000.parquet")},
+			opts: []tensorio.Option{tensorio.WithOffset(3), tensorio.WithLimit(4)},
+			want: scanned{Columns: all[:2], IDs: []int64{23, 0, 1, 2}},
 		},
 		{
 			name: "offset and limit across files",
@@ -514,5 +521,29 @@ func TestDatasetSkipsFiles(t *testing.T) {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestDatasetTakeStream takes rows of a dataset whose first file, an IPC
+// stream, has no footer: it is read to count its rows.
+func TestDatasetTakeStream(t *testing.T) {
+	dir := t.TempDir()
+	stream := writeIDs(t, dir, "s.arrows", 20, 4)
+	file := writeIDs(t, dir, "f.parquet", 0, 5)
+	d, err := tensorio.NewDataset([]string{stream, file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := checked(t)
+	rec, err := d.Take([]int64{5, 0, 8, 3}, tensorio.WithAllocator(mem), tensorio.WithColumns("id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	if diff := cmp.Diff([]int64{1, 20, 4, 23}, rec.Column(0).(*array.Int64).Int64Values()); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	if _, err := d.Take([]int64{9}); !errors.Is(err, tensorio.ErrRowRange) {
+		t.Errorf("row 9 of 9: got %v, want ErrRowRange", err)
 	}
 }
