@@ -217,6 +217,9 @@ func (w *DatasetWriter) Write(rec arrow.RecordBatch) (err error) {
 	if why := columnsDiff(w.schema, rec.Schema()); why != "" {
 		return mismatch("dataset %s: the batch %s, unlike the writer's schema", w.dir, why)
 	}
+	if len(w.parts) == 0 {
+		return w.writeRows("", rec)
+	}
 	groups, keys := w.group(rec)
 	for _, key := range keys {
 		part, err := w.rows(rec, groups[key])
