@@ -36,6 +36,22 @@
 // hold the rows asked), the other formats front to back. WithStore gives
 // the client, its retries and its counters of bytes read.
 //
+// # Datasets
+//
+// NewDataset finds the files of directories, globs ("data/**/*.parquet")
+// and lists, which Dataset.Open (or OpenDataset) reads as one Reader: in
+// the order of their paths, in parallel (WithWorkers goroutines, memory
+// bounded by the batches in flight), with a column for each Hive
+// directory "key=value" (ParseHiveDir), WithColumns, WithOffset and
+// WithLimit over the whole dataset (whole files skipped by the row counts
+// of their footers), and a clear error (ErrSchema) naming the first file
+// whose columns differ. Dataset.Take takes rows by their number over the
+// dataset through Take. CreateDataset writes a dataset: files
+// "part-00000.parquet" of a target size (WithTargetFileSize), under Hive
+// directories by the values of columns (WithPartitionBy), each written
+// as Create writes a file, which pyarrow.dataset, polars, DuckDB and Ray
+// Data read back.
+//
 // Open checks the first bytes of a file against its extension (Sniff):
 // a Parquet file named x.arrow fails with a *FormatError that says so,
 // rather than with the IPC reader's complaint about a missing footer.
@@ -78,7 +94,8 @@
 // an invalid option value (a nil allocator, a negative count, zero
 // workers, an unknown codec), which every entry point reports before it
 // opens or creates anything; ErrClosed a writer used after Close or
-// Abort. The package's own errors are *Error values. Errors of the operating system are *fs.PathError values; those of
+// Abort; ErrSchema a dataset's file whose columns differ from the first
+// file's, ErrNoFiles a dataset source that names no file. The package's own errors are *Error values. Errors of the operating system are *fs.PathError values; those of
 // a writer name its target, never the temporary file (a missing directory
 // is "create DIR/NAME: no directory "DIR"").
 //

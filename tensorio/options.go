@@ -35,6 +35,7 @@ type config struct {
 	fill        bool
 	fillWith    float64
 	store       *objstore.Client // WithStore; nil: one from the environment
+	dataset     datasetOptions   // of CreateDataset
 	err         error            // of the first invalid option
 }
 
@@ -155,7 +156,8 @@ func WithColumnName(name string) Option { return func(c *config) { c.name = name
 func WithShape(m metadata.Metadata) Option { return func(c *config) { c.shape = &m } }
 
 // WithWorkers sets the number of goroutines decoding Parquet row groups
-// (Open; default GOMAXPROCS). An n below 1 is an invalid option.
+// (Open; default GOMAXPROCS), and reading the files of a dataset
+// (Dataset.Open, Dataset.Take). An n below 1 is an invalid option.
 func WithWorkers(n int) Option {
 	return atLeast("WithWorkers", n, 1, "want 1 or more", func(c *config) *int { return &c.workers })
 }

@@ -16,6 +16,7 @@ func newConvert(stdout io.Writer) *cobra.Command {
 	var inf inputFlags
 	var outf outputFlags
 	var columns []string
+	var dsf datasetFlags
 	cmd := &cobra.Command{
 		Use:   "convert IN -o OUT",
 		Short: "Copy the batches of one file into another format",
@@ -23,7 +24,14 @@ func newConvert(stdout io.Writer) *cobra.Command {
 OUT is named by -o/--output, as for eval and show, or as a second argument (convert IN OUT);
 naming it both ways is a usage error. OUT is written to a temporary file and renamed over
 OUT only when everything was written: on an error, Ctrl-C or SIGTERM an existing OUT is
-left as it was. OUT may not be IN.`,
+left as it was. OUT may not be IN.
+
+IN may be a dataset, as for every command: a directory or a glob of IPC and Parquet
+files, read as one in path order, with a column for each Hive directory (label=3).
+OUT is a dataset directory when it ends with a slash, or with
+--partition-by or --target-file-mib: files part-00000.parquet (--to arrow: .arrow), each
+written whole or not at all, under NAME=VALUE directories with --partition-by; an
+existing directory that is not empty is refused unless --add-files adds files to it.`,
 		Example: `  fstensor convert testdata/permuted.arrow -o permuted.parquet --compression zstd
   fstensor convert testdata/embeddings.arrow -o embeddings.npy --column embedding
   fstensor convert vectors.parquet -o vectors.arrow --shape 768     # plain lists of 768 floats as tensors
@@ -32,6 +40,8 @@ left as it was. OUT may not be IN.`,
   fstensor convert data.pb -o data.arrow --name vec                        # the column of a single-column input
   fstensor convert testdata/nulls.arrow -o nulls.npy --fill-nulls -32768   # int16: a whole number in range
   fstensor convert testdata/images.arrow images.parquet                   # OUT as the second argument
+  fstensor convert 'shards/*.parquet' -o all.arrow                          # a dataset into one file
+  fstensor convert images.arrow -o images/ --partition-by label --target-file-mib 64
   fstensor eval 'x.astype(float32)' testdata/nulls.arrow -o nulls.npy --fill-nulls NaN`,
 		Args: convertArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,12 +49,16 @@ left as it was. OUT may not be IN.`,
 			if err != nil {
 				return err
 			}
+			if dsf.wanted(out) {
+				return runConvertDataset(args[0], out, inf, outf, dsf, columns)
+			}
 			return runConvert(args[0], out, inf, outf, columns, stdout)
 		},
 	}
 	inf.register(cmd)
 	outf.register(cmd)
 	cmd.Flags().StringArrayVar(&columns, "column", nil, "a column to keep (repeatable; default all)")
+	dsf.register(cmd)
 	return cmd
 }
 

@@ -47,7 +47,7 @@ func (f *inputFlags) parse(path string) (parsedInput, error) {
 	var err error
 	if path != stdinName || f.from != "" {
 		// Standard input without --from: its first bytes tell.
-		if p.format, err = formatOf(path, f.from); err != nil {
+		if p.format, err = inputFormat(path, f.from); err != nil {
 			return p, err
 		}
 	}

@@ -48,7 +48,7 @@ func openInput(path string, from tensorio.Format, single bool, opts ...tensorio.
 	f := from
 	if f == "" {
 		var err error
-		if f, err = formatOf(path, ""); err != nil {
+		if f, err = inputFormat(path, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -62,7 +62,7 @@ func openInput(path string, from tensorio.Format, single bool, opts ...tensorio.
 	if single {
 		opts = append(opts, tensorio.WithSingleTensor())
 	}
-	r, err := tensorio.Open(path, opts...)
+	r, err := openAny(path, opts...)
 	if err != nil {
 		return nil, inputError(err)
 	}

@@ -78,7 +78,7 @@ func runTake(path string, tf takeFlags, outf outputFlags, stdout io.Writer) erro
 	if outf.out == "" {
 		return fmt.Errorf("%w: take needs -o OUT", errUsage)
 	}
-	if _, err := formatOf(path, tf.from); err != nil {
+	if _, err := inputFormat(path, tf.from); err != nil {
 		return err
 	}
 	outFormat, wopts, err := outf.parse(outf.out, stdout, path)
@@ -97,7 +97,7 @@ func runTake(path string, tf takeFlags, outf outputFlags, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	rec, err := tensorio.Take(path, rows, opts...)
+	rec, err := takeAny(path, rows, opts...)
 	if err != nil {
 		return inputError(err)
 	}
@@ -195,7 +195,7 @@ func readRowsNPY(path string) ([]int64, error) {
 // countRows returns the number of rows of the file at path, opened with
 // opts (IPC files mapped: their batches are not copied).
 func countRows(path string, opts []tensorio.Option) (int64, error) {
-	r, err := tensorio.Open(path, append(opts, tensorio.WithMmap())...)
+	r, err := openAny(path, append(opts, tensorio.WithMmap())...)
 	if err != nil {
 		return 0, inputError(err)
 	}
