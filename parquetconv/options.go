@@ -69,6 +69,7 @@ type config struct {
 	workers       int
 	maxPageBytes  int64
 	maxChunkBytes int64
+	columns       []string // Take
 
 	err error // of the first invalid option
 }

@@ -18,10 +18,11 @@ import (
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
-// pageIndexRecord returns 40 rows of an int32 "id" column, a float32 [5] tensor column (every
-// third row null), an int16 3-cycle [2,3,4] one, an int64 "key" and a
-// string "label" (some null); with list, an int32 list column too, which
-// sends the schema down the pqarrow path.
+// pageIndexRecord returns 40 rows of an int32 "id" column, a float32
+// [5] tensor column "vec" (every third row null), an int16 3-cycle
+// [2,3,4] one "cyc", an int64 "key" and a string "label" (some null);
+// with list, an int32 list column too, which sends the schema down the
+// pqarrow path.
 func pageIndexRecord(t *testing.T, mem memory.Allocator, list bool) arrow.RecordBatch {
 	t.Helper()
 	rec := mixedRecord(t, mem, 40,
@@ -31,10 +32,17 @@ func pageIndexRecord(t *testing.T, mem memory.Allocator, list bool) arrow.Record
 		return rec
 	}
 	defer rec.Release()
+	return withListColumn(mem, rec)
+}
+
+// withListColumn returns rec with an int32 list column "list" added,
+// which no fast path takes.
+func withListColumn(mem memory.Allocator, rec arrow.RecordBatch) arrow.RecordBatch {
 	lb := array.NewListBuilderWithField(mem, arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Int32, Nullable: true})
 	defer lb.Release()
 	vb := lb.ValueBuilder().(*array.Int32Builder)
-	for i := range 40 {
+	n := int(rec.NumRows())
+	for i := range n {
 		lb.Append(true)
 		for j := range i % 3 {
 			vb.Append(int32(i + j))
@@ -44,7 +52,7 @@ func pageIndexRecord(t *testing.T, mem memory.Allocator, list bool) arrow.Record
 	defer l.Release()
 	fields := append(rec.Schema().Fields(), arrow.Field{Name: "list", Type: l.DataType(), Nullable: true})
 	cols := append(append([]arrow.Array{}, rec.Columns()...), l)
-	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 40)
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
 }
 
 // TestPageIndex writes files with and without a page index and checks,

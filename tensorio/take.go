@@ -2,7 +2,9 @@ package tensorio
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"os"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/errs"
+	"github.com/fstensor/fstensor/parquetconv"
 )
 
 // ErrRowRange reports a row number that Take cannot take: a negative one
@@ -27,10 +30,14 @@ var ErrRowRange = fmt.Errorf("tensorio: row out of range: %w", arrow.ErrInvalid)
 // IPC files are mapped and read by offset: Take decodes the batches of
 // the file's footer in order up to the last one that holds a row asked
 // (to count their rows, without copying their data), and copies only the
-// rows asked. The other formats (IPC streams, Parquet, .npy, .npz, .pb,
-// .zio, .dt) are scanned: Take reads the whole file up to its last row
-// asked (to its end when a row is out of range), keeping a copy of the
-// rows asked only.
+// rows asked. Parquet files are read by ranges (parquetconv.Take): the
+// footer, the page index of the columns asked and, in the row groups
+// that hold rows asked, only the pages of tensor columns that hold them
+// (whole column chunks for other columns and for files without a page
+// index). The other formats (IPC streams, .npy, .npz, .pb, .zio, .dt)
+// are scanned: Take reads the whole file up to its last row asked (to
+// its end when a row is out of range), keeping a copy of the rows asked
+// only.
 //
 // Rows are copied whole, as runs of consecutive rows: a tensor column's
 // row copies its values as one range, whatever the column's type (the
@@ -59,13 +66,42 @@ func Take(path string, rows []int64, opts ...Option) (arrow.RecordBatch, error) 
 	if err != nil {
 		return nil, err
 	}
-	if f != IPCFile {
+	if f != IPCFile && f != Parquet {
 		return takeScan(path, rows, c)
 	}
 	if found := sniffFile(path); c.format == "" && found != "" && found != f {
 		return nil, &FormatError{Path: path, Named: f, Found: found}
 	}
+	if f == Parquet {
+		return takeParquet(path, rows, c)
+	}
 	return takeIPCFile(path, rows, c)
+}
+
+// takeParquet takes rows of the Parquet file at path by ranged reads of
+// its footer, page index and the pages that hold them.
+func takeParquet(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	opts := []parquetconv.Option{parquetconv.WithAllocator(c.mem)}
+	if len(c.columns) > 0 {
+		opts = append(opts, parquetconv.WithColumns(c.columns...))
+	}
+	rec, err := parquetconv.Take(f, fi.Size(), rows, opts...)
+	switch {
+	case errors.Is(err, parquetconv.ErrRowRange):
+		return nil, &Error{errs.Kind(ErrRowRange, "tensorio", "%s: %w", path, err)}
+	case errors.Is(err, parquetconv.ErrColumn):
+		return nil, mismatch("%s: %w", path, err)
+	}
+	return rec, withPath(path, err)
 }
 
 // pick is where one row of Take's result comes from: row row of batch
