@@ -3,6 +3,7 @@ package tensorio_test
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,8 +14,10 @@ import (
 )
 
 // BenchmarkTake takes 1,000 random rows of an IPC file of 100,000 float32
-// tensors of 768 elements (100 batches of 1,000 rows, 293 MiB); the copy
-// baseline copies the bytes returned once.
+// tensors of 768 elements (100 batches of 1,000 rows, 293 MiB) and of
+// Parquet files of the same rows (row groups of 21,845 rows), uncompressed
+// and with zstd and snappy, in pages of 1 MiB (341 rows, the default) and
+// 16 KiB (5 rows); the copy baseline copies the bytes returned once.
 func BenchmarkTake(b *testing.B) {
 	const batches, batchRows, take = 100, 1000, 1000
 	m := metadata.MustNew([]int{768}, nil, nil)
@@ -31,6 +34,28 @@ func BenchmarkTake(b *testing.B) {
 		b.Fatal(err)
 	}
 	testvec.WriteAll(b, w, recs...)
+	type pqCase struct {
+		name  string
+		codec tensorio.Compression
+		page  int
+	}
+	pqCases := []pqCase{
+		{"codec=none/page=1MiB", tensorio.Uncompressed, 1 << 20},
+		{"codec=none/page=16KiB", tensorio.Uncompressed, 16 << 10},
+		{"codec=zstd/page=1MiB", tensorio.ZSTD, 1 << 20},
+		{"codec=zstd/page=16KiB", tensorio.ZSTD, 16 << 10},
+		{"codec=snappy/page=16KiB", tensorio.Snappy, 16 << 10},
+	}
+	pqPath := func(c pqCase) string {
+		return filepath.Join(filepath.Dir(path), strings.ReplaceAll(c.name, "/", "_")+".parquet")
+	}
+	for _, c := range pqCases {
+		w, err := tensorio.Create(pqPath(c), rec.Schema(), tensorio.WithCompression(c.codec), tensorio.WithPageBytes(c.page))
+		if err != nil {
+			b.Fatal(err)
+		}
+		testvec.WriteAll(b, w, recs...)
+	}
 	rec.Release()
 	a.Release()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -49,6 +74,19 @@ func BenchmarkTake(b *testing.B) {
 			out.Release()
 		}
 	})
+	for _, c := range pqCases {
+		b.Run("format=parquet/"+c.name+"/rows=1000", func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := tensorio.Take(pqPath(c), rows)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+		})
+	}
 	b.Run("impl=copy", func(b *testing.B) {
 		src, dst := make([]byte, size), make([]byte, size)
 		b.SetBytes(int64(size))
