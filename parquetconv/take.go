@@ -449,3 +449,21 @@ func (m *memReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	}
 	return n, nil
 }
+
+// RowCount returns the number of rows the footer of the Parquet file
+// held by r (size bytes) states, after the footer checks of [OpenFile];
+// it reads the footer only. Errors are *[Error] values wrapping
+// arrow.ErrInvalid.
+func RowCount(r io.ReaderAt, size int64) (n int64, err error) {
+	defer recovered(&err, "row count")
+	sr := io.NewSectionReader(r, 0, size)
+	if _, err := format.CheckFooter(sr, size); err != nil {
+		return 0, errorf("%w", err)
+	}
+	pf, err := file.NewParquetReader(noCloser{sr})
+	if err != nil {
+		return 0, errorf("%w", err)
+	}
+	defer pf.Close()
+	return pf.NumRows(), nil
+}
