@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -231,8 +232,21 @@ func (t *taker) tensorColumn(p *tensorLeaf) (arrow.Array, error) {
 		}
 		return k
 	}
+	var direct directFunc = func(gr *groupRows, k int, read func(dst []byte, r int64) error, first, n int64) (int, error) {
+		for ; k < len(gr.local) && gr.local[k] < first+n; k++ {
+			pos := gr.pos[k]
+			out := dst[pos[0]*rowBytes : (pos[0]+1)*rowBytes]
+			if err := read(out, gr.local[k]-first); err != nil {
+				return k, err
+			}
+			for _, q := range pos[1:] {
+				copy(dst[q*rowBytes:(q+1)*rowBytes], out)
+			}
+		}
+		return k, nil
+	}
 	for gi := range t.groups {
-		if err := t.tensorGroup(p, &t.groups[gi], put); err != nil {
+		if err := t.tensorGroup(p, &t.groups[gi], put, direct); err != nil {
 			return nil, fmt.Errorf("row group %d: %w", t.groups[gi].g, err)
 		}
 	}
@@ -259,10 +273,16 @@ func (t *taker) tensorColumn(p *tensorLeaf) (arrow.Array, error) {
 // first row asked after them.
 type putFunc func(gr *groupRows, k int, run []byte, runValid *memory.Buffer, first, n int64) int
 
+// directFunc is putFunc for a page whose rows are read one by one
+// straight into the result: read(dst, r) reads row r of the n rows of
+// the page, the first of which is row first of the row group.
+type directFunc func(gr *groupRows, k int, read func(dst []byte, r int64) error, first, n int64) (int, error)
+
 // tensorGroup decodes the pages of the tensor chunk of row group gr.g
 // that hold rows asked (the whole chunk without an OffsetIndex) and
-// hands each to put.
-func (t *taker) tensorGroup(p *tensorLeaf, gr *groupRows, put putFunc) error {
+// hands each to put; uncompressed PLAIN pages without null tensors go
+// to direct instead (directPage).
+func (t *taker) tensorGroup(p *tensorLeaf, gr *groupRows, put putFunc, direct directFunc) error {
 	cc, err := t.rd.pf.MetaData().RowGroup(gr.g).ColumnChunk(p.leaf)
 	if err != nil {
 		return err
@@ -323,11 +343,81 @@ func (t *taker) tensorGroup(p *tensorLeaf, gr *groupRows, put putFunc) error {
 		if gr.local[k] >= end {
 			continue
 		}
-		if k, err = decode(k, pages[j].Offset, int64(pages[j].Size), pages[j].FirstRow, end-pages[j].FirstRow); err != nil {
+		first, rows := pages[j].FirstRow, end-pages[j].FirstRow
+		ok, k2, err := t.directPage(p, codec, pages[j], gr, k, first, rows, direct)
+		if !ok && err == nil {
+			k2, err = decode(k, pages[j].Offset, int64(pages[j].Size), first, rows)
+		}
+		if err != nil {
 			return fmt.Errorf("page %d: %w", j, err)
 		}
+		k = k2
 	}
 	return nil
+}
+
+// directPage takes the rows asked of the page at pg, which holds rows
+// rows from row first, straight from the file when it is an uncompressed
+// data page of PLAIN values without null tensors: its header and levels
+// are read with a window of 4 KiB, then each row asked with one ReadAt
+// into the result, so that a row costs its own bytes, not its page's. It
+// returns false, having taken nothing, for any other page (or levels
+// that do not fit the window or do not make rows whole tensors), which
+// the caller then decodes whole.
+func (t *taker) directPage(p *tensorLeaf, codec int, pg format.PageLocation, gr *groupRows, k int, first, rows int64, direct directFunc) (bool, int, error) {
+	c := &p.codec
+	if c.narrow != nil || c.pw != c.w {
+		return false, k, nil
+	}
+	d := t.d
+	d.pages = pageCursor{r: d.readerAt, start: pg.Offset, n: int64(pg.Size), hdr: d.pages.hdr, body: d.pages.body}
+	h, pb, err := d.pages.nextLazy(t.rd.cfg.maxPageBytes, 4<<10)
+	if err != nil {
+		return false, k, err
+	}
+	if !h.HasPage || h.Encoding != format.EncPlain || h.Uncompressed != h.Compressed {
+		return false, k, nil
+	}
+	var rep, def []byte
+	var off int
+	switch h.Type {
+	case format.PageData:
+		if codec != format.CodecNone || h.RepEnc != format.EncRLE || (p.maxDef > 0 && h.DefEnc != format.EncRLE) {
+			return false, k, nil
+		}
+		var ok bool
+		if rep, off, ok = prefixed(pb.prefix, 0); !ok {
+			return false, k, nil
+		}
+		if p.maxDef > 0 {
+			if def, off, ok = prefixed(pb.prefix, off); !ok {
+				return false, k, nil
+			}
+		}
+	case format.PageDataV2:
+		off = int(h.RepLen) + int(h.DefLen)
+		if (codec != format.CodecNone && h.CompressedV2) || int64(h.RepLen)+int64(h.DefLen) > int64(len(pb.prefix)) {
+			return false, k, nil
+		}
+		rep, def = pb.prefix[:h.RepLen], pb.prefix[h.RepLen:off]
+	default:
+		return false, k, nil
+	}
+	count := int(h.NumValues)
+	if p.maxDef > 0 {
+		if all, err := format.AllEqual(def, bits.Len16(uint16(p.maxDef)), count, uint64(p.maxDef), "definition levels"); err != nil || !all {
+			return false, k, nil
+		}
+	}
+	w := format.RepWalker{N: p.n}
+	rowBytes := int64(p.n) * int64(c.w)
+	if err := w.Walk(rep, count); err != nil || w.Rows != rows || w.Pos != 0 || int64(pb.n-off) < rows*rowBytes {
+		return false, k, nil
+	}
+	k, err = direct(gr, k, func(dst []byte, r int64) error {
+		return d.pages.readInto(pb, off+int(r*rowBytes), dst)
+	}, first, rows)
+	return true, k, err
 }
 
 // offsetIndex reads and checks the OffsetIndex of the chunk cc, which
