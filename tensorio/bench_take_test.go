@@ -2,12 +2,14 @@ package tensorio_test
 
 import (
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
@@ -90,6 +92,58 @@ func BenchmarkTake(b *testing.B) {
 	b.Run("impl=copy", func(b *testing.B) {
 		src, dst := make([]byte, size), make([]byte, size)
 		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, src)
+		}
+	})
+}
+
+// BenchmarkTakeFiles is fstensor's side of bench/peers/take_peers.sh: it
+// takes the rows of $FSTENSOR_TAKE_DIR/ids.npy (a 1-D int64 array) from
+// every fstensor_*.arrow and fstensor_*.parquet file of that directory,
+// one sub-benchmark a file; the copy baseline copies the bytes returned.
+// It skips without the variable.
+func BenchmarkTakeFiles(b *testing.B) {
+	dir := os.Getenv("FSTENSOR_TAKE_DIR")
+	if dir == "" {
+		b.Skip("FSTENSOR_TAKE_DIR not set: run bench/peers/take_peers.sh")
+	}
+	r, err := tensorio.Open(filepath.Join(dir, "ids.npy"), tensorio.WithSingleTensor())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !r.Next() {
+		b.Fatalf("ids.npy: no rows: %v", r.Err())
+	}
+	ids, err := fixedshape.ColumnOf[int64](r.RecordBatch().Column(0).(*fixedshape.Array))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows := ids.Tensor(0).AppendLogical(nil)
+	r.Release()
+	files, err := filepath.Glob(filepath.Join(dir, "fstensor_*"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no fstensor_* files in %s: %v", dir, err)
+	}
+	var size int64
+	for _, f := range files {
+		b.Run("file="+strings.TrimPrefix(filepath.Base(f), "fstensor_"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := tensorio.Take(f, rows)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = int64(len(out.Column(0).(*fixedshape.Array).ValueBytes()))
+				out.Release()
+			}
+			b.SetBytes(size)
+		})
+	}
+	b.Run("impl=copy", func(b *testing.B) {
+		src, dst := make([]byte, size), make([]byte, size)
+		b.SetBytes(size)
 		b.ReportAllocs()
 		for b.Loop() {
 			copy(dst, src)
