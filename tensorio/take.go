@@ -9,9 +9,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/arrowipc"
+	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -312,6 +314,12 @@ func gather(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch
 	}()
 	parts := make([]arrow.Array, len(runs))
 	for j := range cols {
+		if t, ok := schema.Field(j).Type.(*fixedshape.Type); ok && t.ElemWidth() > 0 && len(picks) > 0 {
+			if cols[j], err = gatherTensors(mem, t, srcs, j, picks); err != nil {
+				return nil, fmt.Errorf("tensorio: column %q: %w", schema.Field(j).Name, err)
+			}
+			continue
+		}
 		if len(runs) == 0 {
 			b := array.NewBuilder(mem, schema.Field(j).Type)
 			cols[j] = b.NewArray()
@@ -330,4 +338,58 @@ func gather(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch
 		}
 	}
 	return array.NewRecordBatch(schema, cols, int64(len(picks))), nil
+}
+
+// gatherTensors returns the tensors picks name of column j of srcs, a
+// tensor column of type t whose elements are whole bytes, copied row by
+// row into a new column of mem: one copy of each row's bytes, null rows
+// zero-filled and cleared in a new validity bitmap.
+func gatherTensors(mem memory.Allocator, t *fixedshape.Type, srcs []arrow.RecordBatch, j int, picks []pick) (arrow.Array, error) {
+	cols := make([]*fixedshape.Array, len(srcs))
+	vals := make([][]byte, len(srcs))
+	for i, rec := range srcs {
+		a, ok := rec.Column(j).(*fixedshape.Array)
+		if !ok || !arrow.TypeEqual(a.DataType(), t) {
+			return nil, fmt.Errorf("batch %d holds %v, not %v", i, rec.Column(j).DataType(), t)
+		}
+		cols[i], vals[i] = a, a.ValueBytes()
+	}
+	rowBytes := t.ListSize() * t.ElemWidth()
+	child := memory.NewResizableBuffer(mem)
+	defer child.Release()
+	child.Resize(len(picks) * rowBytes)
+	dst := child.Bytes()
+	var valid *memory.Buffer
+	nulls := 0
+	for i, p := range picks {
+		out := dst[i*rowBytes : (i+1)*rowBytes]
+		if cols[p.src].IsNull(int(p.row)) {
+			if valid == nil {
+				valid = memory.NewResizableBuffer(mem)
+				defer valid.Release()
+				valid.Resize(int(bitutil.BytesForBits(int64(len(picks)))))
+				vb := valid.Bytes()
+				for k := range vb {
+					vb[k] = 0xff
+				}
+			}
+			bitutil.ClearBit(valid.Bytes(), i)
+			clear(out)
+			nulls++
+			continue
+		}
+		copy(out, vals[p.src][int(p.row)*rowBytes:])
+	}
+	st := t.StorageType().(*arrow.FixedSizeListType)
+	cd := array.NewData(st.Elem(), len(picks)*t.ListSize(), []*memory.Buffer{nil, child}, nil, 0, 0)
+	defer cd.Release()
+	fd := array.NewData(st, len(picks), []*memory.Buffer{valid}, []arrow.ArrayData{cd}, nulls, 0)
+	defer fd.Release()
+	storage := array.MakeFromData(fd)
+	defer storage.Release()
+	out, err := fixedshape.NewArray(t, storage)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
