@@ -82,47 +82,64 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	if !supportedCodec(codec) {
 		return nil, errFallback
 	}
-	w := col.codec.w
-	hi, total := bits.Mul64(uint64(rows), uint64(col.n)*uint64(w))
-	if hi != 0 || total > uint64(d.cfg.maxChunkBytes) || total > math.MaxInt || uint64(col.n)*uint64(w) > uint64(d.cfg.maxChunkBytes) {
-		return nil, errorf("column %q: %d rows of %d-byte tensors exceed the chunk limit of %d bytes", col.typ, rows, col.n*w, d.cfg.maxChunkBytes)
+	total, err := d.decodedBytes(col, rows)
+	if err != nil {
+		return nil, err
 	}
 	start, n, err := chunkBounds(cc, d.dataEnd, d.cfg.maxChunkBytes)
 	if err != nil {
 		return nil, err
 	}
-	prefetch(d.readerAt, start, n)
-	d.pages = pageCursor{r: d.readerAt, start: start, n: n, hdr: d.pages.hdr, body: d.pages.body}
-
 	buf := memory.NewResizableBuffer(d.cfg.mem)
 	defer buf.Release()
-	buf.Resize(int(total))
-	d.child = buf.Bytes()
-	d.validity, d.nulls, d.rows, d.col, d.dict = nil, 0, rows, col, nil
+	buf.Resize(total)
+	d.dict = nil
+	defer d.endRange()
+	if err := d.decodeRange(col, codec, start, n, rows, buf.Bytes()); err != nil {
+		return nil, err
+	}
+	return d.array(buf)
+}
+
+// decodedBytes returns the bytes of rows tensors of col, after checking
+// them against the chunk limit.
+func (d *chunkDecoder) decodedBytes(col *tensorLeaf, rows int64) (int, error) {
+	w := col.codec.w
+	hi, total := bits.Mul64(uint64(rows), uint64(col.n)*uint64(w))
+	if rows < 0 || hi != 0 || total > uint64(d.cfg.maxChunkBytes) || total > math.MaxInt || uint64(col.n)*uint64(w) > uint64(d.cfg.maxChunkBytes) {
+		return 0, errorf("column %q: %d rows of %d-byte tensors exceed the chunk limit of %d bytes", col.typ, rows, col.n*w, d.cfg.maxChunkBytes)
+	}
+	return int(total), nil
+}
+
+// decodeRange decodes the pages in bytes [start, start+n) of the file,
+// which hold rows rows of col (a column chunk, or some of its pages),
+// into child, rows tensors long: values in place, null rows zero-filled
+// and recorded in d.validity and d.nulls. A dictionary page among them
+// sets d.dict, which the data pages of later ranges then use; the caller
+// resets d.dict before the first range of a chunk and calls endRange
+// after the last.
+func (d *chunkDecoder) decodeRange(col *tensorLeaf, codec int, start, n, rows int64, child []byte) error {
+	prefetch(d.readerAt, start, n)
+	d.pages = pageCursor{r: d.readerAt, start: start, n: n, hdr: d.pages.hdr, body: d.pages.body}
+	d.child = child
+	d.validity, d.nulls, d.rows, d.col = nil, 0, rows, col
 	d.walker = format.RepWalker{N: col.n}
 	d.levelsLeft = rows * int64(col.n)
-	defer func() {
-		if d.validity != nil {
-			d.validity.Release()
-			d.validity = nil
-		}
-		d.child = nil
-	}()
-
 	for !d.pages.done() {
 		h, pb, err := d.pages.nextLazy(d.cfg.maxPageBytes, 64<<10)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok, err := d.direct(h, pb, codec); ok || err != nil {
 			if err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
 		body, err := d.pages.fill(pb)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch h.Type {
 		case format.PageDictionary:
@@ -136,13 +153,23 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 			err = errorf("page type %d unknown", h.Type)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if d.walker.Rows != rows || d.walker.Pos != 0 {
-		return nil, errorf("column chunk holds %d rows and %d elements, its row group %d rows", d.walker.Rows, d.walker.Pos, rows)
+		return errorf("column chunk holds %d rows and %d elements, its row group %d rows", d.walker.Rows, d.walker.Pos, rows)
 	}
-	return d.array(buf)
+	return nil
+}
+
+// endRange releases what decodeRange left: the validity bitmap, the
+// reference to the child.
+func (d *chunkDecoder) endRange() {
+	if d.validity != nil {
+		d.validity.Release()
+		d.validity = nil
+	}
+	d.child = nil
 }
 
 // array wraps the decoded child (and validity) as a tensor array.

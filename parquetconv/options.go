@@ -62,6 +62,8 @@ type config struct {
 	dataPageV2       bool
 	byteStreamSplit  bool
 	identityDict     bool
+	noPageIndex      bool
+	pageBytes        int
 
 	// reader
 	columns       []string // WithColumns; nil: every field
@@ -83,6 +85,7 @@ func newConfig(opts []Option) (*config, error) {
 
 		compressionLevel: compress.DefaultCompressionLevel,
 		rowGroupBytes:    DefaultRowGroupBytes,
+		pageBytes:        DefaultPageBytes,
 
 		workers:       1,
 		rowHi:         -1,
@@ -228,6 +231,36 @@ func WithIdentityDictionary() Option { return func(c *config) { c.identityDict =
 // usually compresses better; it has no effect on other columns.
 func WithByteStreamSplit() Option { return func(c *config) { c.byteStreamSplit = true } }
 
+// DefaultPageBytes is the size of the data pages written unless told
+// otherwise: a page of a tensor column holds as many whole tensors as
+// fit (at least one).
+const DefaultPageBytes = 1 << 20
+
+// WithPageBytes sets the size of the data pages written, in bytes of
+// values (default [DefaultPageBytes]): a tensor column's page holds
+// max(1, n / tensor bytes) whole tensors; arrow-go's column writers of
+// flat columns take n as their page size. n below 1 is an invalid option.
+//
+// Small pages make random access cheaper and scans a little slower: a
+// take of one row ([Take]) reads and decodes the whole page that holds
+// it, so with 1 MiB pages of 3 KiB tensors it reads 1 MiB for a row,
+// with 16 KiB pages 16 KiB; each page adds a header (about 30 bytes), an
+// entry of the page index (about 15 bytes) and, with a codec, compresses
+// less well.
+func WithPageBytes(n int) Option {
+	return atLeast1("WithPageBytes", n, func(c *config) *int { return &c.pageBytes })
+}
+
+// WithoutPageIndex makes writers write no page index. By default they
+// write one after the row groups, before the footer: an OffsetIndex (the
+// offset, size and first row of every data page) for every column chunk
+// and a ColumnIndex (per-page minimum, maximum and null count) for the
+// chunks of flat columns; tensor columns have no statistics, so no
+// ColumnIndex. [Take] reads only the pages that hold the rows asked
+// through the OffsetIndex; without it, it reads the whole column chunks
+// of the row groups that hold them.
+func WithoutPageIndex() Option { return func(c *config) { c.noPageIndex = true } }
+
 // DefaultMaxPageBytes is the largest Parquet page, compressed or not,
 // that readers accept unless told otherwise.
 const DefaultMaxPageBytes = 256 << 20
@@ -265,7 +298,9 @@ func WithMaxChunkBytes(n int64) Option {
 // that a reader over ranged reads (object storage) fetches the footer
 // and the chunks of these fields only. Names the file lacks select
 // nothing; a name given twice selects its field once. Without it, or
-// with no names, every field is read.
+// with no names, every field is read. [Take] returns the fields named in
+// the order given instead, and a name the file lacks is an error of Take
+// wrapping [ErrColumn].
 func WithColumns(names ...string) Option {
 	return func(c *config) { c.columns = append([]string(nil), names...) }
 }

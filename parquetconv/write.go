@@ -58,7 +58,8 @@ type Writer struct {
 
 // NewWriter starts a Parquet file of the given schema on w, writing the
 // leading magic bytes. Options: [WithAllocator], [WithCompression],
-// [WithCompressionLevel], [WithRowGroupRows], [WithDataPageV2] and, on
+// [WithCompressionLevel], [WithRowGroupRows], [WithDataPageV2],
+// [WithPageBytes], [WithoutPageIndex] and, on
 // the fast path only, [WithRowGroupBytes] (bytes of tensor values per row
 // group), [WithByteStreamSplit] and [WithIdentityDictionary]. Close
 // writes the footer; it does not close w. A Writer is not safe for
@@ -104,6 +105,8 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 		parquet.WithCompressionLevel(cfg.compressionLevel),
 		parquet.WithMaxRowGroupLength(int64(cfg.rowGroupRows)),
 		parquet.WithDataPageVersion(version),
+		parquet.WithDataPageSize(int64(cfg.pageBytes)),
+		parquet.WithPageIndexEnabled(!cfg.noPageIndex),
 	)
 	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(cfg.mem))
 	// pqarrow closes a sink that is an io.Closer; hide Close so that w

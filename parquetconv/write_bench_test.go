@@ -104,17 +104,26 @@ func BenchmarkWrite(b *testing.B) {
 		size := int64(len(raw))
 		prefix := fmt.Sprintf("data=%s/rows=%d", d.name, d.rows)
 		b.Run(prefix+"/dest=buffer/impl=copy", func(b *testing.B) { benchCopy(b, raw) })
-		b.Run(prefix+"/dest=buffer/impl=parquetconv", func(b *testing.B) {
-			var buf bytes.Buffer
-			writeTo(b, &buf, rec) // grow the reused buffer
-			b.SetBytes(size)
-			b.ReportAllocs()
-			for b.Loop() {
-				buf.Reset()
-				writeTo(b, &buf, rec)
-			}
-			b.ReportMetric(float64(size)/float64(buf.Len()), "ratio")
-		})
+		for _, v := range []struct {
+			name string
+			opts []parquetconv.Option
+		}{
+			{"", nil},
+			{"/index=none", []parquetconv.Option{parquetconv.WithoutPageIndex()}},
+			{"/page=16KiB", []parquetconv.Option{parquetconv.WithPageBytes(16 << 10)}},
+		} {
+			b.Run(prefix+"/dest=buffer"+v.name+"/impl=parquetconv", func(b *testing.B) {
+				var buf bytes.Buffer
+				writeTo(b, &buf, rec, v.opts...) // grow the reused buffer
+				b.SetBytes(size)
+				b.ReportAllocs()
+				for b.Loop() {
+					buf.Reset()
+					writeTo(b, &buf, rec, v.opts...)
+				}
+				b.ReportMetric(float64(size)/float64(buf.Len()), "ratio")
+			})
+		}
 		if d.elem.ID() == arrow.UINT8 {
 			b.Run(prefix+"/dest=buffer/enc=identity_dict/impl=parquetconv", func(b *testing.B) {
 				var buf bytes.Buffer

@@ -23,10 +23,6 @@ import (
 	"github.com/fstensor/fstensor/varshape"
 )
 
-// defaultPageBytes is the size of the data pages of tensor columns: a
-// page holds as many whole tensors as fit, at least one.
-const defaultPageBytes = 1 << 20
-
 // magic starts and ends every Parquet file.
 var magic = []byte("PAR1")
 
@@ -85,6 +81,7 @@ type fastWriter struct {
 	rowsMax  int // rows per row group from WithRowGroupRows
 	groups   int
 	ctx      context.Context
+	index    *metadata.PageIndexBuilder // nil under WithoutPageIndex
 
 	rep, def format.LevelEncoder
 	slots    []pageSlot // pages assembled, compressed, written in turn
@@ -157,6 +154,8 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 		parquet.WithCompression(codec),
 		parquet.WithCompressionLevel(cfg.compressionLevel),
 		parquet.WithMaxRowGroupLength(int64(cfg.rowGroupRows)),
+		parquet.WithDataPageSize(int64(cfg.pageBytes)),
+		parquet.WithPageIndexEnabled(!cfg.noPageIndex),
 	}
 	if cfg.dataPageV2 {
 		base = append(base, parquet.WithDataPageVersion(parquet.DataPageV2))
@@ -205,7 +204,7 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 			if tensorBytes > math.MaxInt32/2 {
 				return nil, unsupported("field %q: a tensor of %d bytes does not fit a Parquet page", f.Name, tensorBytes)
 			}
-			c.pageRows = max(1, defaultPageBytes/int(tensorBytes))
+			c.pageRows = max(1, cfg.pageBytes/int(tensorBytes))
 			rowBytes += tensorBytes
 			// The chunk metadata lists the encodings these properties name.
 			path := c.descr.Path()
@@ -233,6 +232,9 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 	}
 	kv.Append("ARROW:schema", base64.StdEncoding.EncodeToString(flight.SerializeSchema(storage, cfg.mem)))
 	fw.meta = metadata.NewFileMetadataBuilder(sc, fw.props, kv)
+	if !cfg.noPageIndex {
+		fw.index = &metadata.PageIndexBuilder{Schema: sc}
+	}
 	fw.sink = &tellWriter{w: w}
 	if _, err := fw.sink.Write(magic); err != nil {
 		return nil, errorf("write: %w", err)
@@ -270,10 +272,18 @@ func (fw *fastWriter) writeGroup(rec arrow.RecordBatch, start, end int) (err err
 	rg := fw.meta.AppendRowGroup()
 	ordinal := int16(fw.groups)
 	fw.groups++
+	if fw.index != nil {
+		if err := fw.index.AppendRowGroup(); err != nil {
+			return errorf("%w", err)
+		}
+	}
 	for i := range fw.cols {
 		c := &fw.cols[i]
 		cm := rg.NextColumnChunk()
 		pager, err := file.NewPageWriter(fw.sink, fw.codec, fw.level, cm, ordinal, int16(i), fw.props.Allocator(), false, nil, nil)
+		if err == nil {
+			err = fw.setIndexBuilders(pager, c, i)
+		}
 		if err != nil {
 			return errorf("column %q: %w", rec.Schema().Field(i).Name, err)
 		}
@@ -293,6 +303,28 @@ func (fw *fastWriter) writeGroup(rec arrow.RecordBatch, start, end int) (err err
 	if err := rg.Finish(0, ordinal); err != nil {
 		return errorf("%w", err)
 	}
+	return nil
+}
+
+// setIndexBuilders hands pager the page index builders of leaf column i
+// in the current row group: the OffsetIndex builder, and for a flat
+// column the ColumnIndex builder (tensor pages have no statistics, for
+// which arrow-go's builder would discard the ColumnIndex anyway).
+func (fw *fastWriter) setIndexBuilders(pager file.PageWriter, c *column, i int) error {
+	if fw.index == nil {
+		return nil
+	}
+	oi, err := fw.index.GetOffsetIndexBuilder(i)
+	if err != nil {
+		return err
+	}
+	var ci metadata.ColumnIndexBuilder
+	if !c.tensor {
+		if ci, err = fw.index.GetColumnIndexBuilder(i); err != nil {
+			return err
+		}
+	}
+	pager.SetIndexBuilders(ci, oi)
 	return nil
 }
 
@@ -323,8 +355,22 @@ func (fw *fastWriter) writeFlatChunk(pager file.PageWriter, cm *metadata.ColumnC
 	return cw.Close()
 }
 
-// close writes the footer.
+// close writes the page index, then the footer.
 func (fw *fastWriter) close() error {
+	if fw.index != nil {
+		var loc metadata.PageIndexLocation
+		fw.index.Finish()
+		err := fw.index.WriteTo(fw.sink, &loc)
+		if err == nil {
+			err = fw.sink.err
+		}
+		if err == nil {
+			err = fw.meta.SetPageIndexLocation(loc)
+		}
+		if err != nil {
+			return errorf("close: page index: %w", err)
+		}
+	}
 	fmd, err := fw.meta.Finish()
 	if err != nil {
 		return errorf("close: %w", err)

@@ -18,7 +18,14 @@
 // do the same for a file the caller opened and for a new file inside an
 // os.Root, for servers that must not look a path up twice. Take copies
 // the rows of a file with the given numbers, in the order given, into one
-// batch: IPC files by offset through a mapping, other formats by a scan.
+// batch: IPC files by offset through a mapping, Parquet files by ranged
+// reads of the pages that hold them (through the page index the writer
+// writes), other formats by a scan.
+//
+// Writers take WithRowMajor, which writes permuted tensor columns in
+// logical row-major order for readers that get permutations wrong
+// (pyarrow's to_numpy_ndarray, Ray Data), and WithPageBytes, the size of
+// Parquet pages (small pages make Take read less).
 //
 //	r, err := tensorio.Open("images.parquet")
 //	...

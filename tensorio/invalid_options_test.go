@@ -73,6 +73,7 @@ func TestInvalidOptions(t *testing.T) {
 		{"negative workers", tensorio.WithWorkers(-2)},
 		{"unknown compression", tensorio.WithCompression(99)},
 		{"negative compression", tensorio.WithCompression(-1)},
+		{"zero page bytes", tensorio.WithPageBytes(0)},
 	}
 	for _, e := range entries {
 		for _, tt := range tests {

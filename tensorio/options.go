@@ -36,7 +36,9 @@ type config struct {
 	fillWith    float64
 	store       *objstore.Client // WithStore; nil: one from the environment
 	dataset     datasetOptions   // of CreateDataset
-	err         error            // of the first invalid option
+	rowMajor    bool
+	pageBytes   int
+	err         error // of the first invalid option
 }
 
 // newConfig applies opts; the error is that of the first invalid option
@@ -202,4 +204,18 @@ func WithCompression(cmp Compression) Option {
 // usual fill).
 func WithFillNulls(v float64) Option {
 	return func(c *config) { c.fill, c.fillWith = true, v }
+}
+
+// WithPageBytes sets the size of the data pages of Parquet files written
+// (parquetconv.WithPageBytes; default parquetconv.DefaultPageBytes): small
+// pages make Take read less, scans a little slower. n below 1 is an
+// invalid option; other formats ignore it.
+func WithPageBytes(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			c.invalid("WithPageBytes", n, "want at least 1")
+			return
+		}
+		c.pageBytes = n
+	}
 }

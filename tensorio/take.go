@@ -2,14 +2,21 @@ package tensorio
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/errs"
+	"github.com/fstensor/fstensor/objstore"
+	"github.com/fstensor/fstensor/parquetconv"
 )
 
 // ErrRowRange reports a row number that Take cannot take: a negative one
@@ -27,10 +34,14 @@ var ErrRowRange = fmt.Errorf("tensorio: row out of range: %w", arrow.ErrInvalid)
 // by offset: Take reads the metadata of the batches of the file's footer
 // in order up to the last one that holds a row asked (to count their
 // rows), decodes only the batches that hold rows asked, and copies only
-// those rows. The other formats (IPC streams, Parquet, .npy, .npz, .pb,
-// .zio, .dt) are scanned: Take reads the whole file up to its last row
-// asked (to its end when a row is out of range), keeping a copy of the
-// rows asked only.
+// those rows. Parquet files (local or s3://) are read by ranges
+// (parquetconv.Take): the footer, the page index of the columns asked
+// and, in the row groups that hold rows asked, only the pages of tensor
+// columns that hold them (whole column chunks for other columns and for
+// files without a page index). The other formats (IPC streams, .npy,
+// .npz, .pb, .zio, .dt) are scanned: Take reads the whole file up to its
+// last row asked (to its end when a row is out of range), keeping a copy
+// of the rows asked only.
 //
 // Rows are copied whole, as runs of consecutive rows: a tensor column's
 // row copies its values as one range, whatever the column's type (the
@@ -60,13 +71,53 @@ func Take(path string, rows []int64, opts ...Option) (arrow.RecordBatch, error) 
 	if err != nil {
 		return nil, err
 	}
-	if f != IPCFile {
+	if f != IPCFile && f != Parquet {
 		return takeScan(path, rows, c)
 	}
 	if found := sniffFile(path); c.format == "" && found != "" && found != f {
 		return nil, &FormatError{Path: path, Named: f, Found: found}
 	}
+	if f == Parquet {
+		return takeParquet(path, rows, c)
+	}
 	return takeIPCFile(path, rows, c)
+}
+
+// takeParquet takes rows of the Parquet file at path by ranged reads of
+// its footer, page index and the pages that hold them.
+func takeParquet(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
+	var src io.ReaderAt
+	var size int64
+	if objstore.IsURL(path) {
+		obj, err := c.openObject(path)
+		if err != nil {
+			return nil, err
+		}
+		src, size = source(obj), obj.Size()
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		src, size = f, fi.Size()
+	}
+	opts := []parquetconv.Option{parquetconv.WithAllocator(c.mem)}
+	if len(c.columns) > 0 {
+		opts = append(opts, parquetconv.WithColumns(c.columns...))
+	}
+	rec, err := parquetconv.Take(src, size, rows, opts...)
+	switch {
+	case errors.Is(err, parquetconv.ErrRowRange):
+		return nil, &Error{errs.Kind(ErrRowRange, "tensorio", "%s: %w", path, err)}
+	case errors.Is(err, parquetconv.ErrColumn):
+		return nil, mismatch("%s: %w", path, err)
+	}
+	return rec, withPath(path, err)
 }
 
 // pick is where one row of Take's result comes from: row row of batch
@@ -283,6 +334,12 @@ func gather(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch
 	}()
 	parts := make([]arrow.Array, len(runs))
 	for j := range cols {
+		if t, ok := schema.Field(j).Type.(*fixedshape.Type); ok && t.ElemWidth() > 0 && len(picks) > 0 {
+			if cols[j], err = gatherTensors(mem, t, srcs, j, picks); err != nil {
+				return nil, fmt.Errorf("tensorio: column %q: %w", schema.Field(j).Name, err)
+			}
+			continue
+		}
 		if len(runs) == 0 {
 			b := array.NewBuilder(mem, schema.Field(j).Type)
 			cols[j] = b.NewArray()
@@ -301,4 +358,58 @@ func gather(mem memory.Allocator, schema *arrow.Schema, srcs []arrow.RecordBatch
 		}
 	}
 	return array.NewRecordBatch(schema, cols, int64(len(picks))), nil
+}
+
+// gatherTensors returns the tensors picks name of column j of srcs, a
+// tensor column of type t whose elements are whole bytes, copied row by
+// row into a new column of mem: one copy of each row's bytes, null rows
+// zero-filled and cleared in a new validity bitmap.
+func gatherTensors(mem memory.Allocator, t *fixedshape.Type, srcs []arrow.RecordBatch, j int, picks []pick) (arrow.Array, error) {
+	cols := make([]*fixedshape.Array, len(srcs))
+	vals := make([][]byte, len(srcs))
+	for i, rec := range srcs {
+		a, ok := rec.Column(j).(*fixedshape.Array)
+		if !ok || !arrow.TypeEqual(a.DataType(), t) {
+			return nil, fmt.Errorf("batch %d holds %v, not %v", i, rec.Column(j).DataType(), t)
+		}
+		cols[i], vals[i] = a, a.ValueBytes()
+	}
+	rowBytes := t.ListSize() * t.ElemWidth()
+	child := memory.NewResizableBuffer(mem)
+	defer child.Release()
+	child.Resize(len(picks) * rowBytes)
+	dst := child.Bytes()
+	var valid *memory.Buffer
+	nulls := 0
+	for i, p := range picks {
+		out := dst[i*rowBytes : (i+1)*rowBytes]
+		if cols[p.src].IsNull(int(p.row)) {
+			if valid == nil {
+				valid = memory.NewResizableBuffer(mem)
+				defer valid.Release()
+				valid.Resize(int(bitutil.BytesForBits(int64(len(picks)))))
+				vb := valid.Bytes()
+				for k := range vb {
+					vb[k] = 0xff
+				}
+			}
+			bitutil.ClearBit(valid.Bytes(), i)
+			clear(out)
+			nulls++
+			continue
+		}
+		copy(out, vals[p.src][int(p.row)*rowBytes:])
+	}
+	st := t.StorageType().(*arrow.FixedSizeListType)
+	cd := array.NewData(st.Elem(), len(picks)*t.ListSize(), []*memory.Buffer{nil, child}, nil, 0, 0)
+	defer cd.Release()
+	fd := array.NewData(st, len(picks), []*memory.Buffer{valid}, []arrow.ArrayData{cd}, nulls, 0)
+	defer fd.Release()
+	storage := array.MakeFromData(fd)
+	defer storage.Release()
+	out, err := fixedshape.NewArray(t, storage)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

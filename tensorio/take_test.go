@@ -61,6 +61,21 @@ func TestTake(t *testing.T) {
 		files[ext] = filepath.Join(dir, "take."+ext)
 		writeFile(t, files[ext], recs)
 	}
+	// Parquet in pages of one to three rows, through the page index,
+	// compressed and not.
+	kinds := []string{"arrow", "parquet", "arrows"}
+	for _, pq := range []struct {
+		name string
+		opts []tensorio.Option
+	}{
+		{"parquet-small-pages", []tensorio.Option{tensorio.WithPageBytes(64)}},
+		{"parquet-small-pages-zstd", []tensorio.Option{tensorio.WithPageBytes(64), tensorio.WithCompression(tensorio.ZSTD)}},
+		{"parquet-small-pages-snappy", []tensorio.Option{tensorio.WithPageBytes(200), tensorio.WithCompression(tensorio.Snappy)}},
+	} {
+		files[pq.name] = filepath.Join(dir, pq.name+".parquet")
+		writeFile(t, files[pq.name], recs, pq.opts...)
+		kinds = append(kinds, pq.name)
+	}
 	tests := []struct {
 		name    string
 		rows    []int64
@@ -81,7 +96,7 @@ func TestTake(t *testing.T) {
 		{name: "negative", rows: []int64{0, -1}, err: tensorio.ErrRowRange},
 		{name: "unknown column", rows: []int64{0}, columns: []string{"x"}, err: tensorio.ErrMismatch},
 	}
-	for _, ext := range []string{"arrow", "parquet", "arrows"} {
+	for _, ext := range kinds {
 		var opts []tensorio.Option
 		want, _ := readAll(t, files[ext])
 		defer release(want)

@@ -32,6 +32,7 @@ type Writer struct {
 	} // IPC and Parquet
 	cols   *columns // tensors-only formats
 	cfg    *config
+	rm     *rowMajor // WithRowMajor, when a column is permuted
 	closed bool
 }
 
@@ -41,7 +42,8 @@ type Writer struct {
 // directory of the target (path with its symbolic links followed), which
 // Close syncs and renames over the target; a replaced file keeps its
 // permission bits, a new one gets 0666 less the umask. Options: WithFormat,
-// WithCompression, WithFillNulls, WithAllocator.
+// WithCompression, WithFillNulls, WithAllocator, WithRowMajor (and
+// WithWorkers for it), WithPageBytes.
 //
 // Tensors-only formats (.npy, .npz, .pb, .zio, .dt) need a schema of
 // tensor columns (one but for .npz), and hold the batches, retained, until
@@ -158,6 +160,14 @@ func checkSchema(f Format, schema *arrow.Schema, c *config) error {
 func newWriter(w io.Writer, f Format, schema *arrow.Schema, c *config) (*Writer, error) {
 	out := &Writer{format: f, w: w, cfg: c}
 	var err error
+	if c.rowMajor {
+		if out.rm, err = newRowMajor(schema); err != nil {
+			return nil, err
+		}
+		if out.rm != nil {
+			schema = out.rm.schema
+		}
+	}
 	switch f {
 	case IPCFile, IPCStream:
 		o := []arrowipc.Option{arrowipc.WithCompression(c.compression), arrowipc.WithAllocator(c.mem)}
@@ -167,7 +177,11 @@ func newWriter(w io.Writer, f Format, schema *arrow.Schema, c *config) (*Writer,
 			out.bw, err = arrowipc.NewIPCStreamWriter(w, schema, o...)
 		}
 	case Parquet:
-		out.bw, err = parquetconv.NewWriter(w, schema, parquetconv.WithCompression(c.compression), parquetconv.WithAllocator(c.mem))
+		o := []parquetconv.Option{parquetconv.WithCompression(c.compression), parquetconv.WithAllocator(c.mem)}
+		if c.pageBytes > 0 {
+			o = append(o, parquetconv.WithPageBytes(c.pageBytes))
+		}
+		out.bw, err = parquetconv.NewWriter(w, schema, o...)
 	default:
 		out.cols = &columns{chunks: make([][]arrow.Array, schema.NumFields())}
 		for _, fld := range schema.Fields() {
@@ -205,6 +219,15 @@ func (w *Writer) Write(rec arrow.RecordBatch) (err error) {
 	defer w.recoverAbort(&err, "write")
 	if testHook != nil {
 		testHook("write")
+	}
+	if w.rm != nil {
+		if !rec.Schema().Equal(w.rm.in) {
+			return mismatch("record schema %v does not match the writer's %v", rec.Schema(), w.rm.in)
+		}
+		if rec, err = w.rm.apply(rec, w.cfg); err != nil {
+			return withPath(w.path, err)
+		}
+		defer rec.Release()
 	}
 	if w.cols != nil {
 		// The IPC and Parquet writers validate each batch themselves

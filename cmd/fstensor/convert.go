@@ -104,7 +104,7 @@ func runConvert(inPath, outPath string, inf inputFlags, outf outputFlags, column
 	}
 	defer in.Close()
 	schema := func(arrow.RecordBatch) (*arrow.Schema, error) { return in.Schema(), nil }
-	return writeAll(outPath, outFormat, schema, opts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return writeAll(outPath, outFormat, schema, opts, stdout, in, outf.progress("convert", pin.total(inPath)), func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		rec.Retain()
 		return rec, nil
 	})
@@ -113,9 +113,11 @@ func runConvert(inPath, outPath string, inf inputFlags, outf outputFlags, column
 // writeAll writes every batch of in, transformed by fn (which returns a
 // batch the caller releases), to path (or stdout for "-"), under the
 // schema that schema returns once the first batch is read (nil when in
-// has none). The file appears at path only when everything was written
-// and synced; on any error whatever stood at path is left as it was.
-func writeAll(path string, f tensorio.Format, schema func(first arrow.RecordBatch) (*arrow.Schema, error), opts []tensorio.Option, stdout io.Writer, in *tensorio.Reader, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (err error) {
+// has none), counting the rows and bytes of in's batches in prog. The
+// file appears at path only when everything was written and synced; on
+// any error whatever stood at path is left as it was.
+func writeAll(path string, f tensorio.Format, schema func(first arrow.RecordBatch) (*arrow.Schema, error), opts []tensorio.Option, stdout io.Writer, in *tensorio.Reader, prog progress, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (err error) {
+	defer prog.finish()
 	var first arrow.RecordBatch
 	more := in.Next()
 	if more {
@@ -133,7 +135,8 @@ func writeAll(path string, f tensorio.Format, schema func(first arrow.RecordBatc
 		return err
 	}
 	for ; more; more = in.Next() {
-		rec, err := fn(in.RecordBatch())
+		src := in.RecordBatch()
+		rec, err := fn(src)
 		if err != nil {
 			out.Abort()
 			return err
@@ -144,6 +147,7 @@ func writeAll(path string, f tensorio.Format, schema func(first arrow.RecordBatc
 			out.Abort()
 			return err
 		}
+		prog.add(src.NumRows(), batchBytes(src))
 	}
 	if err := in.Err(); err != nil {
 		out.Abort()

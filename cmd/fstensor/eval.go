@@ -138,22 +138,12 @@ func runEval(text, inPath, as string, outputs []evalOutput, inf inputFlags, outf
 	if !ep.any() {
 		return fmt.Errorf("%w: %s has no tensor column to transform (plain lists of numbers become tensors with --shape)", errUsage, inPath)
 	}
-	var rows, bytes int64
+	var rows int64
 	batch := 0
-	progress := isTerminal(stderr)
-	defer func() {
-		if progress && rows > 0 {
-			fmt.Fprintln(stderr)
-		}
-	}()
-	return writeAll(outf.out, outFormat, ep.schema, wopts, stdout, in, func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return writeAll(outf.out, outFormat, ep.schema, wopts, stdout, in, outf.progress("eval", pin.total(inPath)), func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		first := rows
 		rows += rec.NumRows()
 		batch++
-		if progress {
-			bytes += ep.tensorBytes(rec)
-			fmt.Fprintf(stderr, "\r%d rows, %.1f MiB of tensors", rows, float64(bytes)/(1<<20))
-		}
 		return ep.apply(rec, batch, first)
 	})
 }

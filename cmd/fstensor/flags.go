@@ -165,13 +165,20 @@ func parseInts(flag, s string) ([]int, error) {
 	return v, nil
 }
 
-// outputFlags are the flags that say how to write an output file.
+// outputFlags are the flags that say how to write an output file, and
+// whether to show progress.
 type outputFlags struct {
-	out, to, compression, fillNulls string
+	out, to, compression, fillNulls, pageSize string
+	rowMajor, quiet                           bool
+	cmd                                       *cobra.Command // whose standard error shows progress
 }
 
 func (f *outputFlags) register(cmd *cobra.Command) {
+	f.cmd = cmd
 	fs := cmd.Flags()
+	fs.BoolVar(&f.rowMajor, "row-major", false, "write permuted tensor columns in logical row-major order, permutation dropped, for readers that get permutations wrong (pyarrow's to_numpy_ndarray, Ray Data)")
+	fs.StringVar(&f.pageSize, "page-size", "", "the data page size of a Parquet output, e.g. 16KiB (default 1MiB): smaller pages make take read less, scans a little slower")
+	fs.BoolVar(&f.quiet, "quiet", false, "show no progress bar (one is shown on a terminal's standard error once the work has taken 2 seconds)")
 	fs.StringVarP(&f.out, "output", "o", "", "the output file (format from its extension, or --to); - for standard output")
 	fs.StringVar(&f.to, "to", "", "output format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
 	fs.StringVar(&f.compression, "compression", "none", "compression: none, lz4 or zstd (IPC, Parquet); deflate (.npz)")
@@ -221,8 +228,66 @@ func (f *outputFlags) parse(path string, stdout io.Writer, inputs ...string) (te
 		}
 		o = append(o, tensorio.WithFillNulls(v))
 	}
+	if f.rowMajor {
+		o = append(o, tensorio.WithRowMajor())
+	}
+	if f.pageSize != "" {
+		n, err := parseByteSize(f.pageSize)
+		if err != nil || n < 1 {
+			return "", o, fmt.Errorf("%w: --page-size %q is not a size like 16384, 16KiB or 1MiB", errUsage, f.pageSize)
+		}
+		if ff != tensorio.Parquet {
+			return "", o, fmt.Errorf("%w: --page-size is for Parquet, not %s", errUsage, ff)
+		}
+		o = append(o, tensorio.WithPageBytes(n))
+	}
 	if err := checkOutput(path, ff, stdout, inputs...); err != nil {
 		return "", o, err
 	}
 	return ff, o, nil
+}
+
+// progress returns the progress of the work what on the command's
+// standard error, total rows long (-1 for unknown): nothing with --quiet,
+// when standard error is not a terminal or the flags were not registered.
+func (f *outputFlags) progress(what string, total int64) progress {
+	if f.cmd == nil {
+		return noProgress{}
+	}
+	return newProgress(f.cmd.ErrOrStderr(), f.quiet, what, total)
+}
+
+// total returns the rows the flags select of the input at path when its
+// footer tells its row count cheaply (cheapRowCount), else -1.
+func (p parsedInput) total(path string) int64 {
+	n := cheapRowCount(path, p.format)
+	if n < 0 {
+		return -1
+	}
+	hi := n
+	if p.hi >= 0 {
+		hi = min(p.hi, n)
+	}
+	return max(0, hi-min(p.lo, hi))
+}
+
+// parseByteSize reads a byte count: digits, optionally followed by K, KB,
+// KiB, M, MB or MiB (all powers of 1024).
+func parseByteSize(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	mult := 1
+	for _, u := range []struct {
+		suffix string
+		mult   int
+	}{{"KiB", 1 << 10}, {"KB", 1 << 10}, {"K", 1 << 10}, {"MiB", 1 << 20}, {"MB", 1 << 20}, {"M", 1 << 20}} {
+		if strings.HasSuffix(strings.ToUpper(s), strings.ToUpper(u.suffix)) {
+			s, mult = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n > math.MaxInt32/mult {
+		return 0, fmt.Errorf("size %q", s)
+	}
+	return n * mult, nil
 }

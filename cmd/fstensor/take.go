@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/spf13/cobra"
@@ -39,10 +40,13 @@ uniformly at random with the seed --seed, in the order drawn, not sorted). A row
 number the file lacks is an error that names it and the file's row count.
 
 IPC files (.arrow) are mapped and read by offset: only the batches up to the last row
-asked are decoded, and only the rows asked are copied. Other formats are read whole,
-up to the last row asked (Parquet's page index is not used yet). --sample counts the
-file's rows first (IPC files through their batches' headers, other formats by
-reading them). OUT is written as convert writes it (format from its extension or
+asked are decoded, and only the rows asked are copied. Parquet files are read by
+ranges through their page index: the footer, the index and only the pages that hold
+the rows asked (tensor columns; other columns and files without an index, the column
+chunks of the row groups that hold them); write them with convert --page-size 16KiB
+for cheaper takes. Other formats are read whole, up to the last row asked. --sample
+counts the file's rows first (IPC files through their batches' headers, Parquet
+through its footer, other formats by reading them). OUT is written as convert writes it (format from its extension or
 --to; - for standard output): to a temporary file renamed over OUT only when
 everything was written.`,
 		Example: `  fstensor take testdata/embeddings.arrow --rows 5,1,5 -o picked.arrow
@@ -97,11 +101,28 @@ func runTake(path string, tf takeFlags, outf outputFlags, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
+	prog := outf.progress("take", -1)
+	defer prog.finish()
+	done := make(chan struct{})
+	go func() { // the bar appears, as a spinner, while Take reads
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				prog.add(0, 0)
+			}
+		}
+	}()
 	rec, err := takeAny(path, rows, opts...)
+	close(done)
 	if err != nil {
 		return inputError(err)
 	}
 	defer rec.Release()
+	prog.add(rec.NumRows(), batchBytes(rec))
 	w, err := createOutput(outf.out, outFormat, rec.Schema(), wopts, stdout)
 	if err != nil {
 		return err
@@ -131,9 +152,15 @@ func (tf takeFlags) rowList(path string, opts []tensorio.Option) ([]int64, error
 	case tf.rowsFrom != "":
 		return readRowsNPY(tf.rowsFrom)
 	}
-	count, err := countRows(path, opts)
-	if err != nil {
-		return nil, err
+	count := int64(-1)
+	if f, err := formatOf(path, tf.from); err == nil {
+		count = cheapRowCount(path, f) // Parquet: its footer
+	}
+	if count < 0 {
+		var err error
+		if count, err = countRows(path, opts); err != nil {
+			return nil, err
+		}
 	}
 	if tf.sample > count {
 		return nil, fmt.Errorf("%w: --sample %d: %s has %d rows", errUsage, tf.sample, path, count)
