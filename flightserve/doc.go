@@ -19,7 +19,8 @@
 //     groups, skipped without decoding by the others' readers) and gives a
 //     directory the endpoints of every IPC and Parquet file beneath it, so
 //     that an engine's workers fetch them in parallel;
-//   - DoGet: the batches a Ticket names (a file, columns, a row range, an
+//   - DoGet: the batches a Ticket names (a file, columns, a row range or
+//     rows by number (tensorio.TakeFile), an
 //     expression of package expr evaluated on the server, such as
 //     "x[:, ::2].T", "norm(x, axis=-1)" or "x.mean()", compiled by
 //     expr.Compile for the file's schema, which gives the result schema

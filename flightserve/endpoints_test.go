@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/flightserve"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/parquetconv"
@@ -259,3 +260,55 @@ for e, tab in zip(eps, got):
 assert info.total_records == 70
 print("endpoints=%d rows=%d ok" % (len(eps), sum(t.num_rows for t in got)))
 `
+
+// TestTicketRows takes rows by number from an IPC file and a Parquet
+// file of several row groups, with columns and an expression.
+func TestTicketRows(t *testing.T) {
+	dir := testDir(t)
+	writeGroups(t, filepath.Join(dir, "sub", "groups.parquet"), 25, 10)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	c := dial(t, serve(t, flightserve.Config{Dir: dir, Allocator: mem}))
+	ctx := testCtx(t)
+	for _, path := range []string{"data.arrow", "sub/groups.parquet", "data.arrows"} {
+		t.Run(path, func(t *testing.T) {
+			rows := []int64{22, 0, 11, 11, 5}
+			tk := flightserve.Ticket{Path: path, Rows: rows, Columns: []string{"id", "x"}}
+			in, err := c.Info(ctx, tk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Rows != int64(len(rows)) || len(in.Endpoints) != 1 {
+				t.Errorf("info: %d rows, %d endpoints", in.Rows, len(in.Endpoints))
+			}
+			if diff := cmp.Diff(rows, fetchIDs(t, c, in)); diff != "" {
+				t.Errorf("ids (-want +got):\n%s", diff)
+			}
+			tk.Expr = "x.sum()"
+			got, err := c.Tensors(ctx, tk, "x")
+			if err == nil {
+				got.Release()
+				t.Fatal("the sum replaced x by a plain column; Tensors should refuse it")
+			}
+			tk.Expr = "x[0, :2] * 2"
+			x, err := c.Tensors(ctx, tk, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer x.Release()
+			col, err := fixedshape.ColumnOf[float32](x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range rows {
+				v := col.Values()[2*i : 2*i+2]
+				if want := []float32{float32(r*100) * 2, float32(r*100+1) * 2}; !cmp.Equal(v, want) {
+					t.Errorf("row %d: %v, want %v", r, v, want)
+				}
+			}
+			_, err = c.Tensors(ctx, flightserve.Ticket{Path: path, Rows: []int64{3, 25}}, "x")
+			if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "row 25") {
+				t.Errorf("row 25 of 23 or 25: %v", err)
+			}
+		})
+	}
+}

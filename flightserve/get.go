@@ -2,6 +2,7 @@ package flightserve
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -24,9 +25,9 @@ type query struct {
 	format tensorio.Format
 	size   int64
 	mtime  time.Time
-	r      *tensorio.Reader
-	progs  []*expr.Program // per column; nil passes the column
-	added  *expr.Program   // the result of an expression naming columns, a last column
+	r      array.RecordReader // the file's batches, or the rows a ticket takes
+	progs  []*expr.Program    // per column; nil passes the column
+	added  *expr.Program      // the result of an expression naming columns, a last column
 	schema *arrow.Schema
 	mem    memory.Allocator
 }
@@ -44,19 +45,24 @@ func (s *Server) open(t Ticket) (*query, error) {
 		return nil, err
 	}
 	opts := []tensorio.Option{tensorio.WithAllocator(s.mem)}
-	if f == tensorio.IPCFile {
-		opts = append(opts, tensorio.WithMmap())
-	}
 	if len(t.Columns) > 0 {
 		opts = append(opts, tensorio.WithColumns(t.Columns...))
 	}
-	if t.Offset > 0 {
-		opts = append(opts, tensorio.WithOffset(t.Offset))
+	var r array.RecordReader
+	if len(t.Rows) > 0 {
+		r, err = takeRows(file, t, opts)
+	} else {
+		if f == tensorio.IPCFile {
+			opts = append(opts, tensorio.WithMmap())
+		}
+		if t.Offset > 0 {
+			opts = append(opts, tensorio.WithOffset(t.Offset))
+		}
+		if t.Limit > 0 {
+			opts = append(opts, tensorio.WithLimit(t.Limit))
+		}
+		r, err = tensorio.OpenFile(file, t.Path, opts...)
 	}
-	if t.Limit > 0 {
-		opts = append(opts, tensorio.WithLimit(t.Limit))
-	}
-	r, err := tensorio.OpenFile(file, t.Path, opts...)
 	if err != nil {
 		return nil, s.statusError(codes.InvalidArgument, "flightserve: %v", err)
 	}
@@ -69,6 +75,17 @@ func (s *Server) open(t Ticket) (*query, error) {
 		return nil, s.statusError(exprCode(err), "flightserve: %s: %v", t.Path, err)
 	}
 	return q, nil
+}
+
+// takeRows takes the rows t asks of file (tensorio.TakeFile, which
+// closes it) as a reader of one batch.
+func takeRows(file *os.File, t Ticket, opts []tensorio.Option) (array.RecordReader, error) {
+	rec, err := tensorio.TakeFile(file, t.Path, t.Rows, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 }
 
 // compile compiles text for q's schema: an expression reading x replaces

@@ -18,6 +18,7 @@ const maxTicketBytes = 64 << 10
 // Ticket (or of a command descriptor for GetFlightInfo and GetSchema):
 //
 //	{"path":"images/train.arrow","columns":["image"],"offset":8,"limit":16,"expr":"x[:, ::2].T"}
+//	{"path":"emb.parquet","rows":[17,3,99]}
 //
 // Every field but Path may be left out.
 type Ticket struct {
@@ -31,6 +32,13 @@ type Ticket struct {
 	Offset int64 `json:"offset,omitempty"`
 	// Limit, when positive, stops after Limit rows.
 	Limit int64 `json:"limit,omitempty"`
+	// Rows, when not empty, takes these rows (numbers counted from 0 over
+	// all batches) in this order, duplicates allowed, as tensorio.Take
+	// does: IPC files by offset, Parquet files through the page index.
+	// It excludes Offset and Limit. The JSON form refuses an empty list
+	// (which a Ticket cannot tell from no list). A row the file lacks
+	// fails the call (InvalidArgument, naming the row).
+	Rows []int64 `json:"rows,omitempty"`
 	// Expr, when not empty, is an expression of package expr (see
 	// expr.Compile), evaluated on the server. One that reads x (such as
 	// "x[:, ::2].T", "norm(x, axis=-1)", "x.mean()") replaces every tensor
@@ -70,6 +78,12 @@ func ParseTicket(b []byte) (Ticket, error) {
 	}
 	if t.Path == "" {
 		return t, statusf(codes.InvalidArgument, "flightserve: ticket %q names no path", clip(b))
+	}
+	if t.Rows != nil && len(t.Rows) == 0 {
+		return t, statusf(codes.InvalidArgument, "flightserve: ticket %q gives an empty list of rows", clip(b))
+	}
+	if len(t.Rows) > 0 && (t.Offset != 0 || t.Limit != 0) {
+		return t, statusf(codes.InvalidArgument, "flightserve: ticket %q gives rows with an offset or a limit", clip(b))
 	}
 	if t.Offset < 0 || t.Limit < 0 {
 		return t, statusf(codes.InvalidArgument, "flightserve: ticket offset %d and limit %d must not be negative", t.Offset, t.Limit)

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/objstore"
@@ -106,6 +107,12 @@ func takeParquet(path string, rows []int64, c *config) (arrow.RecordBatch, error
 		}
 		src, size = f, fi.Size()
 	}
+	return takeParquetAt(src, size, path, rows, c)
+}
+
+// takeParquetAt takes rows of the Parquet file of size bytes read from
+// src, named path in errors.
+func takeParquetAt(src io.ReaderAt, size int64, path string, rows []int64, c *config) (arrow.RecordBatch, error) {
 	opts := []parquetconv.Option{parquetconv.WithAllocator(c.mem)}
 	if len(c.columns) > 0 {
 		opts = append(opts, parquetconv.WithColumns(c.columns...))
@@ -176,6 +183,11 @@ func takeIPCFile(path string, rows []int64, c *config) (arrow.RecordBatch, error
 		return nil, withPath(path, err)
 	}
 	defer fr.Close()
+	return takeIPC(fr, path, rows, c)
+}
+
+// takeIPC takes rows of the IPC file read by fr, named path in errors.
+func takeIPC(fr *arrowipc.FileReader, path string, rows []int64, c *config) (arrow.RecordBatch, error) {
 	schema, idx, err := projection(path, fr.Schema(), c.columns)
 	if err != nil {
 		return nil, err
@@ -210,6 +222,17 @@ func takeIPCFile(path string, rows []int64, c *config) (arrow.RecordBatch, error
 // takeScan takes rows of a file of any format by reading its batches in
 // order and keeping a copy of the rows asked.
 func takeScan(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
+	r, err := Open(path, scanOptions(c)...)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return takeRead(r, path, rows, c)
+}
+
+// scanOptions returns the options of c that a scanning Take passes to
+// Open.
+func scanOptions(c *config) []Option {
 	opts := []Option{WithAllocator(c.mem), WithWorkers(c.workers)}
 	if c.format != "" {
 		opts = append(opts, WithFormat(c.format))
@@ -226,11 +249,11 @@ func takeScan(path string, rows []int64, c *config) (arrow.RecordBatch, error) {
 	if c.store != nil {
 		opts = append(opts, WithStore(c.store))
 	}
-	r, err := Open(path, opts...)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+	return opts
+}
+
+// takeRead takes rows of what r reads, named path in errors.
+func takeRead(r *Reader, path string, rows []int64, c *config) (arrow.RecordBatch, error) {
 	var kept []arrow.RecordBatch // the distinct rows asked of each batch read, in order
 	defer func() { releaseAll(kept) }()
 	w := newWanted(rows)

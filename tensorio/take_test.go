@@ -3,6 +3,7 @@ package tensorio_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -101,43 +102,55 @@ func TestTake(t *testing.T) {
 		want, _ := readAll(t, files[ext])
 		defer release(want)
 		for _, tt := range tests {
-			t.Run(fmt.Sprintf("format=%s/%s", ext, tt.name), func(t *testing.T) {
-				mem := checked(t)
-				opts = []tensorio.Option{tensorio.WithAllocator(mem)}
-				if tt.columns != nil {
-					opts = append(opts, tensorio.WithColumns(tt.columns...))
-				}
-				got, err := tensorio.Take(files[ext], tt.rows, opts...)
-				if tt.err != nil {
-					if !errors.Is(err, tt.err) || !errors.Is(err, arrow.ErrInvalid) {
-						t.Fatalf("Take = %v, want an error wrapping %v and arrow.ErrInvalid", err, tt.err)
+			for _, via := range []string{"path", "file"} {
+				t.Run(fmt.Sprintf("format=%s/via=%s/%s", ext, via, tt.name), func(t *testing.T) {
+					mem := checked(t)
+					opts = []tensorio.Option{tensorio.WithAllocator(mem)}
+					if tt.columns != nil {
+						opts = append(opts, tensorio.WithColumns(tt.columns...))
 					}
-					return
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer got.Release()
-				names := tt.columns
-				if names == nil {
-					names = []string{"a", "b", "c", "d"}
-				}
-				if got.NumCols() != int64(len(names)) || got.NumRows() != int64(len(tt.rows)) {
-					t.Fatalf("got %d columns of %d rows, want %d of %d", got.NumCols(), got.NumRows(), len(names), len(tt.rows))
-				}
-				for j, name := range names {
-					w := want[int(name[0]-'a')]
-					g := got.Column(j)
-					if got.Schema().Field(j).Name != name || !arrow.TypeEqual(g.DataType(), w.DataType()) {
-						t.Fatalf("column %d is %s %s, want %s %s", j, got.Schema().Field(j).Name, g.DataType(), name, w.DataType())
+					var got arrow.RecordBatch
+					var err error
+					if via == "path" {
+						got, err = tensorio.Take(files[ext], tt.rows, opts...)
+					} else {
+						f, oerr := os.Open(files[ext])
+						if oerr != nil {
+							t.Fatal(oerr)
+						}
+						got, err = tensorio.TakeFile(f, files[ext], tt.rows, opts...)
 					}
-					for i, r := range tt.rows {
-						if !array.SliceEqual(w, r, r+1, g, int64(i), int64(i+1)) || w.IsNull(int(r)) != g.IsNull(i) {
-							t.Errorf("column %s row %d (file row %d) differs", name, i, r)
+					if tt.err != nil {
+						if !errors.Is(err, tt.err) || !errors.Is(err, arrow.ErrInvalid) {
+							t.Fatalf("Take = %v, want an error wrapping %v and arrow.ErrInvalid", err, tt.err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer got.Release()
+					names := tt.columns
+					if names == nil {
+						names = []string{"a", "b", "c", "d"}
+					}
+					if got.NumCols() != int64(len(names)) || got.NumRows() != int64(len(tt.rows)) {
+						t.Fatalf("got %d columns of %d rows, want %d of %d", got.NumCols(), got.NumRows(), len(names), len(tt.rows))
+					}
+					for j, name := range names {
+						w := want[int(name[0]-'a')]
+						g := got.Column(j)
+						if got.Schema().Field(j).Name != name || !arrow.TypeEqual(g.DataType(), w.DataType()) {
+							t.Fatalf("column %d is %s %s, want %s %s", j, got.Schema().Field(j).Name, g.DataType(), name, w.DataType())
+						}
+						for i, r := range tt.rows {
+							if !array.SliceEqual(w, r, r+1, g, int64(i), int64(i+1)) || w.IsNull(int(r)) != g.IsNull(i) {
+								t.Errorf("column %s row %d (file row %d) differs", name, i, r)
+							}
 						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }
