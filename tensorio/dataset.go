@@ -1,10 +1,12 @@
 package tensorio
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/fstensor/fstensor/internal/errs"
+	"github.com/fstensor/fstensor/objstore"
 )
 
 var (
@@ -41,6 +44,9 @@ type Dataset struct {
 // NewDataset finds the files of src, each entry a directory, a glob or a
 // file, in the order of src:
 //
+//   - an s3:// URL ending in "/" is a prefix, listed (objstore's List,
+//     through the client of WithStore) as a directory is walked; another
+//     s3:// URL is one object;
 //   - a directory stands for the files below it, recursively, in the
 //     order of their paths (byte-wise); names that start with "." or "_"
 //     are skipped, files and directories alike (pyarrow.dataset's
@@ -76,7 +82,7 @@ func NewDataset(src []string, opts ...Option) (*Dataset, error) {
 	d := &Dataset{cfg: c}
 	var rel []string
 	for _, s := range src {
-		files, rels, err := expand(s, c.format != "")
+		files, rels, err := expand(s, c)
 		if err != nil {
 			return nil, err
 		}
@@ -117,6 +123,9 @@ func (d *Dataset) Partitions() []arrow.Field {
 // NewDataset should: a directory, or a name with a glob metacharacter
 // ("*", "?", "[") that names no existing file.
 func IsDatasetPath(path string) bool {
+	if objstore.IsURL(path) {
+		return strings.HasSuffix(path, "/")
+	}
 	fi, err := os.Stat(path)
 	if err == nil {
 		return fi.IsDir()
@@ -135,7 +144,14 @@ func skipName(name string) bool {
 // to its base directory (slash-separated; nil entries for a file named by
 // itself, which has no partitions). With anyName, a directory's files
 // need no known extension.
-func expand(src string, anyName bool) (files, rel []string, err error) {
+func expand(src string, c *config) (files, rel []string, err error) {
+	anyName := c.format != ""
+	if objstore.IsURL(src) {
+		if strings.HasSuffix(src, "/") {
+			return listPrefix(src, anyName, c)
+		}
+		return []string{src}, []string{path.Base(src)}, nil
+	}
 	fi, err := os.Stat(src)
 	switch {
 	case err == nil && fi.IsDir():
@@ -197,6 +213,37 @@ func walk(dir string, anyName bool, keep func(rel string) bool) (files, rel []st
 		sf[k], sr[k] = files[i], rel[i]
 	}
 	return sf, sr, nil
+}
+
+// listPrefix lists the objects under the prefix url ("s3://b/data/") as
+// a directory's files: keys in order, names (of any element below the
+// prefix) starting with "." or "_" skipped, and keys whose extension
+// names no format unless anyName; rel is each key below the prefix.
+func listPrefix(url string, anyName bool, c *config) (files, rel []string, err error) {
+	client, err := c.client()
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := client.List(context.Background(), url)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := objstore.ParseURL(url)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		r := strings.TrimPrefix(e.Key, u.Key)
+		if r == "" || strings.HasSuffix(r, "/") || slices.ContainsFunc(strings.Split(r, "/"), skipName) {
+			continue
+		}
+		if _, err := FormatOf(r); err != nil && !anyName {
+			continue
+		}
+		files = append(files, objstore.URL{Bucket: u.Bucket, Key: e.Key}.String())
+		rel = append(rel, r)
+	}
+	return files, rel, nil
 }
 
 // glob lists the files pattern matches, in path order, with their paths

@@ -1,6 +1,7 @@
 package tensorio
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"sync"
@@ -61,6 +62,7 @@ func (d *Dataset) Open(opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.store = cmp.Or(c.store, d.cfg.store) // WithStore given to NewDataset serves every call
 	first, skipped, last, err := d.span(c)
 	if err != nil {
 		return nil, err
@@ -178,6 +180,9 @@ func (s *scan) fileOptions() []Option {
 	}
 	if c.shape != nil {
 		opts = append(opts, WithShape(*c.shape))
+	}
+	if c.store != nil {
+		opts = append(opts, WithStore(c.store))
 	}
 	return opts
 }

@@ -1,6 +1,7 @@
 package tensorio
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"slices"
@@ -8,62 +9,58 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/parquet/file"
 
-	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/errs"
+	"github.com/fstensor/fstensor/objstore"
+	"github.com/fstensor/fstensor/parquetconv"
 )
 
-// fileRows returns the row count of the file at path of format f from
-// its footer: a Parquet file's metadata, the batches of an IPC file's
-// footer (mapped, their data not read); known is false for the other
-// formats.
+// fileRows returns the row count of the file at path (or s3:// URL) of
+// format f from its footer: a Parquet file's metadata, the batches'
+// metadata of an IPC file's footer (their bodies not read); known is
+// false for the other formats.
 func fileRows(path string, f Format, c *config) (n int64, known bool, err error) {
 	switch f {
 	case Parquet:
-		n, err = parquetRows(path)
+		n, err = parquetRows(path, c)
 		return n, err == nil, withPath(path, err)
 	case IPCFile:
-		fr, err := arrowipc.OpenMappedIPCFile(path, arrowipc.WithAllocator(c.mem))
+		fr, err := openIPCForTake(path, c)
 		if err != nil {
 			return 0, false, withPath(path, err)
 		}
 		defer fr.Close()
 		for i := range fr.NumRecords() {
-			rec, err := fr.RecordBatch(i)
+			k, err := fr.BatchRows(i)
 			if err != nil {
 				return 0, false, withPath(path, err)
 			}
-			n += rec.NumRows()
-			rec.Release()
+			n += k
 		}
 		return n, true, nil
 	}
 	return 0, false, nil
 }
 
-// parquetRows returns the row count of a Parquet file's footer; a panic
-// of arrow-go's footer reader on a malformed file is an error.
-func parquetRows(path string) (n int64, err error) {
+// parquetRows returns the row count of a Parquet file's footer.
+func parquetRows(path string, c *config) (int64, error) {
+	if objstore.IsURL(path) {
+		obj, err := c.openObject(path)
+		if err != nil {
+			return 0, err
+		}
+		return parquetconv.RowCount(source(obj), obj.Size())
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	defer func() {
-		if r := recover(); r != nil {
-			n, err = 0, &Error{errs.Panic("tensorio", "parquet footer", r)}
-		}
-	}()
-	pf, err := file.NewParquetReader(f)
+	fi, err := f.Stat()
 	if err != nil {
-		return 0, &Error{errs.Make("tensorio", "parquet footer: %v", err)}
+		return 0, err
 	}
-	defer pf.Close()
-	if n = pf.NumRows(); n < 0 {
-		return 0, &Error{errs.Make("tensorio", "parquet footer: %d rows", n)}
-	}
-	return n, nil
+	return parquetconv.RowCount(f, fi.Size())
 }
 
 // countRows returns the row count of file j: from its footer, or else by
@@ -109,6 +106,7 @@ func (d *Dataset) Take(rows []int64, opts ...Option) (arrow.RecordBatch, error) 
 	if err != nil {
 		return nil, err
 	}
+	c.store = cmp.Or(c.store, d.cfg.store) // WithStore given to NewDataset serves every call
 	for _, r := range rows {
 		if r < 0 {
 			return nil, &Error{errs.Kind(ErrRowRange, "tensorio", "dataset: row %d is negative", r)}
@@ -249,6 +247,9 @@ func (s *scan) takeOptions(names []string) []Option {
 	}
 	if c.shape != nil {
 		opts = append(opts, WithShape(*c.shape))
+	}
+	if c.store != nil {
+		opts = append(opts, WithStore(c.store))
 	}
 	return opts
 }

@@ -34,15 +34,19 @@ func WithStore(client *objstore.Client) Option {
 // openObject opens the object at url with the client of WithStore or a
 // new one.
 func (c *config) openObject(url string) (*objstore.Object, error) {
-	ctx := context.Background()
-	client := c.store
-	if client == nil {
-		var err error
-		if client, err = objstore.NewClient(ctx); err != nil {
-			return nil, err
-		}
+	client, err := c.client()
+	if err != nil {
+		return nil, err
 	}
-	return client.Open(ctx, url)
+	return client.Open(context.Background(), url)
+}
+
+// client returns the client of WithStore or a new one.
+func (c *config) client() (*objstore.Client, error) {
+	if c.store != nil {
+		return c.store, nil
+	}
+	return objstore.NewClient(context.Background())
 }
 
 // openURL is Open of a URL (see objstore.IsURL): the object at url is

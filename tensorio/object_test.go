@@ -69,6 +69,7 @@ func TestS3(t *testing.T) {
 	t.Run("Columns", func(t *testing.T) { testS3Columns(t, dir) })
 	t.Run("Take", func(t *testing.T) { testS3Take(t, dir) })
 	t.Run("Errors", testS3Errors)
+	t.Run("Dataset", func(t *testing.T) { testS3Dataset(t, srv, dir) })
 }
 
 // writeParquet writes recs to a Parquet file at path with opts.

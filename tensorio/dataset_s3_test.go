@@ -1,0 +1,129 @@
+package tensorio_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/fstensor/fstensor/internal/testsupport/s3server"
+	"github.com/fstensor/fstensor/tensorio"
+)
+
+// testS3Dataset reads a prefix of Hive directories as a dataset, beside
+// the same files in a local directory: the same rows, partition columns
+// and takes; names starting with "." or "_" and unknown extensions are
+// skipped.
+func testS3Dataset(t *testing.T, srv *s3server.Server, dir string) {
+	local := t.TempDir()
+	for _, f := range []struct{ key, src string }{
+		{"k=1/a.arrow", "t.arrow"},
+		{"k=2/b.parquet", "t.parquet"},
+		{"k=2/c.parquet", "z.parquet"},
+		{"_SUCCESS", "t.arrow"},
+		{".hidden/d.arrow", "t.arrow"},
+		{"k=3/_tmp.arrow", "t.arrow"},
+		{"notes.txt", "c.npy"},
+	} {
+		srv.PutFile(t, "data", "ds/"+f.key, filepath.Join(dir, f.src))
+		b, err := os.ReadFile(filepath.Join(dir, f.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(local, filepath.FromSlash(f.key))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !tensorio.IsDatasetPath("s3://data/ds/") || tensorio.IsDatasetPath("s3://data/ds/k=1/a.arrow") {
+		t.Error("IsDatasetPath: a prefix is a dataset, an object is not")
+	}
+	store := newStore(t)
+	d, err := tensorio.NewDataset([]string{"s3://data/ds/"}, tensorio.WithStore(store))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"s3://data/ds/k=1/a.arrow", "s3://data/ds/k=2/b.parquet", "s3://data/ds/k=2/c.parquet"}
+	if diff := cmp.Diff(want, d.Files()); diff != "" {
+		t.Fatalf("files (-want +got):\n%s", diff)
+	}
+	for _, opts := range [][]tensorio.Option{
+		nil,
+		{tensorio.WithColumns("k", "b"), tensorio.WithOffset(390), tensorio.WithLimit(420)},
+		{tensorio.WithWorkers(3)},
+	} {
+		mem := checked(t)
+		opts = append(opts, tensorio.WithAllocator(mem))
+		w := readColumns(t, local, opts...)
+		g := readColumns(t, "s3://data/ds/", append(opts, tensorio.WithStore(store))...)
+		if len(w) != len(g) {
+			t.Fatalf("%d columns, want %d", len(g), len(w))
+		}
+		for i := range w {
+			if !array.Equal(w[i], g[i]) {
+				t.Errorf("column %d differs from the local dataset's:\n got %v\nwant %v", i, g[i], w[i])
+			}
+		}
+		release(w)
+		release(g)
+	}
+	rows := []int64{1199, 0, 400, 399, 800, 5}
+	mem := checked(t)
+	ld, err := tensorio.NewDataset([]string{local})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := ld.Take(rows, tensorio.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Release()
+	gt, err := d.Take(rows, tensorio.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gt.Release()
+	if !array.RecordEqual(wt, gt) {
+		t.Errorf("take differs from the local dataset's:\n got %v\nwant %v", gt, wt)
+	}
+}
+
+// readColumns reads the dataset src whole, one array per column.
+func readColumns(t *testing.T, src string, opts ...tensorio.Option) []arrow.Array {
+	t.Helper()
+	r, err := tensorio.OpenDataset([]string{src}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	var recs []arrow.RecordBatch
+	for r.Next() {
+		rec := r.RecordBatch()
+		rec.Retain()
+		recs = append(recs, rec)
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	defer release(recs)
+	out := make([]arrow.Array, r.Schema().NumFields())
+	for i := range out {
+		var cols []arrow.Array
+		for _, rec := range recs {
+			cols = append(cols, rec.Column(i))
+		}
+		c, err := array.Concatenate(cols, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = c
+	}
+	return out
+}
