@@ -152,7 +152,7 @@ func (p *Program) runBlock(ws *workspace, in []Column, lo, hi int, out []Column)
 			continue
 		}
 		var dst []byte
-		if ri := p.directRoot(i); ri >= 0 {
+		if ri := p.directRoot(c.final); ri >= 0 {
 			dst = out[ri].Values[lo*c.size*c.width():][:n]
 		} else {
 			dst = ws.slots[c.slot][:n]
