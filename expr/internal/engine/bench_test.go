@@ -50,11 +50,14 @@ func BenchmarkRun(b *testing.B) {
 		for k, d := range bc.inputs {
 			n := numel(d.Shape) * d.DType.Width() * bc.rows
 			v := unsafeBytes(make([]uint64, (n+7)/8))[:n]
-			for j := range v {
+			for j := range min(len(v), 1<<16) {
 				v[j] = byte(j*7 + k) // small floats and bytes; no NaN
 				if j%4 == 3 && d.DType == engine.Float32 {
 					v[j] = 0x3f
 				}
+			}
+			for j := 1 << 16; j < len(v); j *= 2 {
+				copy(v[j:], v[:j])
 			}
 			in = append(in, engine.Column{Values: v})
 		}

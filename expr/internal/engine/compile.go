@@ -52,6 +52,7 @@ type cnode struct {
 	reads []int  // the inputs the node reads, sorted
 	ewise *bplan // Binary, Where: broadcast strides of the operands
 	rplan *rplan // Reduce: its iteration
+	fused *fused // a root computed in one pass: its steps
 }
 
 func (c *cnode) width() int { return c.DType.Width() }

@@ -8,9 +8,9 @@ import "slices"
 // positions (a Unary, a Cast to the same type, a Binary or Where operand
 // that is not broadcast) and has its type and shape writes into its
 // consumer's buffer, which the consumer then overwrites in place: a chain
-// of such nodes shares one buffer, the output column when it ends in a
-// root. x.astype(float32) - mean, then / std, is written into the output
-// three times while in cache, and needs no intermediate.
+// of such nodes shares one buffer. x.astype(float32) - mean, then / std,
+// needs one intermediate; a root writes its output column from it (with
+// stores that bypass the cache, where a float32 kernel allows).
 func (p *Program) plan(blockBytes int) {
 	if blockBytes == 0 {
 		blockBytes = DefaultBlockBytes
@@ -41,22 +41,41 @@ func (p *Program) plan(blockBytes int) {
 		n, _ := sizeOf(in.Shape)
 		perRow += n * in.DType.Width()
 	}
+	p.fuse(users, isRoot, direct)
+	for i := range users {
+		users[i] = users[i][:0]
+	}
+	for step, i := range p.sched {
+		for _, a := range p.nodes[i].args {
+			last[a] = step
+			if !slices.Contains(users[a], i) {
+				users[a] = append(users[a], i)
+			}
+		}
+	}
 	p.chain(users, isRoot)
 	for _, i := range p.sched {
 		p.nodes[i].slot = -2
 	}
 	var free []int
+	chainSlot := map[int]int{} // a direct root's chain: the members' buffer
 	for step, i := range p.sched {
 		c := p.nodes[i]
 		f := p.nodes[c.final]
 		switch {
-		case c.Op == OpInput && c.DType != Bool || direct[c.final]:
+		case c.Op == OpInput && c.DType != Bool || direct[i]:
 			c.slot = -1
+		case direct[c.final] && chainSlot[c.final] > 0:
+			c.slot = chainSlot[c.final] - 1
 		case f.slot >= 0:
 			c.slot = f.slot
 		default:
 			c.slot = p.takeSlot(&free, c.size*c.width())
-			f.slot = c.slot
+			if direct[c.final] {
+				chainSlot[c.final] = c.slot + 1
+			} else {
+				f.slot = c.slot
+			}
 		}
 		var frees []int
 		for _, a := range c.args {
@@ -64,6 +83,9 @@ func (p *Program) plan(blockBytes int) {
 			if s := an.slot; s >= 0 && an.final == a && last[a] == step && !isRoot[a] && !slices.Contains(frees, s) {
 				frees = append(frees, s)
 			}
+		}
+		if s := chainSlot[i] - 1; s >= 0 {
+			frees = append(frees, s)
 		}
 		free = append(free, frees...)
 	}
@@ -81,6 +103,9 @@ func (p *Program) chain(users [][]int, isRoot map[int]bool) {
 	taken := map[int]bool{}
 	for _, i := range p.sched {
 		c := p.nodes[i]
+		if c.fused != nil {
+			continue
+		}
 		for k, a := range c.args {
 			an := p.nodes[a]
 			if taken[i] || an.Op == OpInput || an.konst != nil || isRoot[a] || len(users[a]) != 1 ||

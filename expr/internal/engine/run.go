@@ -17,7 +17,8 @@ type workspace struct {
 	sts2    [][]int
 	inbuf   [][]uint64 // per input: misaligned or Bool values
 	nulls   []int
-	lo, hi  int // the rows of the worker's range
+	lo, hi  int  // the rows of the worker's range
+	stream  bool // the node writes an output column: stream its stores
 }
 
 func (p *Program) newWorkspace() *workspace {
@@ -152,11 +153,13 @@ func (p *Program) runBlock(ws *workspace, in []Column, lo, hi int, out []Column)
 			continue
 		}
 		var dst []byte
-		if ri := p.directRoot(c.final); ri >= 0 {
+		ri := p.directRoot(i)
+		if ri >= 0 {
 			dst = out[ri].Values[lo*c.size*c.width():][:n]
 		} else {
 			dst = ws.slots[c.slot][:n]
 		}
+		ws.stream = ri >= 0
 		if err := p.eval(ws, c, dst, rows, lo, in); err != nil {
 			return err
 		}
