@@ -53,6 +53,9 @@ type cnode struct {
 	ewise *bplan // Binary, Where: broadcast strides of the operands
 	rplan *rplan // Reduce: its iteration
 	fused *fused // a root computed in one pass: its steps
+	// packed is a MatMul's constant right operand packed for linalg
+	// (*linalg.PackedF32 or *PackedF64), nil for none.
+	packed any
 }
 
 func (c *cnode) width() int { return c.DType.Width() }
@@ -204,6 +207,9 @@ func (p *Program) fold() error {
 	for i, c := range p.nodes {
 		if len(c.reads) > 0 {
 			p.sched = append(p.sched, i)
+			if c.Op == OpMatMul {
+				p.pack(c)
+			}
 			continue
 		}
 		if c.Op == OpConst {

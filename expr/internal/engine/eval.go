@@ -53,7 +53,7 @@ func (p *Program) eval(ws *workspace, c *cnode, dst []byte, rows, lo int, in []C
 	}
 	for i, a := range c.args {
 		args[i] = ws.cur[a]
-		if c.Args[i].DType == Float16 {
+		if c.Args[i].DType == Float16 && !(c.packed != nil && i == 1) {
 			args[i] = widen(ws, 6+i, args[i], p.nodes[a].size, rows)
 		}
 	}
