@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/fstensor/fstensor/internal/numeric"
 )
@@ -52,32 +53,50 @@ func TestBinary(t *testing.T) {
 						b[i] = nan
 					}
 				}
-				for _, inPlace := range []bool{false, true} {
-					d := make([]float32, n)
-					if inPlace {
+				for _, mode := range []string{"to", "in place", "stream"} {
+					inPlace := mode == "in place"
+					d := aligned32(n) // the non-temporal kernels need it
+					switch {
+					case mode == "stream":
+						numeric.BinaryStreamF32(op, d, a, b)
+					case inPlace:
 						d = append(d[:0], a...)
 						numeric.BinaryF32(op, d, d, b)
-					} else {
+					default:
 						numeric.BinaryF32(op, d, a, b)
 					}
 					for i := range d {
 						if w := want(op, a[i], b[i]); !same(w, d[i]) {
-							t.Fatalf("BinaryF32(%d) in place %v at %d of %d: %v op %v = %v, want %v", op, inPlace, i, n, a[i], b[i], d[i], w)
+							t.Fatalf("BinaryF32(%d) %s at %d of %d: %v op %v = %v, want %v", op, mode, i, n, a[i], b[i], d[i], w)
 						}
 					}
-					if inPlace {
+					switch {
+					case mode == "stream":
+						numeric.BinaryScalarStreamF32(op, d, a, -1.25)
+					case inPlace:
 						d = append(d[:0], a...)
 						numeric.BinaryScalarF32(op, d, d, -1.25)
-					} else {
+					default:
 						numeric.BinaryScalarF32(op, d, a, -1.25)
 					}
 					for i := range d {
 						if w := want(op, a[i], -1.25); !same(w, d[i]) {
-							t.Fatalf("BinaryScalarF32(%d) in place %v at %d of %d: %v op -1.25 = %v, want %v", op, inPlace, i, n, a[i], d[i], w)
+							t.Fatalf("BinaryScalarF32(%d) %s at %d of %d: %v op -1.25 = %v, want %v", op, mode, i, n, a[i], d[i], w)
 						}
 					}
 				}
 			}
 		}
 	})
+}
+
+// aligned32 returns n float32 starting on a 32-byte boundary.
+func aligned32(n int) []float32 {
+	s := make([]float32, n+8)
+	for i := range 8 {
+		if uintptr(unsafe.Pointer(&s[i]))&31 == 0 {
+			return s[i : i+n]
+		}
+	}
+	panic("no aligned start")
 }
