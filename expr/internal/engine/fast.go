@@ -29,46 +29,36 @@ func walkF32(ws *workspace, op, rop numeric.Op, d, a, b []float32) {
 				n := m * w.inner
 				dd := d[o*w.inner : o*w.inner+n]
 				x, y := tile(w, 1, a, o, m, ta, o == 0), tile(w, 2, b, o, m, tb, o == 0)
-				if !ws.stream {
+				if ws.stream {
+					numeric.BinaryStreamF32(op, dd, x, y)
+				} else {
 					numeric.BinaryF32(op, dd, x, y)
-					continue
 				}
-				s := scratchOf[float32](ws, 2, n)
-				numeric.BinaryF32(op, s, x, y)
-				numeric.StreamF32(dd, s)
 			}
 			return
 		}
 	}
 	for w.next() {
 		n := w.inner
-		dd := d[w.off[0] : w.off[0]+n]
-		if !ws.stream {
-			runF32(op, rop, dd, a, b, w.off[1], w.off[2], w.step[1], w.step[2])
-			continue
-		}
-		// Computed into a buffer in L1, streamed to the output.
-		s := scratchOf[float32](ws, 2, streamElems)
-		for k := 0; k < n; k += streamElems {
-			m := min(streamElems, n-k)
-			runF32(op, rop, s[:m], a, b, w.off[1]+k*w.step[1], w.off[2]+k*w.step[2], w.step[1], w.step[2])
-			numeric.StreamF32(dd[k:k+m], s[:m])
-		}
+		runF32(op, rop, d[w.off[0]:w.off[0]+n], a, b, w.off[1], w.off[2], w.step[1], w.step[2], ws.stream)
 	}
 }
 
-// streamElems is the elements of one computed piece streamed to an
-// output.
-const streamElems = 2048
-
 // runF32 sets d to a op b, a and b from offsets oa and ob by steps sa
-// and sb (0 or 1).
-func runF32(op, rop numeric.Op, d, a, b []float32, oa, ob, sa, sb int) {
+// and sb (0 or 1); with stream, d (an output column, which a or b never
+// overlap) is written with non-temporal stores.
+func runF32(op, rop numeric.Op, d, a, b []float32, oa, ob, sa, sb int, stream bool) {
 	switch {
+	case sa == 1 && sb == 1 && stream:
+		numeric.BinaryStreamF32(op, d, a[oa:], b[ob:])
 	case sa == 1 && sb == 1:
 		numeric.BinaryF32(op, d, a[oa:], b[ob:])
+	case sa == 1 && stream:
+		numeric.BinaryScalarStreamF32(op, d, a[oa:], b[ob])
 	case sa == 1:
 		numeric.BinaryScalarF32(op, d, a[oa:], b[ob])
+	case sb == 1 && stream:
+		numeric.BinaryScalarStreamF32(rop, d, b[ob:], a[oa])
 	case sb == 1:
 		numeric.BinaryScalarF32(rop, d, b[ob:], a[oa])
 	default:
