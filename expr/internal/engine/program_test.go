@@ -262,3 +262,41 @@ func TestFused(t *testing.T) {
 		})
 	}
 }
+
+// TestShapes covers the shapes every table of the house has: 0-D
+// tensors (a plain column per row, broadcast against a tensor), size-0
+// dimensions (empty sums are 0, empty means NaN), non-square shapes, and
+// several roots sharing nodes.
+func TestShapes(t *testing.T) {
+	f32, i16 := engine.Float32, engine.Int16
+	rng := rand.New(rand.NewPCG(6, 6))
+	x := in(0, f32, 4, 0)
+	s := in(1, f32)
+	v := in(2, i16, 2, 5)
+	tests := []struct {
+		name  string
+		roots []*engine.Node
+	}{
+		{"empty sum", []*engine.Node{red(engine.Sum, x, f32, false, 1), red(engine.Sum, x, f32, true, 0, 1)}},
+		{"empty mean", []*engine.Node{red(engine.Mean, x, f32, false, 1)}},
+		{"empty any all", []*engine.Node{red(engine.Any, x, engine.Bool, false, 1), red(engine.All, x, engine.Bool, false, 0, 1)}},
+		{"empty var", []*engine.Node{red(engine.Var, x, f32, false, 1)}},
+		{"empty elementwise", []*engine.Node{bin(engine.Mul, x, s)}},
+		{"per-row number", []*engine.Node{bin(engine.Mul, cast(v, f32), s), bin(engine.Less, s, konst(f32, nil, 0))}},
+		{"0-D reductions", []*engine.Node{red(engine.Sum, s, f32, false), red(engine.Max, v, i16, false, 0, 1)}},
+		{"shared", []*engine.Node{
+			bin(engine.Sub, cast(v, f32), red(engine.Mean, cast(v, f32), f32, true, 1)),
+			red(engine.Mean, cast(v, f32), f32, true, 1),
+			red(engine.ArgMax, v, engine.Int64, false, 1),
+		}},
+	}
+	inputs := []engine.Input{{DType: f32, Shape: []int{4, 0}}, {DType: f32}, {DType: i16, Shape: []int{2, 5}}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, rows := range []int{0, 1, 9} {
+				cols := []column{randColumn(rng, f32, []int{4, 0}, rows, 0.2), randColumn(rng, f32, nil, rows, 0.2), randColumn(rng, i16, []int{2, 5}, rows, 0.2)}
+				check(t, inputs, cols, tc.roots, engine.Options{BlockBytes: 40}, rows, 8)
+			}
+		})
+	}
+}
