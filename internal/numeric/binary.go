@@ -20,6 +20,16 @@ func binaryTo(op Op, d, a, b []float32, stream bool) {
 	if len(d) == 0 {
 		return
 	}
+	if &d[0] == &b[0] && &d[0] != &a[0] {
+		// d is b: copying a into d first would lose b.
+		var v [1]float32
+		for j := range d {
+			v[0] = a[j]
+			ApplyF32(op, v[:], b[j:j+1])
+			d[j] = v[0]
+		}
+		return
+	}
 	if &d[0] != &a[0] {
 		copy(d, a)
 	}
