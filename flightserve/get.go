@@ -152,7 +152,7 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 		return err
 	}
 	defer q.close()
-	w := flight.NewRecordWriter(stream, ipc.WithSchema(q.schema), ipc.WithAllocator(s.mem))
+	w := ipc.NewWriterWithPayloadWriter(&frameWriter{stream: stream}, ipc.WithSchema(q.schema), ipc.WithAllocator(s.mem))
 	defer w.Close()
 	ctx := stream.Context()
 	rows := batchRows(q.r.Schema(), s.batch)

@@ -91,12 +91,19 @@ type countingStream struct {
 
 func (cs *countingStream) SendMsg(m any) error {
 	err := cs.ServerStream.SendMsg(m)
-	if fd, ok := m.(*flight.FlightData); ok && err == nil {
-		n := len(fd.DataHeader) + len(fd.DataBody)
-		cs.c.sent += int64(n)
-		cs.c.s.metrics.addSent(n)
+	if err != nil {
+		return err
 	}
-	return err
+	n := 0
+	switch fd := m.(type) {
+	case *flight.FlightData:
+		n = len(fd.DataHeader) + len(fd.DataBody)
+	case *frame:
+		n = len(fd.header) + fd.n
+	}
+	cs.c.sent += int64(n)
+	cs.c.s.metrics.addSent(n)
+	return nil
 }
 
 func (cs *countingStream) RecvMsg(m any) error {

@@ -192,6 +192,8 @@ func New(cfg Config) (*Server, error) {
 		// Stop returns once every handler has returned (and released its
 		// batches).
 		grpc.WaitForHandlers(true),
+		// DoGet's batches are marshalled in one copy (codec.go).
+		grpc.ForceServerCodecV2(newCodec()),
 	}
 	if cfg.TLS != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLS)))

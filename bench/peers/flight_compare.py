@@ -11,7 +11,9 @@ batch and drop it. Two ways to read with K clients:
          the file with --endpoint-mib; the C++ server, written here as
          pyarrow's examples write one, gives one endpoint per K-th of the
          batches so both serve the same parts).
-Prints GB/s of batch buffers received (median of ROUNDS) and the ratio."""
+Prints GB/s of batch buffers received (median of ROUNDS) and the ratio, and
+the GB served per CPU-second of each server process (the cost of serving,
+less sensitive to other load on the machine than the wall clock)."""
 import json, multiprocessing as mp, os, shutil, signal, socket, subprocess, sys, tempfile, time
 import numpy as np, pyarrow as pa, pyarrow.flight as fl, pyarrow.ipc as ipc
 
@@ -106,7 +108,21 @@ def measure(port, clients, parts):
     wall = time.perf_counter() - t0
     for p in ps:
         p.join()
-    return total / wall / 1e9
+    return total / wall / 1e9, total
+
+
+def cpu_seconds(pid):
+    """User and system CPU time of process pid, in seconds (Linux)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_cpu(pid, port, clients, parts):
+    """GB/s, and GB per CPU-second of the server process pid."""
+    c0 = cpu_seconds(pid)
+    gbs, total = measure(port, clients, parts)
+    return gbs, total / 1e9 / max(cpu_seconds(pid) - c0, 1e-9)
 
 
 def wait_port(port):
@@ -140,15 +156,17 @@ def main():
         wait_port(pp)
         print(f"file: {MIB} MiB in /dev/shm, {rows} rows of float32[64,64], batches of 1024 rows; "
               f"median of {ROUNDS} rounds; {os.cpu_count()} cores")
-        print("| clients | read | fstensor serve GB/s | pyarrow.flight (C++) GB/s | ratio |")
-        print("|---:|---|---:|---:|---:|")
+        print("| clients | read | fstensor serve GB/s | C++ GB/s | ratio | fstensor GB per server CPU-s | C++ GB per CPU-s | ratio |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
         for k, parts in ((1, False), (4, False), (2, True), (4, True)):
             a, b = [], []
             for _ in range(ROUNDS):
-                a.append(measure(pf, k, parts))
-                b.append(measure(pp, k, parts))
-            ma, mb = float(np.median(a)), float(np.median(b))
-            print(f"| {k} | {'endpoints' if parts else 'whole file'} | {ma:.2f} | {mb:.2f} | {ma / mb:.2f}x |")
+                a.append(measure_cpu(fs.pid, pf, k, parts))
+                b.append(measure_cpu(ps.pid, pp, k, parts))
+            ma, mb = float(np.median([x[0] for x in a])), float(np.median([x[0] for x in b]))
+            ca, cb = float(np.median([x[1] for x in a])), float(np.median([x[1] for x in b]))
+            print(f"| {k} | {'endpoints' if parts else 'whole file'} | {ma:.2f} | {mb:.2f} | {ma / mb:.2f}x "
+                  f"| {ca:.2f} | {cb:.2f} | {ca / cb:.2f}x |")
     finally:
         fs.send_signal(signal.SIGTERM)
         fs.wait()
