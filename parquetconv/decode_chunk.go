@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -53,6 +54,39 @@ type chunkDecoder struct {
 	dictIdentity bool
 	walker       format.RepWalker
 	levelsLeft   int64
+}
+
+// decoders keeps the scratch buffers of the chunk decoders of readers
+// that stopped, for the next readers: a dataset of many files opens a
+// reader per file, and each new decoder's page buffers (a page each, 1 MiB
+// by default) cost an allocation and a clearing of their memory.
+var decoders sync.Pool
+
+// newDecoder returns a chunk decoder of a reader of cfg over r, whose
+// data ends at dataEnd, with the scratch buffers of a recycled one.
+func newDecoder(cfg *config, r io.ReaderAt, dataEnd int64) *chunkDecoder {
+	old, _ := decoders.Get().(*chunkDecoder)
+	d := &chunkDecoder{cfg: cfg, readerAt: r, dataEnd: dataEnd, dec: decompressor{maxPage: cfg.maxPageBytes}}
+	if old != nil {
+		d.pages.hdr, d.pages.body = old.pages.hdr, old.pages.body
+		d.page, d.vals, d.scratch = old.page, old.vals, old.scratch
+		d.def, d.rep, d.nullRows = old.def, old.rep, old.nullRows[:0]
+	}
+	return d
+}
+
+// recycle closes d's decompressors and keeps its scratch buffers for
+// newDecoder; d is not used after.
+func (d *chunkDecoder) recycle() {
+	d.dec.close()
+	if d.validity != nil {
+		d.validity.Release()
+	}
+	decoders.Put(&chunkDecoder{
+		pages: pageCursor{hdr: d.pages.hdr, body: d.pages.body},
+		page:  d.page, vals: d.vals, scratch: d.scratch,
+		def: d.def, rep: d.rep, nullRows: d.nullRows,
+	})
 }
 
 // chunkBounds returns the byte range of a column chunk after checking it

@@ -320,7 +320,7 @@ func (rd *reader) start() {
 	rd.done = make(chan struct{})
 	rd.decs = make(chan *chunkDecoder, w)
 	for range w {
-		rd.decs <- &chunkDecoder{cfg: rd.cfg, readerAt: rd.r, dataEnd: rd.dataEnd, dec: decompressor{maxPage: rd.cfg.maxPageBytes}}
+		rd.decs <- newDecoder(rd.cfg, rd.r, rd.dataEnd)
 	}
 	groups := rd.selectGroups()
 	go func() {
@@ -388,8 +388,7 @@ func (rd *reader) stop() {
 	}
 	rd.cur.release()
 	for range rd.cfg.workers {
-		d := <-rd.decs
-		d.dec.close()
+		(<-rd.decs).recycle()
 	}
 }
 
