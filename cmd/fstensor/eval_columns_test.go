@@ -90,7 +90,7 @@ func TestEvalAddColumnsErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown column", []string{"eval", "imag.max()", images}, 1, `unknown column "imag"`},
-		{"two columns", []string{"eval", "image.max() + label", images}, 1, "not supported yet"},
+		{"two columns that do not broadcast", []string{"eval", "image + image[..., :2]", images}, 1, "operands could not be broadcast together"},
 		{"-e without a name", []string{"eval", images, "-e", "image.max()"}, 2, "want NAME=EXPR"},
 		{"no expression", []string{"eval", images}, 2, "EXPR and FILE"},
 	} {
