@@ -199,3 +199,53 @@ func TestGraphErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphLoadAndBuilder evaluates a constant of WithLoad and a
+// built expression through CompileExpr, and checks that WithLoad's error
+// is seen through the *Error.
+func TestGraphLoadAndBuilder(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := graphBatch(t, mem)
+	defer rec.Release()
+	errMissing := errors.New("no such constant")
+	load := expr.WithLoad(func(name string) (expr.Const, error) {
+		if name != "W.npy" {
+			return expr.Const{}, errMissing
+		}
+		return expr.Array([]int{3, 1}, []float32{1, 0, -1}), nil
+	})
+	eval := func(t *testing.T, p *expr.Program) []float64 {
+		t.Helper()
+		out, err := p.Eval(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Release()
+		got, _ := resultValues(t, out.Column(0))
+		return got
+	}
+	p, err := expr.Compile(`a @ load("W.npy")`, rec.Schema(), load, expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]float64{-2, -2, -2, -2}, eval(t, p)); diff != "" {
+		t.Errorf("a @ W (-want +got):\n%s", diff)
+	}
+	_, err = expr.Compile(`a @ load("V.npy")`, rec.Schema(), load)
+	if !errors.Is(err, errMissing) || !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("missing constant: %v", err)
+	}
+	a, b := expr.Col("a"), expr.Col("b")
+	e := expr.Binary(expr.Div, a, expr.Reduce(expr.Binary(expr.Add, a, b), expr.Sum, true, -1))
+	p, err = expr.CompileExpr(e, rec.Schema(), expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// row 0: a / [[9], [21]]; row 1: a / [[1], [11]]
+	want := []float64{float64(float32(1) / 9), float64(float32(2) / 9), float64(float32(3) / 9), float64(float32(4) / 21), float64(float32(5) / 21), float64(float32(6) / 21),
+		-1, 0, 1, float64(float32(2) / 11), float64(float32(3) / 11), float64(float32(4) / 11)}
+	if diff := cmp.Diff(want, eval(t, p)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", e, diff)
+	}
+}
