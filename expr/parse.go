@@ -40,6 +40,12 @@ const (
 // Integers have at most MaxInt magnitude and fit in an int (so at most
 // math.MaxInt32 on a 32-bit platform).
 //
+// Text beyond one chain (see Graph expressions in the package doc) makes
+// a graph expression in which x stands for x: Parse(text, nil) reads any
+// text of the language as a graph (x and column names unbound), which
+// Compile types against a schema; Parse(text, Input(t)) checks the graph's
+// types and shapes with x of type t and refuses other column names.
+//
 // Parse fails on text over MaxText bytes, more than MaxOps operations,
 // nesting deeper than 200, syntax errors and invalid arguments (Check),
 // with an *Error wrapping arrow.ErrInvalid whose Pos points at the
