@@ -26,6 +26,9 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	if err != nil {
 		return nil, err
 	}
+	if len(l.cols) == 0 {
+		return nil, l.errorf(&gnode{pos: 0}, "the expression reads no column")
+	}
 	dt, err := resultType(root)
 	if err != nil {
 		return nil, err
