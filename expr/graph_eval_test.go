@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -247,5 +248,51 @@ func TestGraphLoadAndBuilder(t *testing.T) {
 		-1, 0, 1, float64(float32(2) / 11), float64(float32(3) / 11), float64(float32(4) / 11)}
 	if diff := cmp.Diff(want, eval(t, p)); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", e, diff)
+	}
+}
+
+// TestFuse evaluates three graph programs fused into one and compares
+// each result with the program's own; a chain program cannot be fused.
+func TestFuse(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := graphBatch(t, mem)
+	defer rec.Release()
+	var progs []*expr.Program
+	for k, text := range []string{"a - b", "(b - a).sum()", "dot(a[0], v) * s"} {
+		p, err := expr.Compile(text, rec.Schema(), expr.WithAllocator(mem), expr.WithName(fmt.Sprintf("r%d", k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
+	}
+	f, err := expr.Fuse(progs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Eval(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	if got := out.Schema().NumFields(); got != 3 {
+		t.Fatalf("%d fields, want 3", got)
+	}
+	for k, p := range progs {
+		one, err := p.Eval(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !array.Equal(one.Column(0), out.Column(k)) || out.Schema().Field(k).Name != p.Schema().Field(0).Name {
+			t.Errorf("result %d: %v, alone %v", k, out.Column(k), one.Column(0))
+		}
+		one.Release()
+	}
+	chain, err := expr.Compile("a * 2", rec.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := expr.Fuse(progs[0], chain); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("fusing a chain: %v", err)
 	}
 }
