@@ -217,7 +217,11 @@
 // row shape, as below). A row is null in the result when any column the
 // graph reads is null there. Graph results carry no dimension names.
 // Program.Eval evaluates a graph over a record batch; EvalColumn takes
-// graphs that read one column.
+// graphs that read one column. Program.Graph tells a graph program from
+// a chain; Fuse makes several graph programs of one schema the roots of
+// one engine program, which reads each column once per batch and
+// computes their common sub-expressions once (fstensor eval fuses its
+// -e NAME=EXPR outputs so).
 //
 // # Layout
 //
