@@ -96,7 +96,7 @@ func checkOver(text string, g *gnode, x Expr) error {
 	}
 	t := etypeOf(in.elem)
 	if t == engine.Invalid {
-		return newError(text, 0, fmt.Sprintf("element type %v is not a numeric or bool type", in.elem))
+		return newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("element type %v is not a numeric or bool type: graph expressions compute on numbers and bools", in.elem))
 	}
 	l := newLowerer(text, arrow.NewSchema(nil, nil), 0, options{})
 	l.xOnly = true
