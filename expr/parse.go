@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/expr/internal/engine"
+	"github.com/fstensor/fstensor/stride"
 )
 
 // Limits of the text form. Longer or deeper input is refused with an error
@@ -101,7 +102,7 @@ func checkOver(text string, g *gnode, x Expr) error {
 	l := newLowerer(text, arrow.NewSchema(nil, nil), 0, options{})
 	l.xOnly = true
 	n := &engine.Node{Op: engine.OpInput, DType: t, Shape: in.in.PhysicalShape()}
-	if logical := in.in.Shape(); !slices.Equal(logical, n.Shape) {
+	if logical, st := in.in.Shape(), in.in.ElemStrides(); !slices.Equal(st, stride.RowMajor(nil, logical)) {
 		n = &engine.Node{Op: engine.OpView, Args: []*engine.Node{n}, DType: t, Shape: logical, Strides: in.in.ElemStrides()}
 	}
 	l.colNode[0] = n
