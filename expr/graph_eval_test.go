@@ -314,3 +314,41 @@ func TestFuse(t *testing.T) {
 		t.Errorf("fusing a chain: %v", err)
 	}
 }
+
+// TestGraphSliced evaluates a graph over a slice of a batch (columns at
+// an offset, the validity bitmaps too), with a plain column, a permuted
+// one and bool results.
+func TestGraphSliced(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	whole := graphBatch(t, mem)
+	defer whole.Release()
+	rec := whole.NewSlice(1, 3)
+	defer rec.Release()
+	for _, tt := range []struct {
+		text string
+		want []float64
+	}{
+		{"(a - p) * s", []float64{-0.5, 0, 0.5, 1, 1.5, 2}},
+		{"a > b", []float64{0, 0, 1, 1, 1, 1}},
+	} {
+		t.Run(tt.text, func(t *testing.T) {
+			p, err := expr.Compile(tt.text, rec.Schema(), expr.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := p.Eval(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Release()
+			got, valid := resultValues(t, out.Column(0))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]bool{true, false}, valid); diff != "" {
+				t.Errorf("validity (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
