@@ -148,6 +148,8 @@ func TestGraphEval(t *testing.T) {
 		{"minimum", "minimum(a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 1, 1, 2, 2, 2, -1, 0, 0, 1, 0, 1}},
 		{"bool column", "where(f, a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 2, 3, 4, 5, 6, 0, 1, 0, 1, 0, 1}},
 		{"bool tensor column", "v * m + ~m", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{1, 1, 3, 1, 1, 1}},
+		{"empty sum", "(a[:0] * b[:0]).sum(axis=0) + v", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{1, 2, 3, 0, 0, 1}},
+		{"empty mean", "isnan(a[:, 3:].mean(axis=1))", "extension<arrow.fixed_shape_tensor[value_type=bool, shape=[2]]>", []float64{1, 1, 1, 1}},
 		{"0-D column", "v * z + z", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{4, 6, 8, -1, -1, -2}},
 		{"3-cycle permutation", "c[0] * 2 + c.sum(axis=(0, 1))", "extension<arrow.fixed_shape_tensor[value_type=int64, shape=[2,2]]>", []float64{6, 30, 8, 32, 36, 12, 34, 10}},
 		{"non-square matmul", "a.T @ a[:, :2]", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3,2]]>", []float64{17, 22, 22, 29, 27, 36, 5, 6, 6, 9, 7, 12}},
