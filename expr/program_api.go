@@ -84,6 +84,9 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 		}
 	}
 	if errors.Is(err, errVarInput) {
+		if g, gerr := parseGraph(text); gerr == nil && !isChain(g) {
+			return nil, newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("column %q is variable-shape: expressions beyond one chain over one column (two tensors, comparisons, functions beyond abs and sqrt, views after computing, nested reductions) read fixed-shape and plain columns only", schema.Field(b.col).Name))
+		}
 		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
 			p := parser{text: text, cols: &binder{schema: schema, x: x, col: -1, in: in}}
