@@ -361,3 +361,38 @@ func TestGraphSliced(t *testing.T) {
 		})
 	}
 }
+
+// TestCompileExprLargeConstant compiles a built graph whose constant's
+// text is beyond MaxText: a projection by a 300x300 matrix (the identity
+// scaled by 2) of a column padded to 300 values.
+func TestCompileExprLargeConstant(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := graphBatch(t, mem)
+	defer rec.Release()
+	const n = 300
+	w := make([]float32, n*n)
+	for i := range n {
+		w[i*n+i] = 2
+	}
+	e := expr.MatMul(expr.Concatenate(0, expr.Col("v"), expr.Lit(expr.Array([]int{n - 3}, make([]float32, n-3)))), expr.Lit(expr.Array([]int{n, n}, w)))
+	if len(e.String()) <= expr.MaxText {
+		t.Fatalf("the text of %d bytes is not beyond MaxText", len(e.String()))
+	}
+	p, err := expr.CompileExpr(e, rec.Schema(), expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Eval(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	got, _ := resultValues(t, out.Column(0))
+	want := make([]float64, 2*n)
+	copy(want, []float64{2, 4, 6})
+	want[n+2] = 2
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

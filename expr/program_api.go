@@ -106,7 +106,9 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 }
 
 // CompileExpr is Compile for an expression built in Go. A graph (built
-// on X or Col) compiles as its text, String, does. A chain reads x, the
+// on X or Col) compiles as Compile compiles its text, String (a chain
+// through a Plan, others in the engine), its constants of any size
+// included. A chain reads x, the
 // column chosen by WithInput (or the schema's only tensor column), and
 // must have been built on an input of that column's type (Input of a
 // fixed-shape type, InputOf of any shape with a variable-shape column's
@@ -122,7 +124,13 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		if err := Check(e); err != nil {
 			return nil, err
 		}
-		return Compile(e.String(), schema, opts...)
+		g := e.node().g
+		if isChain(g) {
+			if text := e.String(); len(text) <= MaxText {
+				return Compile(text, schema, opts...) // through a Plan
+			}
+		}
+		return compileGraph("", g, schema, x, o, opts)
 	}
 	if x < 0 {
 		return nil, errorf("no input column for x: the schema has %s; name one with WithInput", columnList(schema))
