@@ -250,6 +250,9 @@ func (l *lowerer) clip(g *gnode) (*engine.Node, error) {
 		c   Const
 		has bool
 	}{{g.c, g.hasLo}, {g.c2, g.hasHi}} {
+		if b.has && !b.c.scalar() {
+			return nil, l.errorf(g, "clip bounds must be numbers or None")
+		}
 		if b.has && b.c.weak == weakInt && !isFloat(t) && t != engine.Bool && !dtOf(t).fits(b.c.i[0]) {
 			b.has = false
 		}
