@@ -20,7 +20,7 @@ import (
 // a, b: float32 (2, 3); v: float32 (3,); s: float64; i: int16 (2, 3);
 // u: uint8 (2, 3); p: float32 (2, 3) stored transposed (permutation
 // [1, 0]).
-func graphBatch(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
+func graphBatch(t testing.TB, mem memory.Allocator) arrow.RecordBatch {
 	t.Helper()
 	valid := []bool{true, true, false}
 	f23 := mustFixed(t, f32, 2, 3)
@@ -96,8 +96,20 @@ func resultValues(t *testing.T, a arrow.Array) ([]float64, []bool) {
 				out = append(out, float64(v.Value(k)))
 			case *array.Float64:
 				out = append(out, v.Value(k))
+			case *array.Int8:
+				out = append(out, float64(v.Value(k)))
 			case *array.Int16:
 				out = append(out, float64(v.Value(k)))
+			case *array.Int32:
+				out = append(out, float64(v.Value(k)))
+			case *array.Uint8:
+				out = append(out, float64(v.Value(k)))
+			case *array.Uint16:
+				out = append(out, float64(v.Value(k)))
+			case *array.Uint32:
+				out = append(out, float64(v.Value(k)))
+			case *array.Float16:
+				out = append(out, float64(v.Value(k).Float32()))
 			case *array.Int64:
 				out = append(out, float64(v.Value(k)))
 			case *array.Uint64:
