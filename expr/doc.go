@@ -215,7 +215,10 @@
 // graph naming a variable-shape column fails with an error wrapping
 // arrow.ErrNotImplemented (chains over one variable-shape column run per
 // row shape, as below). A row is null in the result when any column the
-// graph reads is null there. Graph results carry no dimension names.
+// graph reads is null there. Graph results carry no dimension names. A
+// result with no axes is a plain column (one value per row) when the
+// graph reduces, computes a similarity, multiplies matrices or reads a
+// plain column, and a 0-D tensor column otherwise, as a chain's.
 // Program.Eval evaluates a graph over a record batch; EvalColumn takes
 // graphs that read one column. Program.Graph tells a graph program from
 // a chain; Fuse makes several graph programs of one schema the roots of
