@@ -346,6 +346,22 @@ func TestGraphSliced(t *testing.T) {
 	defer whole.Release()
 	rec := whole.NewSlice(1, 3)
 	defer rec.Release()
+	t.Run("no row", func(t *testing.T) {
+		empty := whole.NewSlice(1, 1)
+		defer empty.Release()
+		p, err := expr.Compile("(a > b).any() + a.sum()", empty.Schema(), expr.WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Eval(empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Release()
+		if out.NumRows() != 0 || out.Column(0).Len() != 0 {
+			t.Errorf("%d rows from an empty batch", out.NumRows())
+		}
+	})
 	for _, tt := range []struct {
 		text string
 		want []float64
