@@ -177,7 +177,7 @@
 //	a.any()  a.all(axis=0)  and the reductions above, anywhere and nested
 //	dot(a, b)  cosine(a, b)  l2(a, b)  sqeuclidean(a, b)
 //	concatenate((a, b), axis=k)  stack((a, b), axis=k)  einsum("ij,jk->ik", a, b)
-//	(a * 2).T[0]  a.reshape(2, -1)  a.astype(float32)  views after computing
+//	(a * 2).T[0]  a.reshape(2, -1)  a.astype(float32)  a.astype(bool)  views after computing
 //	load("W.npy")                                      a constant of WithLoad
 //
 // with NumPy's broadcasting between the tensors of one row, per-row

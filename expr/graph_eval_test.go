@@ -155,6 +155,7 @@ func TestGraphEval(t *testing.T) {
 		{"view after computing", "(a * 2).T[0]", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2]]>", []float64{2, 8, -2, 4}},
 		{"array promotion", "i + u", "extension<arrow.fixed_shape_tensor[value_type=int16, shape=[2,3]]>", []float64{2, 4, 6, 8, 10, 12, 249, 0, 1, 2, 3, 4}},
 		{"count", "(a > 2).sum()", "int64", []float64{4, 2}},
+		{"astype bool", "a.astype(bool) & (b > 0)", "extension<arrow.fixed_shape_tensor[value_type=bool, shape=[2,3]]>", []float64{1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1}},
 		{"any", "(a > 5).any()", "bool", []float64{1, 0}},
 		{"floor division", "a // 2", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{0, 1, 1, 2, 2, 3, -1, 0, 0, 1, 1, 2}},
 		{"minimum", "minimum(a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 1, 1, 2, 2, 2, -1, 0, 0, 1, 0, 1}},
