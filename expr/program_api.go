@@ -16,9 +16,10 @@ import (
 // Program is an expression compiled for the columns of an input schema:
 // it knows the schema of its result before any data (Schema) and
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
-// input, through a Plan for a fixed-shape or plain numeric input column
-// and a VarPlan for a variable-shape one, whose buffers it reuses between
-// calls. A Program is immutable and safe for concurrent use.
+// input, through a Plan for a chain over a fixed-shape or plain numeric
+// input column, a VarPlan for a chain over a variable-shape one, and the
+// engine for a graph, whose buffers it reuses between calls. A Program is
+// immutable and safe for concurrent use.
 type Program struct {
 	in       *arrow.Schema
 	col      int              // the input column
@@ -29,6 +30,7 @@ type Program struct {
 	vplan    *VarPlan         // of a variable-shape input
 	scalarIn *fixedshape.Type // a plain input as 0-D tensors; nil otherwise
 	plainOut bool             // a 0-D tensor result of a plain input is a plain column
+	graph    *graphProgram    // of a graph expression (the engine)
 	opts     []Option         // of every evaluation
 }
 
@@ -51,12 +53,16 @@ type Program struct {
 // interface so that the compiler checks what is passed, as regexp.Compile
 // and syntax.Parse do.
 //
+// A text that is one chain over one column runs through a Plan (or a
+// VarPlan); any other text is a graph (see Graph expressions in the
+// package doc), typed here against the schema and run by the engine.
+//
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
 // message lists the schema's columns, a column that is not a tensor or
-// number, an expression that fails Check, a result type that cannot be
-// decided before data), except that an expression reading two different
-// columns wraps arrow.ErrNotImplemented: the engine evaluates one input
-// per expression for now. A result with a size-0 dimension fails as
+// number, an expression that fails Check, shapes that do not broadcast,
+// a result type that cannot be decided before data), with the place in
+// the text; a graph reading a variable-shape column wraps
+// arrow.ErrNotImplemented. A result with a size-0 dimension fails as
 // fixedshape.NewType does.
 func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	if len(text) > MaxText {
@@ -69,7 +75,18 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	b := &binder{schema: schema, x: x, col: -1}
 	p := parser{text: text, cols: b}
 	e, err := p.parse(nil)
+	if err == nil && isGraph(e) {
+		err = errors.New("a graph") // never reported: the graph parser reads the text too
+	}
+	if err == nil {
+		if err = Check(e); err == nil {
+			return newProgram(e, schema, b.col, b.viaX, o, opts)
+		}
+	}
 	if errors.Is(err, errVarInput) {
+		if g, gerr := parseGraph(text); gerr == nil && !isChain(g) {
+			return nil, newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("column %q is variable-shape: expressions beyond one chain over one column (two tensors, comparisons, functions beyond abs and sqrt, views after computing, nested reductions) read fixed-shape and plain columns only", schema.Field(b.col).Name))
+		}
 		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
 			p := parser{text: text, cols: &binder{schema: schema, x: x, col: -1, in: in}}
@@ -81,16 +98,17 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 		})
 		return newVarProgram(vp, schema, b.col, b.viaX, o, opts)
 	}
-	if err != nil {
-		return nil, err
+	g, gerr := parseGraph(text)
+	if gerr != nil {
+		return nil, pickError(err, gerr)
 	}
-	if err := Check(e); err != nil {
-		return nil, err
-	}
-	return newProgram(e, schema, b.col, b.viaX, o, opts)
+	return compileGraph(text, g, schema, x, o, opts)
 }
 
-// CompileExpr is Compile for an expression built in Go: e reads x, the
+// CompileExpr is Compile for an expression built in Go. A graph (built
+// on X or Col) compiles as Compile compiles its text, String (a chain
+// through a Plan, others in the engine), its constants of any size
+// included. A chain reads x, the
 // column chosen by WithInput (or the schema's only tensor column), and
 // must have been built on an input of that column's type (Input of a
 // fixed-shape type, InputOf of any shape with a variable-shape column's
@@ -101,6 +119,18 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 	o, x, err := configSchema(schema, opts)
 	if err != nil {
 		return nil, err
+	}
+	if isGraph(e) {
+		if err := Check(e); err != nil {
+			return nil, err
+		}
+		g := e.node().g
+		if isChain(g) {
+			if text := e.String(); len(text) <= MaxText {
+				return Compile(text, schema, opts...) // through a Plan
+			}
+		}
+		return compileGraph("", g, schema, x, o, opts)
 	}
 	if x < 0 {
 		return nil, errorf("no input column for x: the schema has %s; name one with WithInput", columnList(schema))
@@ -215,7 +245,9 @@ func resultSchema(in arrow.Field, dt arrow.DataType, viaX bool, o options) *arro
 // similarity, arithmetic on a plain column).
 func (p *Program) Schema() *arrow.Schema { return p.schema }
 
-// Input returns the name of the input column the program reads.
+// Input returns the name of the input column the program reads: for a
+// graph reading several columns, x's column when it reads x and the
+// first column it reads otherwise.
 func (p *Program) Input() string { return p.in.Field(p.col).Name }
 
 // UsesX reports whether the expression reads its input as x, rather than
@@ -230,6 +262,9 @@ func (p *Program) UsesX() bool { return p.viaX }
 // a mismatched batch, or a row the expression fails on (a variable-shape
 // row on which an index is out of bounds: the error names the row).
 func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if p.graph != nil {
+		return p.evalBatch(rec)
+	}
 	if int(rec.NumCols()) <= p.col {
 		return nil, errorf("a batch of %d columns has no column %d (%q)", rec.NumCols(), p.col, p.Input())
 	}
@@ -242,11 +277,14 @@ func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 }
 
 // EvalColumn evaluates the program over arr, a column of the input
-// column's type, and returns a column of Schema's type with one row per
-// row of arr, allocated from WithAllocator's allocator (or sharing arr's
+// column's type (a graph reading several columns needs Eval), and returns
+// a column of Schema's type with one row per row of arr, allocated from WithAllocator's allocator (or sharing arr's
 // buffers for a relabelling view with WithRelabel); the caller releases
 // it. Errors are Eval's.
 func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {
+	if p.graph != nil {
+		return p.evalOne(arr)
+	}
 	if !arrow.TypeEqual(arr.DataType(), p.inType) {
 		return nil, errorf("column %q: a column of %v, not %v", p.Input(), arr.DataType(), p.inType)
 	}
