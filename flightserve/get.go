@@ -3,6 +3,7 @@ package flightserve
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/tensorio"
@@ -70,7 +72,7 @@ func (s *Server) open(t Ticket) (*query, error) {
 	if t.Expr == "" {
 		return q, nil
 	}
-	if err := q.compile(t.Expr); err != nil {
+	if err := q.compile(t.Expr, expr.WithAllocator(s.mem), expr.WithLoad(s.loadConst)); err != nil {
 		r.Release()
 		return nil, s.statusError(exprCode(err), "flightserve: %s: %v", t.Path, err)
 	}
@@ -88,10 +90,32 @@ func takeRows(file *os.File, t Ticket, opts []tensorio.Option) (array.RecordRead
 	return array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 }
 
+// maxLoadBytes bounds the data of one constant an expression loads.
+const maxLoadBytes = 256 << 20
+
+// loadConst reads the constant of load(name) in a ticket's expression:
+// the .npy file name relative to the served directory, opened through
+// its os.Root as every file is (the same paths are refused), of at most
+// maxLoadBytes of data.
+func (s *Server) loadConst(name string) (expr.Const, error) {
+	if err := checkRelForm(name); err != nil {
+		return expr.Const{}, err
+	}
+	f, err := s.dir.Open(filepath.FromSlash(name))
+	if err != nil {
+		return expr.Const{}, openError(name, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return expr.Const{}, statusf(codes.NotFound, "flightserve: load %q: not a regular file", clipString(name))
+	}
+	return npy.ReadConst(f, npy.WithAllocator(s.mem), npy.WithMaxDataSize(maxLoadBytes))
+}
+
 // compile compiles text for q's schema: an expression reading x replaces
 // each tensor column by its result (x standing for that column); one
 // that names its columns adds its result as a last column, "result".
-func (q *query) compile(text string) error {
+func (q *query) compile(text string, base ...expr.Option) error {
 	in := q.schema
 	fields := in.Fields()
 	var tensors []int
@@ -100,7 +124,7 @@ func (q *query) compile(text string) error {
 			tensors = append(tensors, i)
 		}
 	}
-	opts := []expr.Option{expr.WithAllocator(q.mem)}
+	opts := base
 	if len(tensors) > 0 {
 		opts = append(opts, expr.WithInput(fields[tensors[0]].Name))
 	}
@@ -115,7 +139,7 @@ func (q *query) compile(text string) error {
 	} else {
 		for _, i := range tensors {
 			if i != tensors[0] {
-				p, err = expr.Compile(text, in, expr.WithAllocator(q.mem), expr.WithInput(fields[i].Name))
+				p, err = expr.Compile(text, in, append(base, expr.WithInput(fields[i].Name))...)
 				if err != nil {
 					return fmt.Errorf("column %q: %w", clipString(fields[i].Name), err)
 				}

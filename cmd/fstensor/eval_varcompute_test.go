@@ -29,13 +29,13 @@ func TestEvalVarCompute(t *testing.T) {
 		summary string // the line eval writes to stderr
 		kind    string // the output column: plain, fixed or variable
 	}{
-		{"x.astype(float32).mean(axis=(0, 1))", nil, "image: uint8 (?,?,3) -> (3,)", "fixed"},
-		{"(x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])", nil, "image: uint8 (?,?,3) -> (?,?,3)", "variable"},
+		{"x.astype(float32).mean(axis=(0, 1))", nil, "image: uint8 (?,?,3) -> float32 (3,)", "fixed"},
+		{"(x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])", nil, "image: uint8 (?,?,3) -> float32 (?,?,3)", "variable"},
 		{"x.max()", nil, "image: uint8 (?,?,3) -> uint8 per row", "plain"},
 		{"x.mean()", []string{"--fixed"}, "image: uint8 (?,?,3) -> float64 per row", "plain"},
 		{"l2(x[:2, :2].astype(float32), float32([1, 2, 3]))", nil, "image: uint8 (?,?,3) -> float32 per row", "plain"},
-		{"x.sum(axis=2, keepdims=True)", nil, "image: uint8 (?,?,3) -> (?,?,1)", "variable"},
-		{"x[:8, :8].astype(float32) / 255", []string{"--fixed"}, "image: uint8 (?,?,3) -> (8,8,3)", "fixed"},
+		{"x.sum(axis=2, keepdims=True)", nil, "image: uint8 (?,?,3) -> uint64 (?,?,1)", "variable"},
+		{"x[:8, :8].astype(float32) / 255", []string{"--fixed"}, "image: uint8 (?,?,3) -> float32 (8,8,3)", "fixed"},
 	}
 	for _, tt := range tests {
 		for _, ext := range []string{"arrow", "arrows", "parquet"} {

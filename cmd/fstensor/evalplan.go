@@ -210,10 +210,11 @@ func (ep *evalPlan) add(p *expr.Program) error {
 func (ep *evalPlan) finish(c *evalCol) error {
 	in := ep.in.Field(ep.in.FieldIndices(c.prog.Input())[0])
 	from := in.Type.String()
+	var inElem arrow.DataType
 	if ft, ok := fixedshape.TypeOf(in.Type); ok {
-		from = fmt.Sprintf("%s %s", ft.ElemType(), metadata.FormatShape(ft.Shape()))
+		from, inElem = fmt.Sprintf("%s %s", ft.ElemType(), metadata.FormatShape(ft.Shape())), ft.ElemType()
 	} else if vt, ok := varshape.TypeOf(in.Type); ok {
-		from = fmt.Sprintf("%s %s", vt.ElemType(), formatUniform(vt.UniformShape(), vt.NDim()))
+		from, inElem = fmt.Sprintf("%s %s", vt.ElemType(), formatUniform(vt.UniformShape(), vt.NDim())), vt.ElemType()
 	}
 	label := c.field.Name
 	if c.added {
@@ -230,7 +231,17 @@ func (ep *evalPlan) finish(c *evalCol) error {
 			shown = rt // as before for fixed-shape inputs: a 0-D shape
 		}
 	}
-	fmt.Fprintf(ep.stderr, "%s: %s -> %s\n", label, from, typeShape(shown))
+	to := typeShape(shown)
+	var outElem arrow.DataType
+	if ft, ok := shown.(*fixedshape.Type); ok {
+		outElem = ft.ElemType()
+	} else if vt, ok := varshape.TypeOf(shown); ok {
+		outElem = vt.ElemType()
+	}
+	if outElem != nil && inElem != nil && !arrow.TypeEqual(outElem, inElem) {
+		to = fmt.Sprintf("%s %s", outElem, to) // the element type changed
+	}
+	fmt.Fprintf(ep.stderr, "%s: %s -> %s\n", label, from, to)
 	return nil
 }
 

@@ -8,6 +8,9 @@
 //	permuted.arrow    float64 tensors of logical shape (4,3,2) stored with
 //	                  the 3-cycle permutation [2,0,1]
 //	nulls.arrow       int16 (2,3) tensors, every third one null
+//	pairs.arrow       8 pairs of float32 vectors (16,), q and d, with a
+//	                  float32 weight w per row
+//	proj.npy          a float32 (16,4) projection matrix
 //
 // Run it from the repository root: go run ./internal/testsupport/gensamples.
 // The output is deterministic.
@@ -24,6 +27,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -37,6 +41,7 @@ func main() {
 		"embeddings.arrow": embeddings,
 		"permuted.arrow":   permuted,
 		"nulls.arrow":      nulls,
+		"pairs.arrow":      pairs,
 	} {
 		rec, err := build(mem)
 		if err == nil {
@@ -48,6 +53,82 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if err := projection(filepath.Join(*dir, "proj.npy")); err != nil {
+		fmt.Fprintf(os.Stderr, "gensamples: proj.npy: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// pairs writes 8 rows of two float32 vectors of dimension 16 (a query q
+// and a document d, with small integers and halves as elements, so that
+// distances print the same on every platform) and a weight w.
+func pairs(mem memory.Allocator) (arrow.RecordBatch, error) {
+	const n, d = 8, 16
+	typ, err := fixedshape.NewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{d}, []string{"dim"}, nil))
+	if err != nil {
+		return nil, err
+	}
+	qb, err := fixedshape.NewBuilder[float32](mem, typ)
+	if err != nil {
+		return nil, err
+	}
+	defer qb.Release()
+	db, err := fixedshape.NewBuilder[float32](mem, typ)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Release()
+	wb := array.NewFloat32Builder(mem)
+	defer wb.Release()
+	q, v := make([]float32, d), make([]float32, d)
+	for k := range n {
+		for i := range q {
+			q[i] = float32((k*7+i*3)%11) - 5
+			v[i] = float32((k*5+i*2)%9)/2 - 2
+		}
+		if err := qb.Append(q); err != nil {
+			return nil, err
+		}
+		if err := db.Append(v); err != nil {
+			return nil, err
+		}
+		wb.Append(float32(k+1) / 4)
+	}
+	return record([]arrow.Field{
+		{Name: "q", Type: typ, Nullable: true},
+		{Name: "d", Type: typ, Nullable: true},
+		{Name: "w", Type: arrow.PrimitiveTypes.Float32},
+	}, []arrow.Array{qb.NewArray(), db.NewArray(), wb.NewArray()}), nil
+}
+
+// projection writes a (16,4) float32 matrix of small integers to path as
+// .npy: column j sums the elements i with i%4 == j, minus those with
+// i%4 == (j+1)%4.
+func projection(path string) error {
+	const d, k = 16, 4
+	typ, err := fixedshape.NewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{d, k}, nil, nil))
+	if err != nil {
+		return err
+	}
+	w := make([]float32, d*k)
+	for i := range d {
+		w[i*k+i%k] = 1
+		w[i*k+(i+k-1)%k] = -1
+	}
+	a, err := fixedshape.FromSlice(typ, w, nil)
+	if err != nil {
+		return err
+	}
+	defer a.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := npy.WriteTensor(f, a, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func write(path string, rec arrow.RecordBatch) error {
