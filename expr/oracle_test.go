@@ -1,0 +1,702 @@
+package expr_test
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/float16"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/pyrun"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
+	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/stride"
+)
+
+// The oracle tests evaluate an expression text with expr.Compile and
+// Program.Eval on a record batch, and the same text with NumPy 2 row by
+// row (testdata/oracle/numpy_eval.py, one Python process for a whole
+// table), and compare the result's dtype and shape (from Program.Schema,
+// before any data), its null rows and its values.
+//
+// Values are compared by the functions the expression calls, the least
+// exact deciding (oracleTolerance):
+//
+//   - bit-exact (NaN matching any NaN): integer and bool results, and
+//     float results of + - * / // % sqrt abs, comparisons, where, minimum,
+//     maximum, floor, ceil, round, sign, square, clip, astype, views,
+//     concatenate, stack, min, max, argmax, argmin, any, all. float16
+//     arithmetic is exact too: rounding a float32 or float64 result of
+//     + - * / sqrt to float16 gives the correctly rounded float16.
+//   - within 2 ULP of NumPy's result: exp, log, log1p, expm1, tanh and
+//     float ** (Go's math in float64 rounded against NumPy's float32 and
+//     float16 loops).
+//   - within 16 ULP of the larger of |NumPy's result| and the largest
+//     magnitude among the row's input elements: sum, mean, var, std,
+//     norm, dot, cosine, l2, sqeuclidean, @, matmul, einsum (the order
+//     of accumulation differs: expr accumulates floats in float64 or in
+//     the search kernels' 32 partial sums, NumPy pairwise in the input's
+//     type).
+
+// oracleCol is one input column of an oracle case: a fixed-shape tensor
+// column (or a plain column, one number per row) of a NumPy dtype whose
+// values are drawn from a generator seeded by the case's name.
+type oracleCol struct {
+	name    string
+	dtype   string // NumPy's name: "float32", "uint8", "bool"...
+	shape   []int  // the logical shape of a row's tensor
+	plain   bool   // a plain column: one number per row
+	perm    []int  // the tensor type's permutation; nil for none
+	nulls   []int  // the null rows; nil for the default (see oracleCase)
+	lo, hi  float64
+	full    bool // integers: random bits over the whole range of the type
+	special bool // floats: NaN, +Inf, -Inf, +0 and -0 among the values
+}
+
+// tcol is a tensor column of the given logical shape, values in the
+// default range of its dtype: integers in [-20, 20] ([0, 40] unsigned),
+// floats in [-4, 4).
+func tcol(name, dtype string, shape ...int) oracleCol {
+	c := oracleCol{name: name, dtype: dtype, shape: shape, lo: -4, hi: 4}
+	switch {
+	case strings.HasPrefix(dtype, "int"):
+		c.lo, c.hi = -20, 20
+	case strings.HasPrefix(dtype, "uint"):
+		c.lo, c.hi = 0, 40
+	}
+	if shape == nil {
+		c.shape = []int{}
+	}
+	return c
+}
+
+// pcol is a plain column of dtype, one number per row.
+func pcol(name, dtype string) oracleCol {
+	c := tcol(name, dtype)
+	c.plain = true
+	return c
+}
+
+func (c oracleCol) permuted(perm ...int) oracleCol { c.perm = perm; return c }
+func (c oracleCol) nullAt(rows ...int) oracleCol  { c.nulls = append([]int{}, rows...); return c }
+func (c oracleCol) in(lo, hi float64) oracleCol    { c.lo, c.hi = lo, hi; return c }
+func (c oracleCol) wide() oracleCol                { c.full = true; return c }
+func (c oracleCol) specials() oracleCol            { c.special = true; return c }
+
+// oracleCase is an expression over input columns. Unless a column names
+// its null rows, row 2 of the first column is null. NumPy failing on the
+// text means Compile must fail (evalErr: Eval must, the failure depending
+// on the data).
+type oracleCase struct {
+	name    string
+	text    string
+	cols    []oracleCol
+	rows    int // 0 means 4
+	evalErr bool
+}
+
+// oracleInput is one column of a request to numpy_eval.py.
+type oracleInput struct {
+	Name  string `json:"name"`
+	DType string `json:"dtype"`
+	Shape []int  `json:"shape"`
+	Data  string `json:"data"`
+	Nulls []int  `json:"nulls"`
+}
+
+// oracleRequest is one case of a request to numpy_eval.py.
+type oracleRequest struct {
+	Text string        `json:"text"`
+	Rows int           `json:"rows"`
+	Dir  string        `json:"dir"`
+	Cols []oracleInput `json:"cols"`
+}
+
+// oracleAnswer is NumPy's result of one case.
+type oracleAnswer struct {
+	Error *string   `json:"error"`
+	Kind  string    `json:"kind"`
+	DType string    `json:"dtype"`
+	Shape []int     `json:"shape"`
+	Rows  []*string `json:"rows"`
+}
+
+// oracleData is a case's generated input: per column, the logical
+// elements of every row as little-endian bytes (bool one byte each).
+type oracleData struct {
+	rows  int
+	cols  []oracleCol
+	bytes [][]byte
+	nulls [][]int
+}
+
+// oracleWidth is the byte width of a NumPy dtype's element (bool: 1).
+func oracleWidth(dtype string) int {
+	switch dtype {
+	case "bool", "int8", "uint8":
+		return 1
+	case "int16", "uint16", "float16":
+		return 2
+	case "int32", "uint32", "float32":
+		return 4
+	}
+	return 8
+}
+
+// oracleArrowType is the Arrow element type of a NumPy dtype.
+func oracleArrowType(dtype string) arrow.DataType {
+	switch dtype {
+	case "bool":
+		return arrow.FixedWidthTypes.Boolean
+	case "float16":
+		return arrow.FixedWidthTypes.Float16
+	case "float32":
+		return arrow.PrimitiveTypes.Float32
+	case "float64":
+		return arrow.PrimitiveTypes.Float64
+	case "int8":
+		return arrow.PrimitiveTypes.Int8
+	case "int16":
+		return arrow.PrimitiveTypes.Int16
+	case "int32":
+		return arrow.PrimitiveTypes.Int32
+	case "int64":
+		return arrow.PrimitiveTypes.Int64
+	case "uint8":
+		return arrow.PrimitiveTypes.Uint8
+	case "uint16":
+		return arrow.PrimitiveTypes.Uint16
+	case "uint32":
+		return arrow.PrimitiveTypes.Uint32
+	case "uint64":
+		return arrow.PrimitiveTypes.Uint64
+	}
+	panic("oracle: unknown dtype " + dtype)
+}
+
+// oracleDTypeName is NumPy's name of an Arrow element type.
+func oracleDTypeName(t arrow.DataType) string {
+	if t.ID() == arrow.BOOL {
+		return "bool"
+	}
+	return t.String()
+}
+
+// oracleSize is the number of elements of shape.
+func oracleSize(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// oracleGenerate draws the columns' values from a generator seeded by
+// seed.
+func oracleGenerate(seed string, cols []oracleCol, rows int) oracleData {
+	h := fnv.New64a()
+	h.Write([]byte(seed))
+	r := rand.New(rand.NewPCG(h.Sum64(), 25))
+	d := oracleData{rows: rows, cols: cols}
+	for k, c := range cols {
+		n := rows * oracleSize(c.shape)
+		w := oracleWidth(c.dtype)
+		b := make([]byte, n*w)
+		for j := range n {
+			oraclePut(b[j*w:], c, r)
+		}
+		d.bytes = append(d.bytes, b)
+		nulls := c.nulls
+		if nulls == nil && k == 0 && rows > 2 && !slices.ContainsFunc(cols, func(c oracleCol) bool { return c.nulls != nil }) {
+			nulls = []int{2}
+		}
+		d.nulls = append(d.nulls, nulls)
+	}
+	return d
+}
+
+// oracleSpecials are the values a column with specials draws one time
+// in four.
+var oracleSpecials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}
+
+// oraclePut writes one random element of c's dtype to b.
+func oraclePut(b []byte, c oracleCol, r *rand.Rand) {
+	f := c.lo + r.Float64()*(c.hi-c.lo)
+	if c.special && r.IntN(4) == 0 {
+		f = oracleSpecials[r.IntN(len(oracleSpecials))]
+	}
+	i := uint64(int64(math.Floor(c.lo + r.Float64()*(c.hi-c.lo+1))))
+	if c.full {
+		i = r.Uint64()
+	}
+	switch c.dtype {
+	case "bool":
+		b[0] = byte(r.IntN(2))
+	case "float16":
+		binary.LittleEndian.PutUint16(b, float16.New(float32(f)).Uint16())
+	case "float32":
+		binary.LittleEndian.PutUint32(b, math.Float32bits(float32(f)))
+	case "float64":
+		binary.LittleEndian.PutUint64(b, math.Float64bits(f))
+	default:
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], i)
+		copy(b[:oracleWidth(c.dtype)], w[:])
+	}
+}
+
+// request is the case's NumPy request.
+func (d oracleData) request(text, dir string) oracleRequest {
+	q := oracleRequest{Text: text, Rows: d.rows, Dir: dir}
+	for k, c := range d.cols {
+		q.Cols = append(q.Cols, oracleInput{Name: c.name, DType: c.dtype, Shape: c.shape, Data: base64.StdEncoding.EncodeToString(d.bytes[k]), Nulls: d.nulls[k]})
+	}
+	return q
+}
+
+// record returns the columns as a record batch (and its schema): the
+// elements of a permuted tensor column are scattered to their physical
+// places, a null row's slot is zero-filled.
+func (d oracleData) record(t testing.TB) arrow.RecordBatch {
+	var fields []arrow.Field
+	var arrs []arrow.Array
+	for k, c := range d.cols {
+		a := oracleColumn(t, c, d.rows, d.bytes[k], d.nulls[k])
+		defer a.Release()
+		fields = append(fields, arrow.Field{Name: c.name, Type: a.DataType(), Nullable: true})
+		arrs = append(arrs, a)
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(d.rows))
+}
+
+// oracleColumn builds one column from the logical elements of its rows.
+func oracleColumn(t testing.TB, c oracleCol, rows int, logical []byte, nulls []int) arrow.Array {
+	elem := oracleArrowType(c.dtype)
+	w := oracleWidth(c.dtype)
+	size := oracleSize(c.shape)
+	valid := make([]byte, (rows+7)/8)
+	for i := range rows {
+		if !slices.Contains(nulls, i) {
+			valid[i/8] |= 1 << (i % 8)
+		}
+	}
+	phys := make([]byte, len(logical))
+	m, err := metadata.New(c.shape, nil, c.perm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strides := m.ElemStrides()
+	for i := range rows {
+		if !slices.Contains(nulls, i) {
+			j := 0
+			for off := range stride.Offsets(c.shape, strides) {
+				copy(phys[(i*size+off)*w:(i*size+off+1)*w], logical[(i*size+j)*w:])
+				j++
+			}
+		}
+	}
+	if c.dtype == "bool" {
+		bits := make([]byte, (len(phys)+7)/8)
+		for j, v := range phys {
+			if v != 0 {
+				bits[j/8] |= 1 << (j % 8)
+			}
+		}
+		phys = bits
+	}
+	vb := memory.NewBufferBytes(phys)
+	vd := memory.NewBufferBytes(valid)
+	if c.plain {
+		data := array.NewData(elem, rows, []*memory.Buffer{vd, vb}, nil, len(nulls), 0)
+		defer data.Release()
+		return array.MakeFromData(data)
+	}
+	typ, err := fixedshape.NewType(elem, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := array.NewData(elem, rows*size, []*memory.Buffer{nil, vb}, nil, 0, 0)
+	defer child.Release()
+	data := array.NewData(typ, rows, []*memory.Buffer{vd}, []arrow.ArrayData{child}, len(nulls), 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// oracleResult is a result column read back: its elements in logical
+// order, each as the little-endian bits of its width, per row (nil for
+// a null row).
+type oracleResult struct {
+	dtype string
+	shape []int
+	rows  [][]uint64
+}
+
+// oracleRead reads a result column: a fixed-shape tensor column or a
+// plain column (one 0-D value per row).
+func oracleRead(arr arrow.Array) (oracleResult, error) {
+	typ, ok := fixedshape.TypeOf(arr.DataType())
+	res := oracleResult{shape: []int{}}
+	values, base := arr, 0
+	var strides []int
+	if ok {
+		res.shape = typ.Metadata().AppendShape(nil)
+		strides = typ.Metadata().ElemStrides()
+		res.dtype = oracleDTypeName(typ.ElemType())
+		fa, isFixed := arr.(*fixedshape.Array)
+		if !isFixed {
+			return res, fmt.Errorf("a %T of type %v", arr, arr.DataType())
+		}
+		st := fa.Storage().(*array.FixedSizeList)
+		values, base = st.ListValues(), st.Data().Offset()
+	} else {
+		res.dtype = oracleDTypeName(arr.DataType())
+	}
+	size := oracleSize(res.shape)
+	vd := values.Data()
+	if len(vd.Buffers()) < 2 || vd.Buffers()[1] == nil {
+		return res, fmt.Errorf("no values buffer in a %v column", vd.DataType())
+	}
+	raw := vd.Buffers()[1].Bytes()
+	w := oracleWidth(res.dtype)
+	for i := range arr.Len() {
+		if arr.IsNull(i) {
+			res.rows = append(res.rows, nil)
+			continue
+		}
+		row := make([]uint64, 0, size)
+		for off := range stride.Offsets(res.shape, strides) {
+			j := vd.Offset() + (base+i)*size + off
+			if res.dtype == "bool" {
+				row = append(row, uint64(raw[j/8]>>(j%8)&1))
+				continue
+			}
+			var b [8]byte
+			copy(b[:w], raw[j*w:])
+			row = append(row, binary.LittleEndian.Uint64(b[:]))
+		}
+		res.rows = append(res.rows, row)
+	}
+	return res, nil
+}
+
+// oracleDecode reads NumPy's bytes of one row as elements of dtype.
+func oracleDecode(dtype string, b []byte) []uint64 {
+	w := oracleWidth(dtype)
+	var out []uint64
+	for k := 0; k+w <= len(b); k += w {
+		var e [8]byte
+		copy(e[:w], b[k:k+w])
+		out = append(out, binary.LittleEndian.Uint64(e[:]))
+	}
+	return out
+}
+
+// oracleFloat is the float64 value of an element's bits, and whether the
+// dtype is a float type.
+func oracleFloat(dtype string, bits uint64) (float64, bool) {
+	switch dtype {
+	case "float16":
+		return float64(float16.FromBits(uint16(bits)).Float32()), true
+	case "float32":
+		return float64(math.Float32frombits(uint32(bits))), true
+	case "float64":
+		return math.Float64frombits(bits), true
+	}
+	return 0, false
+}
+
+// oracleMagnitude returns the largest finite magnitude among row i's
+// input elements.
+func (d oracleData) magnitude(i int) float64 {
+	m := 0.0
+	for k, c := range d.cols {
+		w := oracleWidth(c.dtype)
+		size := oracleSize(c.shape)
+		for _, bits := range oracleDecode(c.dtype, d.bytes[k][i*size*w:(i+1)*size*w]) {
+			f, ok := oracleFloat(c.dtype, bits)
+			if !ok {
+				if strings.HasPrefix(c.dtype, "uint") || c.dtype == "bool" {
+					f = float64(bits)
+				} else {
+					sh := 64 - 8*uint(w)
+					f = float64(int64(bits<<sh) >> sh)
+				}
+			}
+			if !math.IsInf(f, 0) && !math.IsNaN(f) {
+				m = max(m, math.Abs(f))
+			}
+		}
+	}
+	return m
+}
+
+// oracleTolerance is how exactly a case's float results must match:
+// 0 bit-exact, 1 within 2 ULP, 2 within 16 ULP of a magnitude (see the
+// comment at the top of this file).
+type oracleTolerance int
+
+const (
+	oracleExact oracleTolerance = iota
+	oracleULP
+	oracleAccum
+)
+
+var (
+	oracleIdent   = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*|@|\*\*`)
+	oracleAccumFn = []string{"sum", "mean", "var", "std", "norm", "dot", "cosine", "l2", "sqeuclidean", "l2sq", "@", "matmul", "einsum"}
+	oracleULPFn   = []string{"exp", "log", "log1p", "expm1", "tanh", "**"}
+)
+
+// oracleToleranceOf is the tolerance of an expression text.
+func oracleToleranceOf(text string) oracleTolerance {
+	tol := oracleExact
+	for _, w := range oracleIdent.FindAllString(text, -1) {
+		switch {
+		case slices.Contains(oracleAccumFn, w):
+			return oracleAccum
+		case slices.Contains(oracleULPFn, w):
+			tol = oracleULP
+		}
+	}
+	return tol
+}
+
+// oracleEps is the machine epsilon of a float dtype.
+func oracleEps(dtype string) float64 {
+	switch dtype {
+	case "float16":
+		return 0x1p-10
+	case "float32":
+		return 0x1p-23
+	}
+	return 0x1p-52
+}
+
+// oracleOrdered maps a float's bits to an integer in the order of the
+// floats, so that the difference of two is their distance in ULP.
+func oracleOrdered(dtype string, bits uint64) int64 {
+	w := 8 * uint(oracleWidth(dtype))
+	sign := uint64(1) << (w - 1)
+	if bits&sign != 0 {
+		return -int64(bits &^ sign)
+	}
+	return int64(bits)
+}
+
+// oracleMatch reports whether got matches NumPy's want (elements of
+// dtype) under tol, with mag the magnitude of oracleAccum.
+func oracleMatch(dtype string, tol oracleTolerance, want, got uint64, mag float64) bool {
+	wf, isFloat := oracleFloat(dtype, want)
+	if !isFloat {
+		return want == got
+	}
+	gf, _ := oracleFloat(dtype, got)
+	switch {
+	case math.IsNaN(wf) || math.IsNaN(gf):
+		return math.IsNaN(wf) && math.IsNaN(gf)
+	case want == got:
+		return true
+	case tol == oracleExact || math.IsInf(wf, 0) || math.IsInf(gf, 0):
+		return false
+	case tol == oracleULP:
+		d := oracleOrdered(dtype, want) - oracleOrdered(dtype, got)
+		return d >= -2 && d <= 2
+	}
+	return math.Abs(wf-gf) <= 16*oracleEps(dtype)*max(math.Abs(wf), mag)
+}
+
+// oracleCheck evaluates one case with expr and returns the ways it
+// differs from NumPy's answer (none: it matches).
+func oracleCheck(t testing.TB, c oracleCase, d oracleData, want oracleAnswer) []string {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := d.record(t)
+	defer rec.Release()
+	opts := []expr.Option{expr.WithAllocator(mem)}
+	if slices.ContainsFunc(c.cols, func(c oracleCol) bool { return c.name == "x" }) {
+		opts = append(opts, expr.WithInput("x"))
+	}
+	p, err := expr.Compile(c.text, rec.Schema(), opts...)
+	if want.Error != nil && !c.evalErr {
+		if err == nil {
+			return []string{fmt.Sprintf("NumPy fails (%s: %s), Compile does not", want.Kind, *want.Error)}
+		}
+		var problems []string
+		if !errors.Is(err, arrow.ErrInvalid) {
+			problems = append(problems, fmt.Sprintf("Compile's error does not wrap arrow.ErrInvalid: %v", err))
+		}
+		if !strings.Contains(err.Error(), strings.TrimSpace(*want.Error)) {
+			problems = append(problems, fmt.Sprintf("error words: NumPy %q, Go %q", *want.Error, err.Error()))
+		}
+		return problems
+	}
+	if slices.Contains(want.Shape, 0) && want.Error == nil {
+		// fixedshape cannot represent a size-0 dimension (expr/doc.go).
+		if !errors.Is(err, arrow.ErrNotImplemented) && !errors.Is(err, arrow.ErrInvalid) {
+			return []string{fmt.Sprintf("NumPy's result has shape %v; Compile: %v", want.Shape, err)}
+		}
+		return nil
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("Compile: %v", err)}
+	}
+	var problems []string
+	if want.Error == nil {
+		f := p.Schema().Field(0)
+		gotDType, gotShape := oracleDTypeName(f.Type), []int{}
+		if ft, ok := fixedshape.TypeOf(f.Type); ok {
+			gotDType, gotShape = oracleDTypeName(ft.ElemType()), ft.Metadata().AppendShape(nil)
+		}
+		if gotDType != want.DType || !slices.Equal(gotShape, want.Shape) {
+			problems = append(problems, fmt.Sprintf("Schema: %s %v, NumPy %s %v", gotDType, gotShape, want.DType, want.Shape))
+		}
+	}
+	out, err := p.Eval(rec)
+	if want.Error != nil {
+		if err == nil {
+			out.Release()
+			return append(problems, fmt.Sprintf("NumPy fails on the data (%s), Eval does not", *want.Error))
+		}
+		if !errors.Is(err, arrow.ErrInvalid) {
+			problems = append(problems, fmt.Sprintf("Eval's error does not wrap arrow.ErrInvalid: %v", err))
+		}
+		return problems
+	}
+	if err != nil {
+		return append(problems, fmt.Sprintf("Eval: %v", err))
+	}
+	defer out.Release()
+	if !arrow.TypeEqual(out.Schema().Field(0).Type, p.Schema().Field(0).Type) {
+		problems = append(problems, fmt.Sprintf("Eval's type %v is not Schema's %v", out.Schema().Field(0).Type, p.Schema().Field(0).Type))
+	}
+	got, err := oracleRead(out.Column(0))
+	if err != nil {
+		return append(problems, err.Error())
+	}
+	if got.dtype != want.DType || !slices.Equal(got.shape, want.Shape) {
+		return append(problems, fmt.Sprintf("result: %s %v, NumPy %s %v", got.dtype, got.shape, want.DType, want.Shape))
+	}
+	return append(problems, oracleCompareRows(c.text, d, want, got)...)
+}
+
+// oracleCompareRows compares the values and null rows of a result with
+// NumPy's: the first differing element of each row.
+func oracleCompareRows(text string, d oracleData, want oracleAnswer, got oracleResult) []string {
+	var problems []string
+	if len(got.rows) != len(want.Rows) {
+		return []string{fmt.Sprintf("%d result rows, NumPy %d", len(got.rows), len(want.Rows))}
+	}
+	tol := oracleToleranceOf(text)
+	for i, wr := range want.Rows {
+		if wr == nil || got.rows[i] == nil {
+			if (wr == nil) != (got.rows[i] == nil) {
+				problems = append(problems, fmt.Sprintf("row %d: null %v, NumPy null %v", i, got.rows[i] == nil, wr == nil))
+			}
+			continue
+		}
+		wb, err := base64.StdEncoding.DecodeString(*wr)
+		if err != nil {
+			return append(problems, err.Error())
+		}
+		wv := oracleDecode(want.DType, wb)
+		if len(wv) != len(got.rows[i]) {
+			problems = append(problems, fmt.Sprintf("row %d: %d elements, NumPy %d", i, len(got.rows[i]), len(wv)))
+			continue
+		}
+		mag := d.magnitude(i)
+		for j, w := range wv {
+			if g := got.rows[i][j]; !oracleMatch(want.DType, tol, w, g, mag) {
+				problems = append(problems, fmt.Sprintf("row %d element %d: %s, NumPy %s", i, j, oracleFormat(want.DType, g), oracleFormat(want.DType, w)))
+				break
+			}
+		}
+	}
+	return problems
+}
+
+// oracleFormat prints an element of dtype.
+func oracleFormat(dtype string, bits uint64) string {
+	if f, ok := oracleFloat(dtype, bits); ok {
+		return fmt.Sprintf("%v (%#x)", f, bits)
+	}
+	return fmt.Sprintf("%#x", bits)
+}
+
+// oracleAsk runs numpy_eval.py once over every request.
+func oracleAsk(t testing.TB, reqs []oracleRequest) []oracleAnswer {
+	t.Helper()
+	script, err := os.ReadFile(filepath.Join("testdata", "oracle", "numpy_eval.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := json.Marshal(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []oracleAnswer
+	if err := json.Unmarshal(pyrun.Run(t, string(script), stdin, []string{"numpy"}), &answers); err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != len(reqs) {
+		t.Fatalf("NumPy answered %d cases of %d", len(answers), len(reqs))
+	}
+	return answers
+}
+
+// TestOracle checks every case of oracleCases against NumPy: Compile's
+// result type, Eval's values and null rows, and the errors NumPy raises.
+// A case of oracleKnown must fail (its entry says how); once it passes,
+// the entry goes.
+func TestOracle(t *testing.T) {
+	testvec.CheckedMem(t) // the leak check of the cases is their own
+	cases := oracleCases()
+	dir, err := filepath.Abs(filepath.Join("testdata", "oracle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	datas := make([]oracleData, len(cases))
+	reqs := make([]oracleRequest, len(cases))
+	for i, c := range cases {
+		if names[c.name] {
+			t.Fatalf("two cases named %q", c.name)
+		}
+		names[c.name] = true
+		rows := c.rows
+		if rows == 0 {
+			rows = 4
+		}
+		datas[i] = oracleGenerate(c.name, c.cols, rows)
+		reqs[i] = datas[i].request(c.text, dir)
+	}
+	answers := oracleAsk(t, reqs)
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			problems := oracleCheck(t, c, datas[i], answers[i])
+			known, isKnown := oracleKnown[c.name]
+			switch {
+			case isKnown && len(problems) == 0:
+				t.Errorf("%s: passes now; remove it from oracleKnown (%s)", c.text, known)
+			case isKnown:
+				t.Skipf("known failure (%s): %s: %s", known, c.text, strings.Join(problems, "; "))
+			case len(problems) > 0:
+				t.Errorf("%s:\n%s", c.text, strings.Join(problems, "\n"))
+			}
+		})
+	}
+}
