@@ -5,8 +5,8 @@
 # "dtype", "shape", "data" (base64 of the logical elements, row-major,
 # little-endian; bool as one byte), "nulls" (row numbers)}]}.
 # stdout: a JSON list, one entry per case: {"error": NumPy's message or
-# null, "kind": the exception's class, "dtype", "shape", "rows": [base64 of the result's elements, or
-# null for a row where an input is null]}.
+# null, "kind": the exception's class, "dtype", "shape", "rows": [base64
+# of the result's elements, or null for a row where an input is null]}.
 #
 # The text is evaluated as Python with each column's name bound to that
 # row's tensor (a 0-D array for a plain column), the functions of the
