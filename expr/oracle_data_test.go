@@ -66,14 +66,19 @@ func (c oracleCol) specials() oracleCol            { c.special = true; return c 
 
 // oracleCase is an expression over input columns. Unless a column names
 // its null rows, row 2 of the first column is null. NumPy failing on the
-// text means Compile must fail (evalErr: Eval must, the failure depending
-// on the data).
+// text means Compile must fail in NumPy's words (evalErr: Compile or
+// Eval, NumPy's failure depending on a value; ownWords: Compile, in
+// words of its own, as for an unknown name). loose compares any float
+// result that is not bit-exact as an accumulation is (a random
+// expression may compute after an exp).
 type oracleCase struct {
 	name    string
 	text    string
 	cols    []oracleCol
-	rows    int // 0 means 4
-	evalErr bool
+	rows     int // 0 means 4
+	evalErr  bool
+	ownWords bool
+	loose    bool
 }
 
 // oracleInput is one column of a request to numpy_eval.py.

@@ -1,5 +1,7 @@
 # Evaluates fstensor expression texts with NumPy 2, row by row, for the
 # oracle tests of package expr (oracle_test.go, oracle_fuzz_test.go).
+# With the argument "lines" it reads one case a line and answers each on a
+# line of its own, for a fuzz target that asks case by case.
 #
 # stdin: a JSON list of cases {"text", "rows", "dir", "cols": [{"name",
 # "dtype", "shape", "data" (base64 of the logical elements, row-major,
@@ -104,4 +106,10 @@ def evaluate(case):
     return res
 
 
-json.dump([evaluate(c) for c in json.load(sys.stdin)], sys.stdout)
+if sys.argv[1:] == ["lines"]:
+    # One case a line, one answer a line, until the end of the input.
+    for line in sys.stdin:
+        sys.stdout.write(json.dumps(evaluate(json.loads(line))) + "\n")
+        sys.stdout.flush()
+else:
+    json.dump([evaluate(c) for c in json.load(sys.stdin)], sys.stdout)
