@@ -72,9 +72,9 @@ func (c oracleCol) specials() oracleCol            { c.special = true; return c 
 // result that is not bit-exact as an accumulation is (a random
 // expression may compute after an exp).
 type oracleCase struct {
-	name    string
-	text    string
-	cols    []oracleCol
+	name     string
+	text     string
+	cols     []oracleCol
 	rows     int // 0 means 4
 	evalErr  bool
 	ownWords bool
