@@ -27,6 +27,17 @@ func WithName(name string) Option {
 	return func(o *options) { o.name, o.nameSet = name, true }
 }
 
+// WithLoad gives Compile the constants of `load("name")` in the text
+// (Load in Go): load(name) returns the constant named name, a tensor of
+// any shape (Array), read for example from a .npy file (the command
+// reads them relative to its working directory). Its error fails
+// Compile, wrapped in an *Error that places it in the text (errors.Is
+// sees through it). Without the option, a text that loads fails
+// Compile. Evaluation functions ignore it.
+func WithLoad(load func(name string) (Const, error)) Option {
+	return func(o *options) { o.load = load }
+}
+
 // binder resolves the identifiers of a Program's text to columns of its
 // schema. The engine reads one input per expression, so every name must
 // resolve to one column.

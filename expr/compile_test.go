@@ -88,10 +88,13 @@ func TestCompile(t *testing.T) {
 		{name: "unknown col", schema: many, text: `col("nope")`, err: arrow.ErrInvalid},
 		{name: "x without a single tensor column", schema: many, text: "x + 1", err: arrow.ErrInvalid},
 		{name: "WithInput unknown", schema: many, text: "x", opts: []expr.Option{expr.WithInput("nope")}, err: arrow.ErrInvalid},
-		{name: "two columns", schema: many, text: "a + b", err: arrow.ErrNotImplemented},
-		{name: "two columns through x", schema: many, text: "dot(x, b)", opts: []expr.Option{expr.WithInput("a")}, err: arrow.ErrNotImplemented},
-		{name: "x and its name", schema: one, text: "x + emb", err: arrow.ErrInvalid},
-		{name: "a column twice", schema: many, text: "a - a", err: arrow.ErrInvalid},
+		{name: "two columns", schema: many, text: "a + b", input: "a", outName: "result", out: f32x4},
+		{name: "two columns through x", schema: many, text: "dot(x, b)", opts: []expr.Option{expr.WithInput("a")}, input: "a", usesX: true, outName: "a", out: f32},
+		{name: "x and its name", schema: one, text: "x + emb", input: "emb", usesX: true, outName: "emb", out: f32x4},
+		{name: "a column twice", schema: many, text: "a - a.mean()", input: "a", outName: "result", out: f32x4},
+		{name: "a column and a plain one", schema: many, text: "a * scale", input: "a", outName: "result", out: mustFixed(t, f64, 4)},
+		{name: "comparison", schema: many, text: "a > b", input: "a", outName: "result", out: mustFixed(t, arrow.FixedWidthTypes.Boolean, 4)},
+		{name: "two columns that do not broadcast", schema: many, text: "a + col('a b')", err: arrow.ErrInvalid},
 		{name: "string column", schema: many, text: "label + 1", err: arrow.ErrInvalid},
 		{name: "unterminated string", schema: many, text: `col("a b`, err: arrow.ErrInvalid},
 		{name: "col of a number", schema: many, text: `col(1)`, err: arrow.ErrInvalid},
@@ -126,16 +129,6 @@ func TestCompile(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-// TestCompileTwoColumnsError checks that reading a second column names
-// both in its message, as the engine reads one input per expression.
-func TestCompileTwoColumnsError(t *testing.T) {
-	s := schemaOf(arrow.Field{Name: "a", Type: mustFixed(t, f32, 2)}, arrow.Field{Name: "b", Type: mustFixed(t, f32, 2)})
-	_, err := expr.Compile("a.sum() + b", s)
-	if !errors.Is(err, arrow.ErrNotImplemented) || errors.Is(err, arrow.ErrInvalid) {
-		t.Fatalf("got %v, want ErrNotImplemented only", err)
 	}
 }
 

@@ -7,19 +7,38 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// BinaryOp is an arithmetic operator of Arith.
+// BinaryOp is an operator of Arith (Add to Div) and Binary (all).
 type BinaryOp uint8
 
-// The arithmetic operators. Div is NumPy's true division: integer
-// operands give float64.
+// The operators. Div is NumPy's true division: integer operands give
+// float64. FloorDiv (//), Mod (%, the divisor's sign) and Pow (**) are
+// NumPy's floor_divide, remainder and power; Lt to Ne the comparisons
+// (bool results); And, Or, Xor (& | ^) bitwise for integers, logical for
+// bool; Minimum and Maximum NumPy's (NaN propagates), printed as calls.
 const (
 	Add BinaryOp = iota
 	Sub
 	Mul
 	Div
+	FloorDiv
+	Mod
+	Pow
+	Lt
+	Le
+	Gt
+	Ge
+	Eq
+	Ne
+	And
+	Or
+	Xor
+	Minimum
+	Maximum
 )
 
-var binaryText = [...]string{Add: "+", Sub: "-", Mul: "*", Div: "/"}
+var binaryText = [...]string{Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", Pow: "**",
+	Lt: "<", Le: "<=", Gt: ">", Ge: ">=", Eq: "==", Ne: "!=", And: "&", Or: "|", Xor: "^",
+	Minimum: "minimum", Maximum: "maximum"}
 
 // String returns the operator's symbol.
 func (o BinaryOp) String() string {
@@ -42,6 +61,12 @@ func Arith(x Expr, op BinaryOp, c Const) Expr { return arith(x, op, c, false) }
 func ArithLeft(c Const, op BinaryOp, x Expr) Expr { return arith(x, op, c, true) }
 
 func arith(x Expr, op BinaryOp, c Const, left bool) Expr {
+	if op > Div || isGraph(x) {
+		if left {
+			return Binary(op, Lit(c), x)
+		}
+		return Binary(op, x, Lit(c))
+	}
 	n, xn := deriveCompute(x, opArith)
 	n.bop, n.c, n.left = op, c, left
 	if n.err != nil {
@@ -89,6 +114,9 @@ func arith(x Expr, op BinaryOp, c Const, left bool) Expr {
 // smallest or largest value (NumPy leaves these undefined). t must be a
 // numeric element type (int8..uint64, float16..float64).
 func Astype(x Expr, t arrow.DataType) Expr {
+	if isGraph(x) {
+		return graphSuffix(x, gAstype, func(g *gnode) { g.dt = dtypeOf(t) })
+	}
 	n, xn := deriveCompute(x, opAstype)
 	n.dt = dtypeOf(t)
 	if n.err != nil {
@@ -108,6 +136,16 @@ func Astype(x Expr, t arrow.DataType) Expr {
 // unbounded, as NumPy 2 does. The result type is x's promoted with the
 // bounds (a float bound on an integer tensor gives float64).
 func Clip(x Expr, lo, hi *Const) Expr {
+	if isGraph(x) {
+		return graphSuffix(x, gClip, func(g *gnode) {
+			if lo != nil {
+				g.c, g.hasLo = *lo, true
+			}
+			if hi != nil {
+				g.c2, g.hasHi = *hi, true
+			}
+		})
+	}
 	n, xn := deriveCompute(x, opClip)
 	if lo != nil {
 		n.c, n.hasLo = *lo, true
@@ -138,6 +176,9 @@ func Clip(x Expr, lo, hi *Const) Expr {
 // Abs returns the absolute values of x's elements, of x's type (the most
 // negative integer stays itself, as in NumPy).
 func Abs(x Expr) Expr {
+	if isGraph(x) {
+		return Call(fnAbs, x)
+	}
 	n, xn := deriveCompute(x, opAbs)
 	if n.err != nil {
 		return n
@@ -150,6 +191,9 @@ func Abs(x Expr) Expr {
 // the float type NumPy's sqrt picks: float16 for 8-bit integers, float32
 // for 16-bit ones, float64 for wider integers, floats kept.
 func Sqrt(x Expr) Expr {
+	if isGraph(x) {
+		return Call(fnSqrt, x)
+	}
 	n, xn := deriveCompute(x, opSqrt)
 	if n.err != nil {
 		return n

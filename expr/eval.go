@@ -28,7 +28,8 @@ type options struct {
 	// Of Compile and CompileExpr (compile.go): x's column and the result's name.
 	input, name       string
 	inputSet, nameSet bool
-	err               error // of the first invalid option
+	load              func(string) (Const, error) // WithLoad
+	err               error                       // of the first invalid option
 }
 
 // invalid records the error of an invalid option value, keeping the

@@ -78,13 +78,20 @@ type node struct {
 	axes         []int         // opReduce: the axes as given, nil for all
 	keep         bool          // opReduce: keepdims
 	ddof         int           // opReduce: Var and Std's delta degrees of freedom
+
+	g *gnode // a graph expression (graph.go); the fields above are unused
 }
 
 func (n *node) node() *node                 { return n }
 func (n *node) Metadata() metadata.Metadata { return n.meta }
 func (n *node) ElemType() arrow.DataType    { return n.elem }
 func (n *node) Input() metadata.Metadata    { return n.in }
-func (n *node) String() string              { return string(n.appendText(nil)) }
+func (n *node) String() string {
+	if n.g != nil {
+		return string(n.g.appendText(nil))
+	}
+	return string(n.appendText(nil))
+}
 
 // Check returns the first error of e's arguments: an index out of bounds,
 // a slice step of 0, a bad permutation, an impossible reshape... The error
@@ -155,6 +162,14 @@ func (n *node) finish(shape []int, names []string, err error) Expr {
 // full slices). The result is a view; dimension names follow their axes,
 // new axes are named "".
 func Subscript(x Expr, items ...Item) Expr {
+	if isGraph(x) {
+		return graphSuffix(x, gIndex, func(g *gnode) {
+			g.items = slices.Clone(items)
+			if g.items == nil {
+				g.items = []Item{}
+			}
+		})
+	}
 	n, xn := derive(x, opIndex)
 	n.items = slices.Clone(items)
 	if n.items == nil {
@@ -226,6 +241,13 @@ func axisItem(x Expr, axis int, it Item) Expr {
 // end. Without perm it reverses the axes (`x.T`). The result is a view;
 // names follow their axes.
 func Transpose(x Expr, perm ...int) Expr {
+	if isGraph(x) {
+		return graphSuffix(x, gTranspose, func(g *gnode) {
+			if len(perm) > 0 {
+				g.ints = slices.Clone(perm)
+			}
+		})
+	}
 	n, xn := derive(x, opTranspose)
 	if len(perm) > 0 {
 		n.ints = slices.Clone(perm)
@@ -281,6 +303,14 @@ func resolvePerm(axes []int, nd int) ([]int, error) {
 // ""), and cleared otherwise. It is a view when NumPy's no-copy rule
 // allows one and a materialization boundary otherwise (see CompilePlan).
 func Reshape(x Expr, shape ...int) Expr {
+	if isGraph(x) {
+		return graphSuffix(x, gReshape, func(g *gnode) {
+			g.ints = slices.Clone(shape)
+			if g.ints == nil {
+				g.ints = []int{}
+			}
+		})
+	}
 	n, xn := derive(x, opReshape)
 	n.ints = slices.Clone(shape)
 	if n.ints == nil {
@@ -390,6 +420,9 @@ func reshapeNames(old []int, names []string, shape []int) []string {
 // such as `x.T` and `x.transpose(1, 0)`, are not equal.
 func Equal(a, b Expr) bool {
 	x, y := a.node(), b.node()
+	if x.g != nil || y.g != nil {
+		return x.g != nil && y.g != nil && equalGraph(x.g, y.g)
+	}
 	for x != nil && y != nil {
 		if x.op != y.op || !slices.Equal(x.items, y.items) || !slices.Equal(x.ints, y.ints) || (x.ints == nil) != (y.ints == nil) {
 			return false

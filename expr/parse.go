@@ -2,9 +2,11 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/expr/internal/engine"
 )
 
 // Limits of the text form. Longer or deeper input is refused with an error
@@ -48,14 +50,79 @@ func Parse(text string, x Expr) (Expr, error) {
 	if len(text) > MaxText {
 		return nil, newError(text[:80], MaxText, fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText))
 	}
-	e, err := p.parse(x)
-	if err != nil {
-		return nil, err
+	var err error
+	if x != nil {
+		var e Expr
+		if e, err = p.parse(x); err == nil {
+			if err = Check(e); err == nil {
+				return e, nil
+			}
+			if !isGraph(e) {
+				return nil, err
+			}
+		}
 	}
-	if err := Check(e); err != nil {
-		return nil, err
+	g, gerr := parseGraph(text)
+	switch {
+	case gerr != nil && err != nil:
+		return nil, pickError(err, gerr)
+	case gerr != nil:
+		return nil, gerr
+	case x != nil:
+		if err := checkOver(text, g, x); err != nil {
+			return nil, err
+		}
+		g = substX(g, graphOf(x))
 	}
-	return e, nil
+	return graphNode(g), nil
+}
+
+// checkOver lowers g with x standing for the input of the chain x, for
+// the errors of its types and shapes.
+func checkOver(text string, g *gnode, x Expr) error {
+	xn := x.node()
+	if xn.g != nil {
+		return nil
+	}
+	in := xn
+	for in.x != nil {
+		in = in.x
+	}
+	t := etypeOf(in.elem)
+	if t == engine.Invalid {
+		return newError(text, 0, fmt.Sprintf("element type %v is not a numeric or bool type", in.elem))
+	}
+	l := newLowerer(text, arrow.NewSchema(nil, nil), 0, options{})
+	l.xOnly = true
+	n := &engine.Node{Op: engine.OpInput, DType: t, Shape: in.in.PhysicalShape()}
+	if logical := in.in.Shape(); !slices.Equal(logical, n.Shape) {
+		n = &engine.Node{Op: engine.OpView, Args: []*engine.Node{n}, DType: t, Shape: logical, Strides: in.in.ElemStrides()}
+	}
+	l.colNode[0] = n
+	_, err := l.node(substX(g, graphOf(x)))
+	return err
+}
+
+// substX returns g with x replaced by the graph x.
+func substX(g, x *gnode) *gnode {
+	if g.op == gX {
+		return x
+	}
+	var args []*gnode
+	for i, a := range g.args {
+		if b := substX(a, x); b != a {
+			if args == nil {
+				args = slices.Clone(g.args)
+			}
+			args[i] = b
+		}
+	}
+	if args == nil {
+		return g
+	}
+	c := *g
+	c.args = args
+	return &c
 }
 
 // MustParse is like Parse but panics on error; for tests, examples and

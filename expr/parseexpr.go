@@ -262,13 +262,19 @@ func reductionNamed(w string) (Reduction, bool) {
 // function, after its tensor and a comma: [axis] then keywords axis= and
 // keepdims= (and ddof= for var and std), then `)`.
 func (p *parser) reduceArgs(e Expr, r Reduction, positional bool) (Expr, error) {
-	var axes []int
-	keep := false
-	ddof := 0
+	axes, keep, ddof, err := p.reduceKeywords(r, positional)
+	if err != nil {
+		return nil, err
+	}
+	return ReduceDdof(e, r, ddof, keep, axes...), nil
+}
+
+// reduceKeywords parses the arguments of reduceArgs.
+func (p *parser) reduceKeywords(r Reduction, positional bool) (axes []int, keep bool, ddof int, err error) {
 	for n := 0; !p.accept(")"); n++ {
 		if n > 0 {
 			if err := p.expect(","); err != nil {
-				return nil, err
+				return nil, false, 0, err
 			}
 			if p.accept(")") {
 				break
@@ -282,32 +288,26 @@ func (p *parser) reduceArgs(e Expr, r Reduction, positional bool) (Expr, error) 
 		}
 		switch {
 		case kw == "axis" || kw == "" && n == 0 && positional:
-			a, err := p.axisArg()
-			if err != nil {
-				return nil, err
+			if axes, err = p.axisArg(); err != nil {
+				return nil, false, 0, err
 			}
-			axes = a
 		case kw == "keepdims":
-			v, err := p.boolArg()
-			if err != nil {
-				return nil, err
+			if keep, err = p.boolArg(); err != nil {
+				return nil, false, 0, err
 			}
-			keep = v
 		case kw == "ddof" && (r == Var || r == Std):
-			v, err := p.ddofArg()
-			if err != nil {
-				return nil, err
+			if ddof, err = p.ddofArg(); err != nil {
+				return nil, false, 0, err
 			}
-			ddof = v
 		case r == Var || r == Std:
 			p.pos = at
-			return nil, p.errorf("unexpected argument of %s (want axis=, keepdims= or ddof=)", r)
+			return nil, false, 0, p.errorf("unexpected argument of %s (want axis=, keepdims= or ddof=)", r)
 		default:
 			p.pos = at
-			return nil, p.errorf("unexpected argument of %s (want axis= or keepdims=)", r)
+			return nil, false, 0, p.errorf("unexpected argument of %s (want axis= or keepdims=)", r)
 		}
 	}
-	return ReduceDdof(e, r, ddof, keep, axes...), nil
+	return axes, keep, ddof, nil
 }
 
 // ddofArg parses ddof's value: an integer, True or False (1 and 0, as

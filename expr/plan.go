@@ -57,6 +57,9 @@ type Plan struct {
 // column Plan.Eval returns (for an output schema), Plan.Metadata its
 // logical shape and names.
 func CompilePlan(e Expr) (*Plan, error) {
+	if e.node().g != nil {
+		return nil, errGraphPlan
+	}
 	if err := Check(e); err != nil {
 		return nil, err
 	}
@@ -263,6 +266,9 @@ func (p *Plan) String() string {
 	}
 	return string(b)
 }
+
+// errGraphPlan refuses a graph expression where a chain is needed.
+var errGraphPlan = unsupportedf("a graph expression (over columns by name or X, combining tensors, or computing beyond one chain) compiles with Compile or CompileExpr for a schema")
 
 // MustCompilePlan is like CompilePlan but panics on error; for tests and examples.
 func MustCompilePlan(e Expr) *Plan {

@@ -29,6 +29,7 @@ type Program struct {
 	vplan    *VarPlan         // of a variable-shape input
 	scalarIn *fixedshape.Type // a plain input as 0-D tensors; nil otherwise
 	plainOut bool             // a 0-D tensor result of a plain input is a plain column
+	graph    *graphProgram    // of a graph expression (the engine)
 	opts     []Option         // of every evaluation
 }
 
@@ -69,6 +70,14 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	b := &binder{schema: schema, x: x, col: -1}
 	p := parser{text: text, cols: b}
 	e, err := p.parse(nil)
+	if err == nil && isGraph(e) {
+		err = errors.New("a graph") // never reported: the graph parser reads the text too
+	}
+	if err == nil {
+		if err = Check(e); err == nil {
+			return newProgram(e, schema, b.col, b.viaX, o, opts)
+		}
+	}
 	if errors.Is(err, errVarInput) {
 		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
@@ -81,13 +90,11 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 		})
 		return newVarProgram(vp, schema, b.col, b.viaX, o, opts)
 	}
-	if err != nil {
-		return nil, err
+	g, gerr := parseGraph(text)
+	if gerr != nil {
+		return nil, pickError(err, gerr)
 	}
-	if err := Check(e); err != nil {
-		return nil, err
-	}
-	return newProgram(e, schema, b.col, b.viaX, o, opts)
+	return compileGraph(text, g, schema, x, o, opts)
 }
 
 // CompileExpr is Compile for an expression built in Go: e reads x, the
@@ -101,6 +108,12 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 	o, x, err := configSchema(schema, opts)
 	if err != nil {
 		return nil, err
+	}
+	if isGraph(e) {
+		if err := Check(e); err != nil {
+			return nil, err
+		}
+		return Compile(e.String(), schema, opts...)
 	}
 	if x < 0 {
 		return nil, errorf("no input column for x: the schema has %s; name one with WithInput", columnList(schema))
@@ -230,6 +243,9 @@ func (p *Program) UsesX() bool { return p.viaX }
 // a mismatched batch, or a row the expression fails on (a variable-shape
 // row on which an index is out of bounds: the error names the row).
 func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if p.graph != nil {
+		return p.evalBatch(rec)
+	}
 	if int(rec.NumCols()) <= p.col {
 		return nil, errorf("a batch of %d columns has no column %d (%q)", rec.NumCols(), p.col, p.Input())
 	}
@@ -247,6 +263,9 @@ func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 // buffers for a relabelling view with WithRelabel); the caller releases
 // it. Errors are Eval's.
 func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {
+	if p.graph != nil {
+		return p.evalOne(arr)
+	}
 	if !arrow.TypeEqual(arr.DataType(), p.inType) {
 		return nil, errorf("column %q: a column of %v, not %v", p.Input(), arr.DataType(), p.inType)
 	}

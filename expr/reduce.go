@@ -29,9 +29,14 @@ const (
 	Norm
 	Var
 	Std
+	// AnyTrue and AllTrue (bool results) are NumPy's any and all: whether an
+	// element, or every element, is non-zero. They make graph
+	// expressions (see Compile).
+	AnyTrue
+	AllTrue
 )
 
-var reductionNames = [...]string{Sum: "sum", Mean: "mean", Min: "min", Max: "max", ArgMax: "argmax", ArgMin: "argmin", Norm: "norm", Var: "var", Std: "std"}
+var reductionNames = [...]string{Sum: "sum", Mean: "mean", Min: "min", Max: "max", ArgMax: "argmax", ArgMin: "argmin", Norm: "norm", Var: "var", Std: "std", AnyTrue: "any", AllTrue: "all"}
 
 // numpyNames are the names NumPy's errors give the reductions.
 var numpyNames = [...]string{Min: "minimum", Max: "maximum", ArgMax: "argmax", ArgMin: "argmin"}
@@ -81,6 +86,14 @@ func Reduce(x Expr, r Reduction, keepdims bool, axes ...int) Expr {
 // each result. A ddof other than 0 for another reduction, or a negative
 // one, fails Check.
 func ReduceDdof(x Expr, r Reduction, ddof int, keepdims bool, axes ...int) Expr {
+	if isGraph(x) || r == AnyTrue || r == AllTrue {
+		return graphSuffix(x, gReduce, func(g *gnode) {
+			g.red, g.ddof, g.keep = r, ddof, keepdims
+			if axes != nil {
+				g.axes = slices.Clone(axes)
+			}
+		})
+	}
 	n, xn := deriveCompute(x, opReduce)
 	n.red, n.keep, n.ddof = r, keepdims, ddof
 	if axes != nil {
@@ -89,7 +102,7 @@ func ReduceDdof(x Expr, r Reduction, ddof int, keepdims bool, axes ...int) Expr 
 	if n.err != nil {
 		return n
 	}
-	if r > Std {
+	if r > AllTrue {
 		return n.fail(errorf("unknown reduction %d", r))
 	}
 	if ddof != 0 && r != Var && r != Std {
@@ -208,6 +221,9 @@ func reducedAxes(axes []int, nd int) ([]bool, error) {
 // c is weak, so it must fit x's type) and the sum, int64 or uint64,
 // wraps around in 64 bits.
 func Similarity(x Expr, m search.Metric, c Const) Expr {
+	if isGraph(x) {
+		return SimilarityOf(x, m, Lit(c))
+	}
 	n, xn := deriveCompute(x, opSim)
 	n.metric, n.c = m, c
 	if n.err != nil {

@@ -81,6 +81,9 @@ func (p *rowPlan) sameOut(q *rowPlan) bool {
 // It fails with an error wrapping arrow.ErrInvalid when e's input has
 // another element type or number of dimensions.
 func CompileVar(e Expr, typ *varshape.Type) (*VarPlan, error) {
+	if e.node().g != nil {
+		return nil, errGraphPlan
+	}
 	in := e.node()
 	for in.x != nil {
 		in = in.x

@@ -179,11 +179,16 @@ func (q *query) eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 			cols = append(cols, c)
 			continue
 		}
-		out, err := q.progs[i].EvalColumn(c)
+		// Eval rather than EvalColumn: an expression of x may read other
+		// columns of the batch too.
+		out, err := q.progs[i].Eval(rec)
 		if err != nil {
 			return nil, err
 		}
-		cols = append(cols, out)
+		c := out.Column(0)
+		c.Retain()
+		out.Release()
+		cols = append(cols, c)
 	}
 	if q.added != nil {
 		out, err := q.added.Eval(rec)

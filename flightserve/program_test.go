@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/google/go-cmp/cmp"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -127,7 +128,7 @@ func localResult(t *testing.T, dir string, tk flightserve.Ticket, input, text st
 
 // TestGetComputingErrors checks that an expression the server cannot
 // evaluate is refused before any data, with InvalidArgument (or
-// Unimplemented for what the engine does not do yet) and a message that
+// Unimplemented for what the engine does not do) and a message that
 // speaks of the expression (no Go API names).
 func TestGetComputingErrors(t *testing.T) {
 	dir := testDir(t)
@@ -139,7 +140,7 @@ func TestGetComputingErrors(t *testing.T) {
 		code       codes.Code
 	}{
 		{"unknown column", "norm(y)", codes.InvalidArgument},
-		{"two columns", "x.sum() + q", codes.Unimplemented},
+		{"two columns that do not broadcast", "x + q", codes.InvalidArgument},
 		{"bad axis", "x.sum(axis=5)", codes.InvalidArgument},
 		{"x without a tensor column", "x * 2", codes.InvalidArgument},
 	} {
@@ -277,5 +278,41 @@ func TestPyArrowComputing(t *testing.T) {
 	out := pyrun.Run(t, pyComputingScript, nil, []string{"pyarrow.flight", "numpy"}, "grpc://"+addr)
 	if strings.TrimSpace(string(out)) != "ok" {
 		t.Fatalf("script printed %q", out)
+	}
+}
+
+// TestGetTwoColumns checks that a ticket's expression may read two
+// tensor columns (evaluated by the engine): the sum of x's elements
+// (i*100+j, j < 24) plus those of q (i*10+j, j < 6) is 2460*i + 291 in
+// row i, as float64 (float32 with int64).
+func TestGetTwoColumns(t *testing.T) {
+	dir := testDir(t)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	addr := serve(t, flightserve.Config{Dir: dir, Allocator: mem, BatchBytes: 3 * 96})
+	c, _ := dialChecked(t, addr)
+	ctx := testCtx(t)
+	r, err := c.Get(ctx, flightserve.Ticket{Path: "data.arrow", Expr: `col("x").sum() + q.sum()`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	var got []float64
+	for r.Next() {
+		rec := r.RecordBatch()
+		col, ok := rec.Column(int(rec.NumCols()) - 1).(*array.Float64)
+		if !ok {
+			t.Fatalf("result column %v, want float64", rec.Column(int(rec.NumCols())-1).DataType())
+		}
+		got = append(got, col.Float64Values()...)
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	for i := range 23 {
+		want = append(want, float64(2460*i+291))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

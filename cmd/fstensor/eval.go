@@ -127,7 +127,7 @@ func runEval(text, inPath, as string, outputs []evalOutput, inf inputFlags, outf
 		return err
 	}
 	defer in.Close()
-	opts := []expr.Option{expr.WithAllocator(mem)}
+	opts := []expr.Option{expr.WithAllocator(mem), expr.WithLoad(loadNPY)}
 	if relabel {
 		opts = append(opts, expr.WithRelabel())
 	}

@@ -1,12 +1,19 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/fstensor/fstensor/codec/npy"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
 )
 
 // TestEvalAddColumns checks that an expression naming columns adds its
@@ -90,7 +97,7 @@ func TestEvalAddColumnsErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown column", []string{"eval", "imag.max()", images}, 1, `unknown column "imag"`},
-		{"two columns", []string{"eval", "image.max() + label", images}, 1, "not supported yet"},
+		{"two columns that do not broadcast", []string{"eval", "image + image[..., :2]", images}, 1, "operands could not be broadcast together"},
 		{"-e without a name", []string{"eval", images, "-e", "image.max()"}, 2, "want NAME=EXPR"},
 		{"no expression", []string{"eval", images}, 2, "EXPR and FILE"},
 	} {
@@ -99,6 +106,58 @@ func TestEvalAddColumnsErrors(t *testing.T) {
 			code, _, stderr := runCmd(t, append(tt.args, "-o", out)...)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Fatalf("code %d, stderr %q: want %d and %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// TestEvalLoad checks load("W.npy") in an expression: a projection by a
+// (3, 2) float32 matrix that keeps the first two channels gives the
+// first two channel means, and a missing file or a shape that does not
+// fit is an error.
+func TestEvalLoad(t *testing.T) {
+	images := sample("images.arrow")
+	dir := t.TempDir()
+	w := filepath.Join(dir, "W.npy")
+	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{3, 2}, nil, nil))
+	a, err := fixedshape.FromSlice(typ, []float32{1, 0, 0, 1, 0, 0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	f, err := os.Create(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := npy.WriteTensor(f, a, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	means := "image.astype(float32).mean(axis=(0, 1))"
+	run := func(text string) (int, string, string) {
+		out := filepath.Join(t.TempDir(), "o.arrow")
+		code, _, stderr := runCmd(t, "eval", text, images, "--as", "p", "-o", out)
+		if code != 0 {
+			return code, stderr, ""
+		}
+		col := readAnyColumn(t, out, "p")
+		defer col.Release()
+		return code, stderr, col.String()
+	}
+	_, _, want := run(means + "[:2]")
+	code, stderr, got := run(fmt.Sprintf("%s @ load(%q)", means, w))
+	if code != 0 || got != want {
+		t.Fatalf("code %d (%s): got %s, want %s", code, stderr, got, want)
+	}
+	for _, tt := range []struct{ name, text, msg string }{
+		{"missing file", fmt.Sprintf("%s @ load(%q)", means, filepath.Join(dir, "no.npy")), "no such file"},
+		{"core dimension", fmt.Sprintf("image[0, 0, :2] @ load(%q)", w), "matmul: Input operand 1 has a mismatch in its core dimension 0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if code, stderr, _ := run(tt.text); code != 1 || !strings.Contains(stderr, tt.msg) {
+				t.Fatalf("code %d, stderr %q: want 1 and %q", code, stderr, tt.msg)
 			}
 		})
 	}

@@ -277,15 +277,15 @@ func (c *evalCol) eval(rec arrow.RecordBatch) (arrow.Array, error) {
 	switch {
 	case c.vfixed != nil:
 		res, err = c.vfixed.EvalAs(c.field.Type, rec.Column(c.src).(*varshape.Array), expr.WithAllocator(mem))
-	case c.added:
+	default:
+		// Eval rather than EvalColumn: an expression of x may read other
+		// columns of the batch too.
 		var out arrow.RecordBatch
 		if out, err = c.prog.Eval(rec); err == nil {
 			res = out.Column(0)
 			res.Retain()
 			out.Release()
 		}
-	default:
-		res, err = c.prog.EvalColumn(rec.Column(c.src))
 	}
 	if err == nil && c.zeroD {
 		res, err = asTensors(res, c.field.Type)

@@ -1,19 +1,3 @@
-// Package engine evaluates expression graphs over blocks of rows: the
-// back end of package expr. A graph is a DAG of Nodes, each describing one
-// tensor per row (its Shape) of one element type (its DType); Compile
-// checks a graph, merges common sub-expressions, folds the nodes that read
-// no input, and plans the evaluation; Program.Run evaluates a range of
-// rows block by block, every node of a block into a pooled buffer sized to
-// stay in cache, writing each root's values into the caller's column
-// buffers.
-//
-// The front end (package expr) resolves everything NumPy decides before
-// data: type promotion (the operands of an arithmetic node already share
-// its DType, Cast nodes are explicit), axis numbers (non-negative, of the
-// operand), index arithmetic of views (a View node gives strides), the
-// matmul and einsum rules (lowered to MatMul, View, Binary and Reduce
-// nodes). The engine checks the graph's consistency and fails Compile on
-// a malformed one; it never re-derives NumPy's rules.
 package engine
 
 import "github.com/fstensor/fstensor/search"

@@ -1,0 +1,134 @@
+package expr_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/search"
+)
+
+// TestGraphRoundTrip checks that the Go builder and the text make the
+// same graph expressions, over the whole language: String gives the
+// canonical text, which parses back to an Equal expression.
+func TestGraphRoundTrip(t *testing.T) {
+	x, a, b := expr.X(), expr.Col("a"), expr.Col("b")
+	two := expr.Lit(expr.Int(2))
+	tests := []struct {
+		name string
+		e    expr.Expr
+		text string
+	}{
+		{"column", expr.Call(expr.Exp, a), "exp(a)"},
+		{"col of a name", expr.Binary(expr.Add, expr.Col("a b"), expr.Col("x")), `col("a b") + col("x")`},
+		{"precedence", expr.Binary(expr.Mul, expr.Binary(expr.Add, x, a), b), "(x + a) * b"},
+		{"left associative", expr.Binary(expr.Sub, x, expr.Binary(expr.Sub, a, b)), "x - (a - b)"},
+		{"power", expr.Binary(expr.Pow, expr.Binary(expr.Pow, a, two), expr.Lit(expr.Float(0.5))), "(a ** 2) ** 0.5"},
+		{"power right associative", expr.Binary(expr.Pow, a, expr.Binary(expr.Pow, b, two)), "a ** b ** 2"},
+		{"negative power", expr.Binary(expr.Pow, a, expr.Lit(expr.Int(-1))), "a ** -1"},
+		{"unary", expr.Call(expr.Negative, expr.Binary(expr.Pow, a, two)), "-a ** 2"},
+		{"invert", expr.Call(expr.Invert, expr.Binary(expr.Gt, a, b)), "~(a > b)"},
+		{"comparison of sums", expr.Binary(expr.Le, expr.Binary(expr.Add, a, two), b), "a + 2 <= b"},
+		{"bitwise", expr.Binary(expr.Or, expr.Binary(expr.And, a, b), expr.Binary(expr.Xor, a, two)), "a & b | a ^ 2"},
+		{"floor division and modulo", expr.Binary(expr.Mod, expr.Binary(expr.FloorDiv, a, two), b), "a // 2 % b"},
+		{"functions", expr.Binary(expr.Maximum, expr.Call(expr.Floor, a), expr.Call(expr.IsNaN, b)), "maximum(floor(a), isnan(b))"},
+		{"where", expr.Where(expr.Binary(expr.Ne, a, b), a, expr.Lit(expr.Float(0))), "where(a != b, a, 0.0)"},
+		{"reuse", expr.Binary(expr.Div, x, expr.Reduce(x, expr.Norm, true, -1)), "x / norm(x, axis=-1, keepdims=True)"},
+		{"nested reductions", expr.Reduce(expr.Reduce(x, expr.Sum, false, 0), expr.Max, false), "x.sum(axis=0).max()"},
+		{"any all", expr.Binary(expr.And, expr.Reduce(a, expr.AnyTrue, false), expr.Reduce(b, expr.AllTrue, false, 0, 1)), "a.any() & b.all(axis=(0, 1))"},
+		{"views after computing", expr.Transpose(expr.Subscript(expr.Binary(expr.Mul, a, two), expr.At(0), expr.NewAxis()), 1, 0), "(a * 2)[0, None].transpose(1, 0)"},
+		{"astype T", expr.Transpose(expr.Astype(expr.Binary(expr.Add, a, b), arrow.PrimitiveTypes.Float32)), "(a + b).astype(float32).T"},
+		{"reshape clip", expr.Clip(expr.Reshape(expr.Call(expr.Tanh, a), 2, -1), nil, ptr(expr.Int(1))), "tanh(a).reshape(2, -1).clip(None, 1)"},
+		{"matmul", expr.MatMul(a, expr.Lit(expr.Floats([]int{2, 1}, 1, 2))), "a @ [[1.0], [2.0]]"},
+		{"matmul of a sum", expr.MatMul(expr.Binary(expr.Add, a, b), b), "(a + b) @ b"},
+		{"load", expr.MatMul(x, expr.Load("W.npy")), `x @ load("W.npy")`},
+		{"similarity of two columns", expr.SimilarityOf(a, search.MetricCosine, b), "cosine(a, b)"},
+		{"similarity with a constant", expr.Similarity(expr.Binary(expr.Sub, a, b), search.MetricL2, expr.Ints([]int{2}, 1, 2)), "l2(a - b, [1, 2])"},
+		{"concatenate", expr.Concatenate(-1, a, b, x), "concatenate((a, b, x), axis=-1)"},
+		{"stack of one", expr.Stack(0, a), "stack((a,), axis=0)"},
+		{"einsum", expr.Einsum("ij,jk->ik", a, b), `einsum("ij,jk->ik", a, b)`},
+		{"arith on a graph", expr.Arith(expr.Call(expr.Sign, a), expr.Sub, expr.Float(-0.5)), "sign(a) - -0.5"},
+		{"abs sqrt", expr.Sqrt(expr.Abs(expr.Binary(expr.Sub, a, b))), "sqrt(abs(a - b))"},
+		{"var ddof", expr.ReduceDdof(expr.Binary(expr.Mul, a, b), expr.Var, 1, true, 0), "(a * b).var(axis=0, keepdims=True, ddof=1)"},
+		{"negative constant first", expr.Binary(expr.Pow, expr.Lit(expr.Int(-2)), a), "(-2) ** a"},
+		{"negative of a constant", expr.Binary(expr.Add, a, expr.Call(expr.Negative, two)), "a + negative(2)"},
+		{"typed constant", expr.Binary(expr.Mul, a, expr.Lit(expr.Array([]int{2}, []float32{0.5, 1}))), "a * float32([0.5, 1.0])"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := expr.Check(tt.e); err != nil {
+				t.Fatal(err)
+			}
+			if got := tt.e.String(); got != tt.text {
+				t.Fatalf("String() = %q, want %q", got, tt.text)
+			}
+			p, err := expr.Parse(tt.text, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !expr.Equal(p, tt.e) {
+				t.Errorf("Parse(%q) = %q, not Equal to the built expression", tt.text, p)
+			}
+			if again := p.String(); again != tt.text {
+				t.Errorf("Parse(%q).String() = %q", tt.text, again)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestGraphParse checks texts that parse to the same graph as their
+// canonical form, and syntax errors of the graph language.
+func TestGraphParse(t *testing.T) {
+	same := []struct{ text, canon string }{
+		{"np.maximum(a,b)", "maximum(a, b)"},
+		{"np.linalg.norm(a - b, axis=-1)", "norm(a - b, axis=-1)"},
+		{"matmul(a, b)", "a @ b"},
+		{"np.concatenate([a, b], 1)", "concatenate((a, b), axis=1)"},
+		{"+a - +b", "a - b"},
+		{"((a))", "a"},
+		{"negative(a)", "-a"},
+		{"absolute(a) < 1", "abs(a) < 1"},
+		{"a.sum(0)", "a.sum(axis=0)"},
+		{"stack((a, b))", "stack((a, b), axis=0)"},
+	}
+	for _, tt := range same {
+		t.Run(tt.text, func(t *testing.T) {
+			e, err := expr.Parse(tt.text, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.String(); got != tt.canon {
+				t.Errorf("Parse(%q).String() = %q, want %q", tt.text, got, tt.canon)
+			}
+		})
+	}
+	bad := []struct {
+		name, text string
+		pos        int
+		kind       error
+	}{
+		{"chained comparison", "a < b < 1", 6, arrow.ErrNotImplemented},
+		{"two constants", "a + (1 + 2)", 7, arrow.ErrNotImplemented},
+		{"only a constant", "1", 0, arrow.ErrInvalid},
+		{"unknown function", "cumsum(a)", 0, arrow.ErrInvalid},
+		{"unclosed", "where(a, b", 10, arrow.ErrInvalid},
+		{"concatenate of one array", "concatenate(a)", 12, arrow.ErrInvalid},
+		{"None", "a + None", 4, arrow.ErrInvalid},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := expr.Parse(tt.text, nil)
+			var e *expr.Error
+			if !errors.Is(err, tt.kind) || !errors.As(err, &e) {
+				t.Fatalf("Parse(%q) = %v, want an *Error wrapping %v", tt.text, err, tt.kind)
+			}
+			if e.Pos != tt.pos {
+				t.Errorf("Parse(%q) error %v at %d, want %d", tt.text, err, e.Pos, tt.pos)
+			}
+		})
+	}
+}

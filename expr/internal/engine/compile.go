@@ -1,0 +1,302 @@
+package engine
+
+import (
+	"encoding/binary"
+	"slices"
+	"sync"
+)
+
+// Options tunes a Program's evaluation.
+type Options struct {
+	// Workers is the number of goroutines that split a Run's blocks, at
+	// least 1 (0 is read as 1).
+	Workers int
+	// BlockBytes is the target size in bytes of one block's live buffers
+	// (the inputs it reads, the outputs it writes and the intermediates
+	// alive at once); 0 selects DefaultBlockBytes.
+	BlockBytes int
+}
+
+// DefaultBlockBytes is the block size of Options.BlockBytes 0: half of a
+// 2 MiB L2 cache, so that a block and the code's other data stay in it.
+const DefaultBlockBytes = 1 << 20
+
+// Program is a compiled graph. It is immutable and safe for concurrent
+// use; Run takes its buffers from a pool the Program keeps.
+type Program struct {
+	inputs []Input
+	nodes  []*cnode // topological order, common sub-expressions merged
+	sched  []int    // the nodes Run evaluates, in order
+	roots  []int
+	// rootDirect[i] tells that root i's node writes straight into
+	// out[i] (its first root, not Bool, computed per row).
+	rootDirect []bool
+	slotBytes  []int // bytes per row of each pooled buffer
+	blockRows  int
+	workers    int
+
+	mu    sync.Mutex
+	pool  []*workspace
+	bitMu sync.Mutex // bytes of bitmaps two workers share
+}
+
+// cnode is a node of a compiled program.
+type cnode struct {
+	*Node
+	args  []int
+	size  int    // elements per row
+	konst []byte // the folded value (one row) of a node that reads no input
+	slot  int    // pooled buffer, -1 for none
+	frees []int  // slots released after this node ran
+	reads []int  // the inputs the node reads, sorted
+	ewise *bplan // Binary, Where: broadcast strides of the operands
+	rplan *rplan // Reduce: its iteration
+}
+
+func (c *cnode) width() int { return c.DType.Width() }
+
+// Compile checks the graph of roots, which reads inputs, merges its
+// structurally equal nodes, evaluates the nodes that read no input, and
+// plans the evaluation of blocks of rows. A malformed graph (a shape or
+// type that does not agree with its operands, an axis or a view out of
+// range, a size that overflows, a cycle) fails with an *Error.
+func Compile(inputs []Input, roots []*Node, o Options) (*Program, error) {
+	if o.Workers < 0 || o.BlockBytes < 0 {
+		return nil, errorf("options workers %d, block bytes %d", o.Workers, o.BlockBytes)
+	}
+	for i, in := range inputs {
+		if !in.DType.valid() {
+			return nil, errorf("input %d has invalid dtype %v", i, in.DType)
+		}
+		if _, err := sizeOf(in.Shape); err != nil {
+			return nil, err
+		}
+	}
+	p := &Program{inputs: inputs, workers: max(o.Workers, 1)}
+	b := builder{p: p, ids: map[*Node]int{}, keys: map[string]int{}, state: map[*Node]uint8{}}
+	for _, r := range roots {
+		if r == nil {
+			return nil, errorf("nil root")
+		}
+		id, err := b.add(r)
+		if err != nil {
+			return nil, err
+		}
+		p.roots = append(p.roots, id)
+	}
+	if err := p.fold(); err != nil {
+		return nil, err
+	}
+	p.plan(o.BlockBytes)
+	return p, nil
+}
+
+type builder struct {
+	p     *Program
+	ids   map[*Node]int
+	keys  map[string]int
+	state map[*Node]uint8 // 1 visiting
+	key   []byte
+}
+
+// add adds n and its arguments, returning n's node index.
+func (b *builder) add(n *Node) (int, error) {
+	if id, ok := b.ids[n]; ok {
+		return id, nil
+	}
+	if b.state[n] == 1 {
+		return 0, errorf("the graph has a cycle")
+	}
+	b.state[n] = 1
+	args := make([]int, len(n.Args))
+	for i, a := range n.Args {
+		if a == nil {
+			return 0, errorf("op %d has a nil argument", n.Op)
+		}
+		id, err := b.add(a)
+		if err != nil {
+			return 0, err
+		}
+		args[i] = id
+	}
+	if err := checkNode(n, b.p.inputs); err != nil {
+		return 0, err
+	}
+	key := string(b.nodeKey(n, args))
+	if id, ok := b.keys[key]; ok {
+		b.ids[n] = id
+		return id, nil
+	}
+	size, _ := sizeOf(n.Shape)
+	c := &cnode{Node: n, args: args, size: size, slot: -1}
+	var reads []int
+	if n.Op == OpInput {
+		reads = []int{n.Input}
+	}
+	for _, a := range args {
+		reads = append(reads, b.p.nodes[a].reads...)
+	}
+	slices.Sort(reads)
+	c.reads = slices.Compact(reads)
+	if n.Op == OpBinary || n.Op == OpWhere {
+		c.ewise = newBplan(n)
+	}
+	if n.Op == OpReduce {
+		c.rplan = newRplan(n)
+	}
+	id := len(b.p.nodes)
+	b.p.nodes = append(b.p.nodes, c)
+	b.ids[n], b.keys[key] = id, id
+	return id, nil
+}
+
+// nodeKey encodes everything that defines n's value: equal keys, equal
+// values.
+func (b *builder) nodeKey(n *Node, args []int) []byte {
+	k := b.key[:0]
+	put := func(v int) { k = binary.AppendVarint(k, int64(v)) }
+	put(int(n.Op))
+	put(int(n.Fn))
+	put(int(n.DType))
+	put(len(n.Shape))
+	for _, d := range n.Shape {
+		put(d)
+	}
+	put(len(args))
+	for _, a := range args {
+		put(a)
+	}
+	switch n.Op {
+	case OpInput:
+		put(n.Input)
+	case OpConst:
+		put(len(n.Data))
+		k = append(k, n.Data...)
+	case OpView:
+		put(n.Offset)
+		for _, s := range n.Strides {
+			put(s)
+		}
+	case OpReduce:
+		for _, a := range n.Axes {
+			put(a)
+		}
+		put(len(n.Axes))
+		if n.Keep {
+			put(1)
+		}
+		put(n.Ddof)
+	case OpSimilarity:
+		put(int(n.Metric))
+	case OpConcat:
+		put(n.Axis)
+	}
+	b.key = k
+	return k
+}
+
+// fold evaluates the nodes that read no input, once, and lists the
+// others in p.sched.
+func (p *Program) fold() error {
+	ws := p.newWorkspace()
+	for i, c := range p.nodes {
+		if len(c.reads) > 0 {
+			p.sched = append(p.sched, i)
+			continue
+		}
+		if c.Op == OpConst {
+			c.konst = alignedCopy(c.Data)
+			continue
+		}
+		c.konst = newBuf(c.size * c.width())
+		for _, a := range c.args {
+			ws.cur[a] = operand{b: p.nodes[a].konst}
+		}
+		if err := p.eval(ws, c, c.konst, 1, 0, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newBuf returns n zero bytes aligned to 8.
+func newBuf(n int) []byte {
+	return bytesOf(make([]uint64, (n+7)/8))[:n]
+}
+
+func alignedCopy(b []byte) []byte {
+	c := newBuf(len(b))
+	copy(c, b)
+	return c
+}
+
+// plan assigns pooled buffers to the scheduled nodes and sizes blocks.
+func (p *Program) plan(blockBytes int) {
+	if blockBytes == 0 {
+		blockBytes = DefaultBlockBytes
+	}
+	last := make([]int, len(p.nodes))
+	for step, i := range p.sched {
+		for _, a := range p.nodes[i].args {
+			last[a] = step
+		}
+	}
+	p.rootDirect = make([]bool, len(p.roots))
+	direct := map[int]bool{}
+	perRow := 0
+	for ri, r := range p.roots {
+		c := p.nodes[r]
+		perRow += c.size * c.width()
+		if c.konst == nil && c.Op != OpInput && c.DType != Bool && !direct[r] {
+			direct[r], p.rootDirect[ri] = true, true
+		}
+	}
+	for _, in := range p.inputs {
+		n, _ := sizeOf(in.Shape)
+		perRow += n * in.DType.Width()
+	}
+	isRoot := map[int]bool{}
+	for _, r := range p.roots {
+		isRoot[r] = true
+	}
+	var free []int
+	for step, i := range p.sched {
+		c := p.nodes[i]
+		if c.Op == OpInput && c.DType != Bool || direct[i] {
+			c.slot = -1
+		} else {
+			c.slot = p.takeSlot(&free, c.size*c.width())
+		}
+		for _, a := range c.args {
+			if s := p.nodes[a].slot; s >= 0 && last[a] == step && !isRoot[a] && !slices.Contains(c.frees, s) {
+				c.frees = append(c.frees, s)
+			}
+		}
+		free = append(free, c.frees...)
+	}
+	for _, s := range p.slotBytes {
+		perRow += s
+	}
+	p.blockRows = max(1, blockBytes/max(perRow, 1))
+}
+
+// takeSlot returns the free slot fitting bytes best (growing the largest
+// when none fits), or a new one.
+func (p *Program) takeSlot(free *[]int, bytes int) int {
+	best := -1
+	for j, s := range *free {
+		sz := p.slotBytes[s]
+		if best < 0 || (sz >= bytes) && (p.slotBytes[(*free)[best]] < bytes || sz < p.slotBytes[(*free)[best]]) ||
+			sz < bytes && p.slotBytes[(*free)[best]] < bytes && sz > p.slotBytes[(*free)[best]] {
+			best = j
+		}
+	}
+	if best < 0 {
+		p.slotBytes = append(p.slotBytes, bytes)
+		return len(p.slotBytes) - 1
+	}
+	s := (*free)[best]
+	*free = slices.Delete(*free, best, best+1)
+	p.slotBytes[s] = max(p.slotBytes[s], bytes)
+	return s
+}

@@ -1,0 +1,214 @@
+package engine_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/fstensor/fstensor/expr/internal/engine"
+)
+
+func TestCSEAndFolding(t *testing.T) {
+	f32 := engine.Float32
+	x := func() *engine.Node { return in(0, f32, 8) }
+	two := func() *engine.Node { return konst(f32, nil, 2) }
+	// x*2+1 built twice from distinct pointers, plus 2+3 folded.
+	lin := func() *engine.Node { return bin(engine.Add, bin(engine.Mul, x(), two()), konst(f32, nil, 1)) }
+	five := bin(engine.Add, two(), konst(f32, nil, 3))
+	tests := []struct {
+		name  string
+		roots []*engine.Node
+		want  int
+	}{
+		{"one", []*engine.Node{lin()}, 3},
+		{"shared", []*engine.Node{bin(engine.Sub, lin(), lin())}, 4},
+		{"two roots", []*engine.Node{lin(), lin()}, 3},
+		{"folded", []*engine.Node{bin(engine.Mul, x(), five)}, 2},
+		{"const root", []*engine.Node{five}, 0},
+		{"reduce of const", []*engine.Node{bin(engine.Mul, x(), red(engine.Sum, konst(f32, []int{3}, 1, 2, 3), f32, false, 0))}, 2},
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	cols := []column{randColumn(rng, f32, []int{8}, 10, 0.2)}
+	inputs := []engine.Input{{DType: f32, Shape: []int{8}}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := engine.Compile(inputs, tc.roots, engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := engine.Scheduled(p); got != tc.want {
+				t.Errorf("%d nodes evaluated per block, want %d", got, tc.want)
+			}
+			check(t, inputs, cols, tc.roots, engine.Options{}, 10, 0)
+		})
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	f32, i32 := engine.Float32, engine.Int32
+	x := in(0, f32, 3, 4)
+	cyc := &engine.Node{Op: engine.OpUnary, Fn: engine.Neg, DType: f32, Shape: []int{3, 4}}
+	cyc.Args = []*engine.Node{cyc}
+	tests := []struct {
+		name string
+		root *engine.Node
+	}{
+		{"dtypes differ", &engine.Node{Op: engine.OpBinary, Fn: engine.Add, DType: f32, Shape: []int{3, 4}, Args: []*engine.Node{x, in(1, i32, 4)}}},
+		{"no broadcast", &engine.Node{Op: engine.OpBinary, Fn: engine.Add, DType: f32, Shape: []int{3, 4}, Args: []*engine.Node{x, konst(f32, []int{3}, 1, 2, 3)}}},
+		{"wrong shape", &engine.Node{Op: engine.OpUnary, Fn: engine.Neg, DType: f32, Shape: []int{4, 3}, Args: []*engine.Node{x}}},
+		{"axis out of range", &engine.Node{Op: engine.OpReduce, Fn: engine.Sum, DType: f32, Shape: []int{3}, Axes: []int{2}, Args: []*engine.Node{x}}},
+		{"axes unsorted", &engine.Node{Op: engine.OpReduce, Fn: engine.Sum, DType: f32, Shape: []int{}, Axes: []int{1, 0}, Args: []*engine.Node{x}}},
+		{"view past the end", view(x, 1, []int{3, 4}, []int{4, 1})},
+		{"view before the start", view(x, 0, []int{2}, []int{-1})},
+		{"overflowing shape", in(0, f32, 1<<30, 1<<30, 1<<30)},
+		{"nil argument", &engine.Node{Op: engine.OpUnary, Fn: engine.Neg, DType: f32, Shape: []int{3, 4}, Args: []*engine.Node{nil}}},
+		{"cycle", cyc},
+		{"input out of range", in(5, f32, 3, 4)},
+		{"input type", in(0, i32, 3, 4)},
+		{"bool byte", &engine.Node{Op: engine.OpConst, DType: engine.Bool, Data: []byte{2}}},
+		{"const size", &engine.Node{Op: engine.OpConst, DType: f32, Shape: []int{2}, Data: []byte{1, 2, 3, 4}}},
+		{"max of empty", red(engine.Max, view(x, 0, []int{3, 0}, []int{4, 1}), f32, false, 1)},
+		{"sqrt of integers", &engine.Node{Op: engine.OpUnary, Fn: engine.Sqrt, DType: i32, Shape: []int{4}, Args: []*engine.Node{in(1, i32, 4)}}},
+		{"matmul inner", matmulNode(x, konst(f32, []int{3, 1}, 1, 2, 3))},
+		{"concat sizes", &engine.Node{Op: engine.OpConcat, DType: f32, Shape: []int{3, 5}, Axis: 1, Args: []*engine.Node{x}}},
+		{"negative size", in(0, f32, -1)},
+		{"unknown op", &engine.Node{Op: 99, DType: f32}},
+		{"invalid dtype", &engine.Node{Op: engine.OpConst, DType: 42}},
+	}
+	inputs := []engine.Input{{DType: f32, Shape: []int{3, 4}}, {DType: i32, Shape: []int{4}}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := engine.Compile(inputs, []*engine.Node{tc.root}, engine.Options{})
+			if !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("Compile: %v, want an error wrapping arrow.ErrInvalid", err)
+			}
+		})
+	}
+}
+
+func TestBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	f32 := engine.Float32
+	shape := []int{6, 5}
+	x := in(0, f32, shape...)
+	norm := red(engine.Norm, x, f32, true, 1)
+	mean := red(engine.Mean, x, f32, false, 0, 1)
+	roots := []*engine.Node{bin(engine.Div, x, norm), mean, bin(engine.Greater, x, konst(f32, nil, 0))}
+	inputs := []engine.Input{{DType: f32, Shape: shape}}
+	for _, rows := range []int{0, 1, 7, 64, 257} {
+		for _, bb := range []int{0, 1, 500, 4096} {
+			for _, w := range []int{1, 3} {
+				cols := []column{randColumn(rng, f32, shape, rows, 0.1)}
+				check(t, inputs, cols, roots, engine.Options{BlockBytes: bb, Workers: w}, rows, 8)
+			}
+		}
+	}
+}
+
+// TestWorkers checks that 1 and 3 workers write the same bytes.
+func TestWorkers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	f32 := engine.Float32
+	x := in(0, f32, 16)
+	roots := []*engine.Node{bin(engine.Div, x, red(engine.Norm, x, f32, true, 0)), red(engine.Sum, x, engine.Float64, false, 0)}
+	inputs := []engine.Input{{DType: f32, Shape: []int{16}}}
+	cols := []column{randColumn(rng, f32, []int{16}, 1000, 0.1)}
+	var outs [][][]byte
+	for _, w := range []int{1, 3} {
+		p, err := engine.Compile(inputs, roots, engine.Options{Workers: w, BlockBytes: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []engine.Column{{Values: make([]byte, 1000*64), Valid: make([]byte, 125)}, {Values: make([]byte, 8000), Valid: make([]byte, 125)}}
+		if _, err := p.Run([]engine.Column{cols[0].col}, 1000, out); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, [][]byte{out[0].Values, out[0].Valid, out[1].Values, out[1].Valid})
+	}
+	if diff := cmp.Diff(outs[0], outs[1]); diff != "" {
+		t.Errorf("workers 1 and 3 differ (-1 +3):\n%s", diff)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	i32 := engine.Int32
+	inputs := []engine.Input{{DType: i32, Shape: []int{2}}, {DType: i32, Shape: []int{2}}}
+	p, err := engine.Compile(inputs, []*engine.Node{bin(engine.Pow, in(0, i32, 2), in(1, i32, 2))}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := func(v ...int32) []byte {
+		var b []byte
+		for _, x := range v {
+			b = encode(b, i32, 0, int64(x))
+		}
+		return aligned(b)
+	}
+	base := le(2, 3, 2, 3, 2, 3)
+	exp := le(1, 2, 3, -1, 0, 0) // row 1 has a negative power
+	out := []engine.Column{{Values: aligned(make([]byte, 24)), Valid: make([]byte, 1)}}
+	_, err = p.Run([]engine.Column{{Values: base}, {Values: exp}}, 3, out)
+	if !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("negative power: %v, want an error wrapping arrow.ErrInvalid", err)
+	}
+	// The same row null is no error, and zero.
+	nulls, err := p.Run([]engine.Column{{Values: base}, {Values: exp, Valid: []byte{0b101}}}, 3, out)
+	if err != nil || nulls[0] != 1 {
+		t.Fatalf("null row: nulls %v, error %v", nulls, err)
+	}
+	if diff := cmp.Diff(le(2, 9, 0, 0, 1, 1), out[0].Values); diff != "" {
+		t.Errorf("values (-want +got):\n%s", diff)
+	}
+	// Short buffers.
+	if _, err := p.Run([]engine.Column{{Values: base}, {Values: exp[:4]}}, 3, out); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("short input: %v", err)
+	}
+	if _, err := p.Run([]engine.Column{{Values: base}}, 3, out); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("missing input: %v", err)
+	}
+	if _, err := p.Run([]engine.Column{{Values: base}, {Values: exp}}, 4, out); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("short output: %v", err)
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	f32 := engine.Float32
+	x := in(0, f32, 64)
+	roots := []*engine.Node{bin(engine.Div, x, red(engine.Norm, x, f32, true, 0)), cast(bin(engine.Greater, x, konst(f32, nil, 0.5)), engine.Int8)}
+	p, err := engine.Compile([]engine.Input{{DType: f32, Shape: []int{64}}}, roots, engine.Options{BlockBytes: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 500
+	vals := make([]float32, rows*64)
+	for i := range vals {
+		vals[i] = float32(math.Sin(float64(i)))
+	}
+	in := []engine.Column{{Values: unsafeBytes(make([]uint64, rows*32))}}
+	copy(in[0].Values, f32bytes(vals))
+	out := []engine.Column{{Values: make([]byte, rows*256), Valid: make([]byte, rows/8+1)}, {Values: make([]byte, rows*64)}}
+	allocs := testing.AllocsPerRun(10, func() {
+		if _, err := p.Run(in, rows, out); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 { // the null counts returned
+		t.Errorf("%v allocations per warm Run, want at most 1", allocs)
+	}
+	if !bytes.Equal(out[1].Values[:1], []byte{0}) && !bytes.Equal(out[1].Values[:1], []byte{1}) {
+		t.Errorf("bad bool cast %v", out[1].Values[:1])
+	}
+}
+
+func f32bytes(v []float32) []byte {
+	var b []byte
+	for _, x := range v {
+		b = encode(b, engine.Float32, float64(x), 0)
+	}
+	return b
+}

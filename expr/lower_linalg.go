@@ -1,0 +1,297 @@
+package expr
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/fstensor/fstensor/expr/internal/engine"
+	"github.com/fstensor/fstensor/metadata"
+)
+
+// nodes lowers g's operands to nodes, the Python scalars too.
+func (l *lowerer) nodes(g *gnode) ([]*engine.Node, error) {
+	ns := make([]*engine.Node, len(g.args))
+	for i, a := range g.args {
+		v, err := l.lower(a)
+		if err != nil {
+			return nil, err
+		}
+		ns[i] = l.materialize(v)
+	}
+	return ns, nil
+}
+
+// promoteAll casts ns to their promoted type.
+func promoteAll(ns []*engine.Node) engine.DType {
+	t := ns[0].DType
+	for _, n := range ns[1:] {
+		t = promoteTypes(t, n.DType)
+	}
+	for i, n := range ns {
+		ns[i] = castTo(n, t)
+	}
+	return t
+}
+
+const matmulSig = "(n?,k),(k,m?)->(n?,m?)"
+
+// matmul lowers a @ b by NumPy's rules: a 1-D a is a row vector and a
+// 1-D b a column vector, whose added axes the result drops; the batch
+// axes broadcast (as views); the element types promote (bool computes
+// in int64 and gives whether the sum is non-zero).
+func (l *lowerer) matmul(g *gnode) (*engine.Node, error) {
+	ns, err := l.nodes(g)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range ns {
+		if len(n.Shape) == 0 {
+			return nil, l.errorf(g, "matmul: Input operand %d does not have enough dimensions (has 0, gufunc core with signature %s requires 1)", i, matmulSig)
+		}
+	}
+	t := promoteAll(ns)
+	if t == engine.Bool {
+		ns[0], ns[1] = castTo(ns[0], engine.Int64), castTo(ns[1], engine.Int64)
+	}
+	a, b := ns[0], ns[1]
+	vecA, vecB := len(a.Shape) == 1, len(b.Shape) == 1
+	if vecA {
+		a = reshape(a, []int{1, a.Shape[0]})
+	}
+	if vecB {
+		b = reshape(b, []int{b.Shape[0], 1})
+	}
+	na, nb := len(a.Shape), len(b.Shape)
+	m, k, k2, n := a.Shape[na-2], a.Shape[na-1], b.Shape[nb-2], b.Shape[nb-1]
+	if k != k2 {
+		return nil, l.errorf(g, "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature %s (size %d is different from %d)", matmulSig, k2, k)
+	}
+	batch, ok := broadcast(a.Shape[:na-2], b.Shape[:nb-2])
+	if !ok {
+		remap := func(s []int) string {
+			f := metadata.FormatShape(s)
+			r := strings.TrimSuffix(metadata.FormatShape(s[:len(s)-2]), ")")
+			return f + "->" + strings.TrimSuffix(r, ",") + ",newaxis,newaxis)"
+		}
+		return nil, l.errorf(g, "operands could not be broadcast together with remapped shapes [original->remapped]: %s %s  and requested shape (%d,%d)", remap(ns[0].Shape), remap(ns[1].Shape), m, n)
+	}
+	a = broadcastTo(a, append(slices.Clone(batch), m, k))
+	b = broadcastTo(b, append(slices.Clone(batch), k, n))
+	r := &engine.Node{Op: engine.OpMatMul, Args: []*engine.Node{a, b}, DType: a.DType, Shape: append(slices.Clone(batch), m, n)}
+	shape := slices.Clone(batch)
+	if !vecA {
+		shape = append(shape, m)
+	}
+	if !vecB {
+		shape = append(shape, n)
+	}
+	r = reshape(r, shape)
+	if t == engine.Bool {
+		r = castTo(r, engine.Bool)
+	}
+	return r, nil
+}
+
+// normAxis returns axis of nd axes made non-negative, or NumPy's error.
+func (l *lowerer) normAxis(g *gnode, axis, nd int) (int, error) {
+	if axis < -nd || axis >= nd {
+		return 0, l.errorf(g, "axis %d is out of bounds for array of dimension %d", axis, nd)
+	}
+	if axis < 0 {
+		axis += nd
+	}
+	return axis, nil
+}
+
+// join lowers concatenate and stack (stack: each operand under a new
+// axis, then concatenate).
+func (l *lowerer) join(g *gnode) (*engine.Node, error) {
+	what := "concatenate"
+	if g.op == gStack {
+		what = "stack"
+	}
+	if len(g.args) == 0 {
+		return nil, l.errorf(g, "need at least one array to %s", what)
+	}
+	ns, err := l.nodes(g)
+	if err != nil {
+		return nil, err
+	}
+	axis := g.axis
+	if g.op == gStack {
+		for _, n := range ns[1:] {
+			if !slices.Equal(n.Shape, ns[0].Shape) {
+				return nil, l.errorf(g, "all input arrays must have the same shape")
+			}
+		}
+		if axis, err = l.normAxis(g, axis, len(ns[0].Shape)+1); err != nil {
+			return nil, err
+		}
+		for i, n := range ns {
+			ns[i] = reshape(n, slices.Insert(slices.Clone(n.Shape), axis, 1))
+		}
+	}
+	nd := len(ns[0].Shape)
+	if nd == 0 {
+		return nil, l.errorf(g, "zero-dimensional arrays cannot be concatenated")
+	}
+	if axis, err = l.normAxis(g, axis, nd); err != nil {
+		return nil, err
+	}
+	shape := slices.Clone(ns[0].Shape)
+	for i, n := range ns[1:] {
+		if len(n.Shape) != nd {
+			return nil, l.errorf(g, "all the input arrays must have same number of dimensions, but the array at index 0 has %d dimension(s) and the array at index %d has %d dimension(s)", nd, i+1, len(n.Shape))
+		}
+		for d := range nd {
+			if d != axis && n.Shape[d] != shape[d] {
+				return nil, l.errorf(g, "all the input array dimensions except for the concatenation axis must match exactly, but along dimension %d, the array at index 0 has size %d and the array at index %d has size %d", d, shape[d], i+1, n.Shape[d])
+			}
+		}
+		shape[axis] += n.Shape[axis]
+	}
+	if len(ns) == 1 {
+		return ns[0], nil
+	}
+	t := promoteAll(ns)
+	return &engine.Node{Op: engine.OpConcat, Args: ns, DType: t, Shape: shape, Axis: axis}, nil
+}
+
+// einsum lowers numpy.einsum of two operands: each operand as a view
+// with one axis per subscript of the whole expression (a repeated
+// subscript of one operand reads its diagonal, a missing one is a size-1
+// axis), their product, the sum over the subscripts not in the output,
+// in the output's order.
+func (l *lowerer) einsum(g *gnode) (*engine.Node, error) {
+	ns, err := l.nodes(g)
+	if err != nil {
+		return nil, err
+	}
+	ins, out, err := l.einsumSpec(g, len(ns))
+	if err != nil {
+		return nil, err
+	}
+	size := map[byte]int{}
+	for i, n := range ns {
+		if len(ins[i]) < len(n.Shape) {
+			return nil, l.errorf(g, "operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions.")
+		}
+		if len(ins[i]) > len(n.Shape) {
+			return nil, l.errorf(g, "einstein sum subscripts string contains too many subscripts for operand %d", i)
+		}
+		for j, c := range []byte(ins[i]) {
+			if s, ok := size[c]; ok && s != n.Shape[j] && s != 1 && n.Shape[j] != 1 {
+				return nil, l.errorf(g, "einsum: subscript '%c' has size %d in operand %d and %d before", c, n.Shape[j], i, s)
+			}
+			if s, ok := size[c]; !ok || s == 1 {
+				size[c] = n.Shape[j]
+			}
+		}
+	}
+	labels := out
+	for _, s := range ins {
+		for _, c := range []byte(s) {
+			if !strings.ContainsRune(labels, rune(c)) {
+				labels += string(c)
+			}
+		}
+	}
+	t := promoteAll(ns)
+	work := t
+	if t == engine.Bool {
+		work = engine.Int64
+	}
+	var prod *engine.Node
+	for i, n := range ns {
+		v := einsumView(castTo(n, work), ins[i], labels)
+		if prod == nil {
+			prod = v
+			continue
+		}
+		shape, _ := broadcast(prod.Shape, v.Shape)
+		prod = &engine.Node{Op: engine.OpBinary, Fn: engine.Mul, Args: []*engine.Node{prod, v}, DType: work, Shape: shape}
+	}
+	full := make([]int, len(labels))
+	for i := range labels {
+		full[i] = size[labels[i]]
+	}
+	prod = broadcastTo(prod, full)
+	if len(labels) > len(out) {
+		axes := make([]int, 0, len(labels)-len(out))
+		for i := len(out); i < len(labels); i++ {
+			axes = append(axes, i)
+		}
+		st := work
+		if !isFloat(st) {
+			st = etype(sumType(dtOf(st)))
+		}
+		prod = &engine.Node{Op: engine.OpReduce, Fn: engine.Sum, Args: []*engine.Node{prod}, DType: st, Shape: slices.Clone(full[:len(out)]), Axes: axes}
+	}
+	return castTo(prod, t), nil
+}
+
+// einsumView returns n, whose axes carry the subscripts in, as a view
+// with one axis per subscript of labels.
+func einsumView(n *engine.Node, in, labels string) *engine.Node {
+	base, off, st := viewOf(n)
+	shape := make([]int, len(labels))
+	strides := make([]int, len(labels))
+	for i := range labels {
+		shape[i] = 1
+		for j := range len(in) {
+			if in[j] == labels[i] {
+				shape[i] = n.Shape[j]
+				strides[i] += st[j]
+			}
+		}
+	}
+	return newView(base, off, shape, strides)
+}
+
+// einsumSpec parses einsum's subscripts for nops operands: the
+// subscripts of each operand and of the output.
+func (l *lowerer) einsumSpec(g *gnode, nops int) ([]string, string, error) {
+	spec := strings.ReplaceAll(g.name, " ", "")
+	lhs, out, explicit := strings.Cut(spec, "->")
+	if strings.Contains(spec, ".") {
+		return nil, "", l.errAt(g, arrow.ErrNotImplemented, "einsum: an ellipsis ('...') in the subscripts is not supported")
+	}
+	ins := strings.Split(lhs, ",")
+	switch {
+	case len(ins) > nops:
+		return nil, "", l.errorf(g, "more operands provided to einstein sum function than specified in the subscripts string")
+	case len(ins) < nops:
+		return nil, "", l.errorf(g, "fewer operands provided to einstein sum function than specified in the subscripts string")
+	}
+	count := map[byte]int{}
+	for _, c := range []byte(lhs + out) {
+		if c != ',' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return nil, "", l.errorf(g, "invalid subscript '%c' in einstein sum subscripts string, subscripts must be letters", c)
+		}
+	}
+	for _, s := range ins {
+		for _, c := range []byte(s) {
+			count[c]++
+		}
+	}
+	if !explicit {
+		var once []byte
+		for c, k := range count {
+			if k == 1 {
+				once = append(once, c)
+			}
+		}
+		slices.Sort(once)
+		return ins, string(once), nil
+	}
+	for i, c := range []byte(out) {
+		if count[c] == 0 {
+			return nil, "", l.errorf(g, "einstein sum subscripts string included output subscript '%c' which never appeared in an input", c)
+		}
+		if strings.IndexByte(out[:i], c) >= 0 {
+			return nil, "", l.errorf(g, "einstein sum subscripts string includes output subscript '%c' multiple times", c)
+		}
+	}
+	return ins, out, nil
+}
