@@ -100,11 +100,12 @@ type oracleRequest struct {
 
 // oracleAnswer is NumPy's result of one case.
 type oracleAnswer struct {
-	Error *string   `json:"error"`
-	Kind  string    `json:"kind"`
-	DType string    `json:"dtype"`
-	Shape []int     `json:"shape"`
-	Rows  []*string `json:"rows"`
+	Error  *string   `json:"error"`
+	Kind   string    `json:"kind"`
+	DType  string    `json:"dtype"`
+	Shape  []int     `json:"shape"`
+	Rows   []*string `json:"rows"`
+	Scales []float64 `json:"scales"`
 }
 
 // oracleData is a case's generated input: per column, the logical

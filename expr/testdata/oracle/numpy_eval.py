@@ -8,7 +8,8 @@
 # little-endian; bool as one byte), "nulls" (row numbers)}]}.
 # stdout: a JSON list, one entry per case: {"error": NumPy's message or
 # null, "kind": the exception's class, "dtype", "shape", "rows": [base64
-# of the result's elements, or null for a row where an input is null]}.
+# of the result's elements, or null for a row where an input is null],
+# "scales": [per row, see scale]}.
 #
 # The text is evaluated as Python with each column's name bound to that
 # row's tensor (a 0-D array for a plain column), the functions of the
@@ -79,23 +80,46 @@ def column(c, rows):
     return a.reshape([rows] + c["shape"])
 
 
+def scale(text, row, ns):
+    """The largest finite magnitude of the expression over the magnitudes
+    of the row's tensors in float64 (for dot(a, b), sum(|a * b|)): the
+    scale of an accumulation's rounding errors. 0 when that fails."""
+    try:
+        with np.errstate(all="ignore"):
+            ns = dict(ns, **{k: np.abs(v).astype(np.float64) for k, v in row.items()})
+            y = np.abs(np.asarray(eval(text, ns), dtype=np.float64))
+        y = y[np.isfinite(y)]
+        return float(y.max()) if y.size else 0.0
+    except Exception:
+        return 0.0
+
+
 def evaluate(case):
     rows = case["rows"]
     cols = {c["name"]: column(c, rows) for c in case["cols"]}
+    # A row is null when a column the text reads is null there.
+    try:
+        names = compile(case["text"], "<text>", "eval").co_names
+    except SyntaxError:
+        names = [c["name"] for c in case["cols"]]
     nulls = set()
     for c in case["cols"]:
-        nulls.update(c.get("nulls") or [])
+        n = c["name"]
+        if n in names or '"%s"' % n in case["text"] or "'%s'" % n in case["text"]:
+            nulls.update(c.get("nulls") or [])
     d = case.get("dir") or "."
-    res = {"error": None, "dtype": None, "shape": None, "rows": []}
+    res = {"error": None, "dtype": None, "shape": None, "rows": [], "scales": []}
     try:
         for i in range(rows):
             if i in nulls:
                 res["rows"].append(None)
+                res["scales"].append(0)
                 continue
             row = {k: v[i, ...] for k, v in cols.items()}
             ns = dict(NS, col=lambda name: row[name], load=lambda f: np.load(os.path.join(d, f)))
             ns.update(row)
             y = np.asarray(eval(case["text"], ns))
+            res["scales"].append(scale(case["text"], row, ns))
             res["dtype"] = str(y.dtype)
             res["shape"] = list(y.shape)
             if y.dtype == np.bool_:
