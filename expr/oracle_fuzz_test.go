@@ -167,11 +167,16 @@ func (r *oracleFuzzBytes) next(n int) int {
 }
 
 // oracleNode is a generated sub-expression: its text, the shape of its
-// value and its kind ('b' bool, 'i' integer, 'f' float).
+// value and its kind ('b' bool, 'i' integer, 'f' float). An inexact node
+// is a float that expr and NumPy may round differently (exp, tanh, float
+// sums and means): no comparison, floor, sign, floor division, remainder,
+// argmax, any or all is taken of it, whose results would differ by more
+// than a rounding, and no exp or tanh, which would amplify one.
 type oracleNode struct {
-	text  string
-	shape []int
-	kind  byte
+	text    string
+	shape   []int
+	kind    byte
+	inexact bool
 }
 
 // oracleKindOf is the kind of a NumPy dtype.
@@ -291,7 +296,12 @@ func (g *oracleGenerator) expr(depth int) oracleNode {
 	}
 	x := g.expr(depth - 1)
 	t := []string{"float32", "int16", "uint8", "float64"}[g.r.next(4)]
-	return oracleNode{text: "(" + x.text + ").astype(" + t + ")", shape: x.shape, kind: oracleKindOf(t)}
+	if oracleKindOf(t) != 'f' && (x.kind == 'f' || !slices.ContainsFunc(g.cols, func(c oracleCol) bool { return c.name == x.text })) {
+		// NumPy leaves a float out of an integer type's range to the
+		// platform, and integers of two columns may promote to float64.
+		t = "float32"
+	}
+	return oracleNode{text: "(" + x.text + ").astype(" + t + ")", shape: x.shape, kind: oracleKindOf(t), inexact: x.inexact}
 }
 
 // operand is the right operand of a binary operation with x: a
@@ -315,11 +325,15 @@ func (g *oracleGenerator) binary(depth int) oracleNode {
 		kind = 'f'
 	}
 	op := []string{"+", "-", "*", "/", "<", ">=", "==", "minimum", "maximum", "&", "//", "%"}[g.r.next(12)]
+	inexact := x.inexact || y.inexact
+	if inexact && op != "+" && op != "*" && op != "/" && op != "minimum" && op != "maximum" {
+		op = "-"
+	}
 	switch op {
 	case "<", ">=", "==":
 		return oracleNode{text: "(" + x.text + " " + op + " " + y.text + ")", shape: s, kind: 'b'}
 	case "minimum", "maximum":
-		return oracleNode{text: op + "(" + x.text + ", " + y.text + ")", shape: s, kind: kind}
+		return oracleNode{text: op + "(" + x.text + ", " + y.text + ")", shape: s, kind: kind, inexact: inexact}
 	case "&":
 		if kind == 'f' {
 			op = "*"
@@ -337,7 +351,7 @@ func (g *oracleGenerator) binary(depth int) oracleNode {
 	} else if kind == 'b' {
 		kind = 'i'
 	}
-	return oracleNode{text: "(" + x.text + " " + op + " " + y.text + ")", shape: s, kind: kind}
+	return oracleNode{text: "(" + x.text + " " + op + " " + y.text + ")", shape: s, kind: kind, inexact: inexact}
 }
 
 // unary is a negation or an element-wise function.
@@ -346,15 +360,19 @@ func (g *oracleGenerator) unary(depth int) oracleNode {
 	if x.kind == 'b' {
 		return oracleNode{text: "~" + x.text, shape: x.shape, kind: 'b'}
 	}
-	switch f := []string{"-", "abs", "square", "tanh", "exp", "isnan", "sign", "floor"}[g.r.next(8)]; f {
+	f := []string{"-", "abs", "square", "tanh", "exp", "isnan", "sign", "floor"}[g.r.next(8)]
+	if x.inexact && (f == "sign" || f == "floor" || f == "exp" || f == "tanh") {
+		f = "abs" // exp and tanh would amplify a rounding difference
+	}
+	switch f {
 	case "-":
-		return oracleNode{text: "(-" + x.text + ")", shape: x.shape, kind: x.kind}
+		return oracleNode{text: "(-" + x.text + ")", shape: x.shape, kind: x.kind, inexact: x.inexact}
 	case "tanh", "exp":
-		return oracleNode{text: f + "(" + x.text + ")", shape: x.shape, kind: 'f'}
+		return oracleNode{text: f + "(" + x.text + ")", shape: x.shape, kind: 'f', inexact: true}
 	case "isnan":
 		return oracleNode{text: f + "(" + x.text + ")", shape: x.shape, kind: 'b'}
 	default:
-		return oracleNode{text: f + "(" + x.text + ")", shape: x.shape, kind: x.kind}
+		return oracleNode{text: f + "(" + x.text + ")", shape: x.shape, kind: x.kind, inexact: x.inexact}
 	}
 }
 
@@ -362,14 +380,18 @@ func (g *oracleGenerator) unary(depth int) oracleNode {
 func (g *oracleGenerator) reduce(depth int) oracleNode {
 	x := g.expr(depth - 1)
 	f := []string{"sum", "max", "min", "mean", "any", "all", "argmax"}[g.r.next(7)]
-	kind := x.kind
+	if x.inexact && (f == "any" || f == "all" || f == "argmax") {
+		f = "max"
+	}
+	kind, inexact := x.kind, x.inexact
 	switch f {
 	case "sum":
 		if kind == 'b' {
 			kind = 'i'
 		}
+		inexact = inexact || kind == 'f'
 	case "mean":
-		kind = 'f'
+		kind, inexact = 'f', true
 	case "any", "all":
 		kind = 'b'
 	case "argmax":
@@ -403,7 +425,7 @@ func (g *oracleGenerator) reduce(depth int) oracleNode {
 	if shape == nil {
 		shape = []int{}
 	}
-	return oracleNode{text: "(" + x.text + ")." + f + "(" + args + ")", shape: shape, kind: kind}
+	return oracleNode{text: "(" + x.text + ")." + f + "(" + args + ")", shape: shape, kind: kind, inexact: inexact}
 }
 
 // view transposes, flips, slices or adds an axis.
@@ -414,30 +436,33 @@ func (g *oracleGenerator) view(depth int) oracleNode {
 	case 0:
 		t := slices.Clone(s)
 		slices.Reverse(t)
-		return oracleNode{text: "(" + x.text + ").T", shape: t, kind: x.kind}
+		return oracleNode{text: "(" + x.text + ").T", shape: t, kind: x.kind, inexact: x.inexact}
 	case 1:
 		if len(s) > 0 {
-			return oracleNode{text: "(" + x.text + ")[::-1]", shape: s, kind: x.kind}
+			return oracleNode{text: "(" + x.text + ")[::-1]", shape: s, kind: x.kind, inexact: x.inexact}
 		}
 	case 2:
 		if len(s) > 0 && s[0] > 1 {
-			return oracleNode{text: "(" + x.text + ")[1:]", shape: append([]int{s[0] - 1}, s[1:]...), kind: x.kind}
+			return oracleNode{text: "(" + x.text + ")[1:]", shape: append([]int{s[0] - 1}, s[1:]...), kind: x.kind, inexact: x.inexact}
 		}
 	}
-	return oracleNode{text: "(" + x.text + ")[None]", shape: append([]int{1}, s...), kind: x.kind}
+	return oracleNode{text: "(" + x.text + ")[None]", shape: append([]int{1}, s...), kind: x.kind, inexact: x.inexact}
 }
 
 // where selects between two sub-expressions by a comparison.
 func (g *oracleGenerator) where(depth int) oracleNode {
 	c := g.expr(depth - 1)
+	if c.inexact {
+		c = g.leaf()
+	}
 	if c.kind != 'b' {
 		c = oracleNode{text: "(" + c.text + " > 0)", shape: c.shape, kind: 'b'}
 	}
 	x, s := g.operand(depth, c)
-	y, s2 := g.operand(depth, oracleNode{shape: s, kind: x.kind})
+	y, s2 := g.operand(depth, oracleNode{shape: s, kind: x.kind, inexact: x.inexact})
 	kind := max(x.kind, y.kind)
 	if x.kind == 'f' || y.kind == 'f' {
 		kind = 'f'
 	}
-	return oracleNode{text: "where(" + c.text + ", " + x.text + ", " + y.text + ")", shape: s2, kind: kind}
+	return oracleNode{text: "where(" + c.text + ", " + x.text + ", " + y.text + ")", shape: s2, kind: kind, inexact: x.inexact || y.inexact}
 }

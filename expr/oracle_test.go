@@ -55,6 +55,10 @@ import (
 //     einsum (the order of accumulation differs: expr accumulates floats
 //     in float64 or in the search kernels' 32 partial sums, NumPy
 //     pairwise in the input's type).
+//
+// An ULP is the result type's, or that of the least precise float type
+// the expression may compute in when that is coarser (oracleCaseEps):
+// the ULP of float32 for float32 inputs whose result is float64.
 
 // oracleResult is a result column read back: its elements in logical
 // order, each as the little-endian bits of its width, per row (nil for
@@ -221,8 +225,9 @@ func oracleOrdered(dtype string, bits uint64) int64 {
 }
 
 // oracleMatch reports whether got matches NumPy's want (elements of
-// dtype) under tol, with mag the magnitude of oracleAccum.
-func oracleMatch(dtype string, tol oracleTolerance, want, got uint64, mag float64) bool {
+// dtype) under tol, with mag the magnitude of oracleAccum and eps the
+// epsilon of an ULP (oracleCaseEps).
+func oracleMatch(dtype string, tol oracleTolerance, want, got uint64, mag, eps float64) bool {
 	wf, isFloat := oracleFloat(dtype, want)
 	if !isFloat {
 		return want == got
@@ -237,11 +242,33 @@ func oracleMatch(dtype string, tol oracleTolerance, want, got uint64, mag float6
 		return true
 	case tol <= oracleExactZeros || math.IsInf(wf, 0) || math.IsInf(gf, 0):
 		return false
-	case tol == oracleULP:
+	case tol == oracleULP && eps == oracleEps(dtype):
 		d := oracleOrdered(dtype, want) - oracleOrdered(dtype, got)
 		return d >= -2 && d <= 2
+	case tol == oracleULP:
+		return math.Abs(wf-gf) <= 2*eps*math.Abs(wf)
 	}
-	return math.Abs(wf-gf) <= 16*oracleEps(dtype)*max(math.Abs(wf), mag)
+	return math.Abs(wf-gf) <= 16*eps*max(math.Abs(wf), mag)
+}
+
+// oracleCaseEps is the epsilon of the least precise float type a case
+// may compute in: its result's, and that of every dtype its inputs have
+// or its text names, where bool and 8-bit integers count as float16 and
+// 16-bit integers as float32 (NumPy computes sqrt, exp... of them in
+// those types).
+func oracleCaseEps(result, text string, cols []oracleCol) float64 {
+	eps := 0.0
+	if oracleIsFloat(result) {
+		eps = oracleEps(result)
+	}
+	computes := map[string]string{"bool": "float16", "int8": "float16", "uint8": "float16", "int16": "float32",
+		"uint16": "float32", "float16": "float16", "float32": "float32"}
+	for dt, ft := range computes {
+		if strings.Contains(text, dt) || slices.ContainsFunc(cols, func(c oracleCol) bool { return c.dtype == dt }) {
+			eps = max(eps, oracleEps(ft))
+		}
+	}
+	return eps
 }
 
 // oracleCheck evaluates one case with expr and returns the ways it
@@ -319,12 +346,16 @@ func oracleCheck(t testing.TB, c oracleCase, d oracleData, want oracleAnswer) []
 	if c.loose && tol == oracleULP {
 		tol = oracleAccum
 	}
-	return append(problems, oracleCompareRows(tol, d, want, got)...)
+	eps := oracleEps(want.DType)
+	if tol > oracleExactZeros {
+		eps = oracleCaseEps(want.DType, c.text, c.cols)
+	}
+	return append(problems, oracleCompareRows(tol, eps, d, want, got)...)
 }
 
 // oracleCompareRows compares the values and null rows of a result with
 // NumPy's: the first differing element of each row.
-func oracleCompareRows(tol oracleTolerance, d oracleData, want oracleAnswer, got oracleResult) []string {
+func oracleCompareRows(tol oracleTolerance, eps float64, d oracleData, want oracleAnswer, got oracleResult) []string {
 	var problems []string
 	if len(got.rows) != len(want.Rows) {
 		return []string{fmt.Sprintf("%d result rows, NumPy %d", len(got.rows), len(want.Rows))}
@@ -355,7 +386,7 @@ func oracleCompareRows(tol oracleTolerance, d oracleData, want oracleAnswer, got
 			}
 		}
 		for j, w := range wv {
-			if g := got.rows[i][j]; !oracleMatch(want.DType, tol, w, g, mag) {
+			if g := got.rows[i][j]; !oracleMatch(want.DType, tol, w, g, mag, eps) {
 				problems = append(problems, fmt.Sprintf("row %d element %d: %s, NumPy %s", i, j, oracleFormat(want.DType, g), oracleFormat(want.DType, w)))
 				break
 			}
