@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
@@ -278,7 +279,7 @@ func oracleCheck(t testing.TB, c oracleCase, d oracleData, want oracleAnswer) []
 	defer mem.AssertSize(t, 0)
 	rec := d.record(t)
 	defer rec.Release()
-	opts := []expr.Option{expr.WithAllocator(mem)}
+	opts := []expr.Option{expr.WithAllocator(mem), expr.WithLoad(oracleLoad)}
 	if slices.ContainsFunc(c.cols, func(c oracleCol) bool { return c.name == "x" }) {
 		opts = append(opts, expr.WithInput("x"))
 	}
@@ -401,6 +402,39 @@ func oracleFormat(dtype string, bits uint64) string {
 		return fmt.Sprintf("%v (%#x)", f, bits)
 	}
 	return fmt.Sprintf("%#x", bits)
+}
+
+// oracleLoad reads the constant of load(name) from testdata/oracle.
+func oracleLoad(name string) (expr.Const, error) {
+	f, err := os.Open(filepath.Join("testdata", "oracle", filepath.Base(name)))
+	if err != nil {
+		return expr.Const{}, err
+	}
+	defer f.Close()
+	a, err := npy.ReadTensor(f)
+	if err != nil {
+		return expr.Const{}, err
+	}
+	defer a.Release()
+	switch a.TensorType().ElemType().ID() {
+	case arrow.INT16:
+		return oracleConst[int16](a)
+	case arrow.FLOAT32:
+		return oracleConst[float32](a)
+	case arrow.FLOAT64:
+		return oracleConst[float64](a)
+	}
+	return expr.Const{}, fmt.Errorf("%s: %v elements", name, a.TensorType().ElemType())
+}
+
+// oracleConst is the one tensor of a as a constant.
+func oracleConst[T int16 | float32 | float64](a *fixedshape.Array) (expr.Const, error) {
+	c, err := fixedshape.ColumnOf[T](a)
+	if err != nil {
+		return expr.Const{}, err
+	}
+	t := c.Tensor(0)
+	return expr.Array(t.Shape(), t.AppendLogical(nil)), nil
 }
 
 // oracleAsk runs numpy_eval.py once over every request.
