@@ -23,6 +23,8 @@ func FuzzCompile(f *testing.F) {
 		"x", "a * 2", "norm(a, axis=-1)", "a.mean()", `col("a b").T`, "n + 1", "v.max()", "v[:1]",
 		"x.sum(axis=0)", "a + n", `col('a b')[0]`, "dot(a, [1.0, 0, 2])", "n * [1, 2]", "col(", `col("`,
 		"unknown", "np.x", "v.astype(float32).mean(axis=(0, 1))",
+		"a - a.mean()", "a @ a.T", "where(a > 0, a, n)", "concatenate((a, col('a b').T), axis=0)",
+		"einsum('ij,kj->ik', a, a)", "norm(a - col('a b').T, axis=-1)", "(a * n).sum(axis=0).max()",
 	} {
 		f.Add(s, true)
 		f.Add(s, false)

@@ -146,9 +146,16 @@ func (c Const) appendText(b []byte) []byte {
 	if c.typed {
 		b = append(append(b, c.dt.String()...), '(')
 	}
-	if len(c.shape) == 0 {
+	switch {
+	case c.err != nil:
+		// values that do not fill the shape (Check reports it): a flat list
+		d := c
+		d.shape = []int{len(c.f) + len(c.i)}
+		k := 0
+		b = d.appendNested(b, 0, &k)
+	case len(c.shape) == 0:
 		b = c.appendElem(b, 0)
-	} else {
+	default:
 		k := 0
 		b = c.appendNested(b, 0, &k)
 	}

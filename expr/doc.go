@@ -1,7 +1,8 @@
 // Package expr describes new tensor columns as lazy NumPy-style
-// expressions over an input column (crops, channels, transposed layouts,
-// reshaped views, then element-wise arithmetic and reductions) and
-// evaluates them in one pass at memory speed.
+// expressions over the columns of a record batch (crops, channels,
+// transposed layouts, reshaped views, element-wise arithmetic,
+// comparisons, reductions, matmul, several columns) and evaluates them in
+// one pass at memory speed.
 //
 // # Entry points
 //
@@ -17,9 +18,14 @@
 // In the text, x is the column of WithInput (or the only tensor column),
 // any other identifier names a column, col("a name") any column; a column
 // may be fixed-shape, variable-shape or plain numeric (one number per row,
-// read as a 0-D tensor). Reading two columns is not supported yet
-// (arrow.ErrNotImplemented). Options: WithInput, WithName, WithAllocator,
-// WithWorkers, WithRelabel.
+// read as a 0-D tensor). Options: WithInput, WithName, WithLoad,
+// WithAllocator, WithWorkers, WithRelabel.
+//
+// An expression that is one chain over one column (views, then
+// element-wise work with constants, then at most one reduction: the
+// language of the sections below) runs through a Plan. Every other
+// expression is a graph (see Graph expressions) and runs in the engine,
+// which evaluates blocks of rows with every intermediate in cache.
 //
 // Beneath it, and for callers that hold one tensor column: Parse and the
 // constructors make an Expr; CompilePlan lowers it to a Plan over
@@ -32,7 +38,8 @@
 //
 // # Overview
 //
-// An Expr is an immutable chain over an input tensor type: Subscript (NumPy
+// An Expr is an immutable chain over an input tensor type (or a graph,
+// see Graph expressions): Subscript (NumPy
 // basic indexing: Slice, Index, new axes, ellipsis), Transpose and Reshape.
 // Constructors infer the result's logical shape, dimension names and
 // element type at once, without data; an invalid argument makes an
@@ -82,8 +89,9 @@
 //
 // Reductions also read as functions (`sum(x, axis=1)`, `np.max(x)`). Axis
 // numbers are logical axes of one tensor; the row axis is not addressable.
-// A view operation after a computing one, a second reduction and an
-// expression reading x twice are refused.
+// A chain built in Go on Input refuses a view operation after a computing
+// one and a second reduction (its Check fails); the text, and graphs built
+// on X and Col, take them (see Graph expressions).
 //
 // Result element types are NumPy 2's (NEP 50): a Python scalar is weak,
 // so uint8 * 2 stays uint8 (wrapping around) and a Python integer out of
@@ -155,6 +163,65 @@
 // A row whose shape the expression fails on (the max of an empty row, a
 // constant that does not broadcast against it) fails the call, naming the
 // row and its shape.
+//
+// # Graph expressions
+//
+// The text reads any sub-expression any number of times and combines
+// expressions of one or several columns, with Python's precedence:
+//
+//	a + b  a - b  a * b  a / b  a // b  a % b  a ** b  -a  a @ b
+//	a < b  a <= b  a > b  a >= b  a == b  a != b      (bool tensors)
+//	a & b  a | b  a ^ b  ~a                           (integers and bool)
+//	where(c, a, b)  minimum(a, b)  maximum(a, b)
+//	exp log log1p expm1 tanh floor ceil round sign square isnan isfinite abs sqrt
+//	a.any()  a.all(axis=0)  and the reductions above, anywhere and nested
+//	dot(a, b)  cosine(a, b)  l2(a, b)  sqeuclidean(a, b)
+//	concatenate((a, b), axis=k)  stack((a, b), axis=k)  einsum("ij,jk->ik", a, b)
+//	(a * 2).T[0]  a.reshape(2, -1)  a.astype(float32)  views after computing
+//	load("W.npy")                                      a constant of WithLoad
+//
+// with NumPy's broadcasting between the tensors of one row, per-row
+// numbers (plain columns) and constants. Types follow NumPy 2: a Python
+// scalar is weak (NEP 50, as above), while tensors, constant tensors and
+// plain columns (0-D arrays, not weak) promote as arrays (int8 with uint8
+// gives int16, int64 with uint64 float64, float16 with int16 float32);
+// comparisons give bool; / of integers float64; & | ^ ~ take integers
+// and bool only; bool + bool is logical or, bool * bool logical and, and
+// bool - bool NumPy's error; exp and the other float functions of
+// integers compute in the smallest float that holds them; floor, ceil and
+// round keep integers. Matmul follows numpy.matmul (1-D operands promoted
+// and their axis removed, batch axes broadcast; integers wrap around);
+// einsum takes two operands with explicit or implicit output subscripts
+// (no ellipsis) and sums in the operands' promoted type. Similarities
+// between two tensors take tensors of one shape (or shapes that
+// broadcast), with the result types of Similarity.
+//
+// In Go, X (the input column) and Col (a column by name) start graph
+// expressions, which Binary, Call, Where, MatMul, Concatenate, Stack,
+// Einsum, SimilarityOf, Lit (a constant operand), Load and every
+// constructor above (Subscript, Transpose, Reshape, Astype, Clip, Abs,
+// Sqrt, Reduce, Similarity, Arith) extend; their String parses back to an
+// Equal expression (Parse with a nil x). A graph is typed by Compile
+// (CompileExpr) against the schema: before that its Metadata is the zero
+// Metadata and its ElemType nil. Compile decides every NumPy rule before
+// data (promotion, broadcast shapes, axes, index arithmetic, the matmul
+// and einsum rules) and fails with NumPy's words at the offending
+// operator: "operands could not be broadcast together with shapes (3,4)
+// (5,)", "matmul: Input operand 1 has a mismatch in its core dimension
+// 0, ...".
+//
+// Graphs read fixed-shape tensor columns (a permuted layout is read
+// through its permutation, no copy) and plain numeric or bool columns; a
+// graph naming a variable-shape column fails with an error wrapping
+// arrow.ErrNotImplemented (chains over one variable-shape column run per
+// row shape, as below). A row is null in the result when any column the
+// graph reads is null there. Graph results carry no dimension names.
+// Program.Eval evaluates a graph over a record batch; EvalColumn takes
+// graphs that read one column. Program.Graph tells a graph program from
+// a chain; Fuse makes several graph programs of one schema the roots of
+// one engine program, which reads each column once per batch and
+// computes their common sub-expressions once (fstensor eval fuses its
+// -e NAME=EXPR outputs so).
 //
 // # Layout
 //

@@ -11,16 +11,22 @@ import (
 	"github.com/fstensor/fstensor/stride"
 )
 
-// Expr is an immutable, lazily evaluated tensor expression: an input
-// tensor type and a chain of NumPy-style operations on it: views, then
-// element-wise operations and at most one reduction. Its result
-// metadata and element type are known as soon as it is built; no data is
-// touched until Eval. Expressions are safe for concurrent use.
+// Expr is an immutable, lazily evaluated tensor expression: either a
+// chain over an input tensor type (Input, InputOf), views then
+// element-wise operations and at most one reduction, whose result
+// metadata and element type are known as soon as it is built; or a graph
+// over columns (X, Col: any operations, reuse, several columns; see the
+// package doc), typed when Compile binds it to a schema, whose Metadata
+// is the zero Metadata and ElemType nil until then. No data is touched
+// until evaluation. Expressions are safe for concurrent use.
 //
 // The interface is sealed: the constructors of this package (Input,
-// InputOf, Subscript, Slice, Index, Transpose, Reshape, Astype, Arith,
-// ArithLeft, Clip, Abs, Sqrt, Reduce, ReduceDdof, Similarity, Parse)
-// make every Expr.
+// InputOf, X, Col, Lit, Load, Subscript, Slice, Index, Transpose,
+// Reshape, Astype, Arith, ArithLeft, Binary, Call, Where, Clip, Abs,
+// Sqrt, Reduce, ReduceDdof, Similarity, SimilarityOf, MatMul,
+// Concatenate, Stack, Einsum, Parse) make every Expr. A constructor
+// given a graph makes a graph; Arith with an operator beyond Div, and
+// Reduce with AnyTrue or AllTrue, make graphs of chains too.
 type Expr interface {
 	// String returns the canonical text form, which Parse reads back
 	// to an equal expression (Equal). The input prints as `x`.
@@ -415,8 +421,8 @@ func reshapeNames(old []int, names []string, shape []int) []string {
 }
 
 // Equal reports whether a and b are the same expression: the same input
-// (element type and metadata) and the same operations with the same
-// arguments as written. Expressions that only compute the same result,
+// (element type and metadata; for graphs, the same columns) and the same
+// operations with the same arguments as written. Expressions that only compute the same result,
 // such as `x.T` and `x.transpose(1, 0)`, are not equal.
 func Equal(a, b Expr) bool {
 	x, y := a.node(), b.node()

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -25,6 +26,9 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	root, err := l.node(g)
 	if err != nil {
 		return nil, err
+	}
+	if len(l.cols) == 0 {
+		return nil, l.errorf(&gnode{pos: 0}, "the expression reads no column")
 	}
 	dt, err := resultType(root)
 	if err != nil {
@@ -112,4 +116,94 @@ func (p *Program) evalOne(arr arrow.Array) (arrow.Array, error) {
 		return nil, err
 	}
 	return res[0], nil
+}
+
+// Graph reports whether p evaluates a graph expression in the engine,
+// rather than a chain through a Plan or a VarPlan (see Compile).
+func (p *Program) Graph() bool { return p.graph != nil }
+
+// Fuse returns one Program that evaluates the graph programs progs,
+// compiled for one schema, in one pass: its Schema has their result
+// fields, in order, and its Eval reads each input column once per batch
+// and computes a sub-expression common to several programs once. It
+// takes the evaluation options of progs[0] (WithAllocator, WithWorkers).
+// Its EvalColumn takes a program that reads one column and has one
+// result only. Fuse fails with an error wrapping arrow.ErrInvalid when
+// progs is empty, a program is not a graph (Graph), or the programs were
+// compiled for schemas that differ.
+func Fuse(progs ...*Program) (*Program, error) {
+	if len(progs) == 0 {
+		return nil, errorf("Fuse: no program")
+	}
+	o, err := config(progs[0].opts)
+	if err != nil {
+		return nil, err
+	}
+	gp := &graphProgram{}
+	index := map[int]int{} // schema column -> fused input
+	var fields []arrow.Field
+	for k, p := range progs {
+		if p.graph == nil {
+			return nil, errorf("Fuse: program %d evaluates a chain, not a graph", k)
+		}
+		if !p.in.Equal(progs[0].in) {
+			return nil, errorf("Fuse: program %d was compiled for another schema", k)
+		}
+		remap := make([]int, len(p.graph.cols))
+		for i, c := range p.graph.cols {
+			j, ok := index[c]
+			if !ok {
+				j = len(gp.cols)
+				index[c] = j
+				gp.cols = append(gp.cols, c)
+				gp.inputs = append(gp.inputs, p.graph.inputs[i])
+				gp.inTypes = append(gp.inTypes, p.graph.inTypes[i])
+			}
+			remap[i] = j
+		}
+		memo := map[*engine.Node]*engine.Node{}
+		for _, r := range p.graph.roots {
+			gp.roots = append(gp.roots, renumber(r, remap, memo))
+		}
+		fields = append(fields, p.schema.Fields()...)
+	}
+	if err := gp.compile(o); err != nil {
+		return nil, err
+	}
+	first := progs[0]
+	return &Program{in: first.in, col: first.col, inType: first.inType, viaX: first.viaX, graph: gp, opts: first.opts,
+		schema: arrow.NewSchema(fields, nil)}, nil
+}
+
+// renumber returns n with the inputs it reads renumbered by remap
+// (copies of the nodes above an input; others shared).
+func renumber(n *engine.Node, remap []int, memo map[*engine.Node]*engine.Node) *engine.Node {
+	if m, ok := memo[n]; ok {
+		return m
+	}
+	m := n
+	if n.Op == engine.OpInput {
+		if remap[n.Input] != n.Input {
+			c := *n
+			c.Input = remap[n.Input]
+			m = &c
+		}
+	} else {
+		var args []*engine.Node
+		for i, a := range n.Args {
+			if b := renumber(a, remap, memo); b != a {
+				if args == nil {
+					args = slices.Clone(n.Args)
+				}
+				args[i] = b
+			}
+		}
+		if args != nil {
+			c := *n
+			c.Args = args
+			m = &c
+		}
+	}
+	memo[n] = m
+	return m
 }

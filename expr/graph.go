@@ -58,10 +58,20 @@ type gnode struct {
 	metric search.Metric
 	axis   int // gConcat, gStack
 	pos    int
+	err    error // built in Go: the first Check error of the operands
 }
 
-// graphNode wraps g as an Expr.
-func graphNode(g *gnode) Expr { return &node{g: g} }
+// graphNode wraps g as an Expr whose Check reports g.err, or the error
+// of a constant of g (one whose values do not fill its shape).
+func graphNode(g *gnode) Expr {
+	err := g.err
+	for _, c := range []Const{g.c, g.c2} {
+		if err == nil {
+			err = c.err
+		}
+	}
+	return &node{g: g, err: err}
+}
 
 // graphOf returns the graph of e: its own for a graph expression, and
 // the equivalent graph over x for a chain (nil for nil).
@@ -151,6 +161,9 @@ func gmake(op gop, args ...Expr) *gnode {
 	g := &gnode{op: op, pos: -1, args: make([]*gnode, len(args))}
 	for i, a := range args {
 		g.args[i] = graphOf(a)
+		if g.err == nil {
+			g.err = Check(a)
+		}
 	}
 	return g
 }

@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,8 +47,16 @@ func graphBatch(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
 	add(fromSlice(mustFixed(t, u8, 2, 3), []uint8{1, 2, 3, 4, 5, 6, 250, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, valid))
 	// physical (3, 2): the transpose of logical [[1, 2, 3], [4, 5, 6]]
 	add(fromSlice(perm, []float32{1, 4, 2, 5, 3, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, valid))
+	// a 0-D column, and a 3-cycle permutation: physical arange(8) of
+	// (2, 2, 2) is logical [0, 4, 1, 5, 2, 6, 3, 7]
+	add(fromSlice(mustFixed(t, f32), []float32{2, -1, 0}, valid))
+	cyc, err := fixedshape.NewType(arrow.PrimitiveTypes.Int16, metadata.MustNew([]int{2, 2, 2}, nil, []int{1, 2, 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(fromSlice(cyc, []int16{0, 1, 2, 3, 4, 5, 6, 7, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, valid))
 	var fields []arrow.Field
-	for k, name := range []string{"a", "b", "v", "s", "i", "u", "p"} {
+	for k, name := range []string{"a", "b", "v", "s", "i", "u", "p", "z", "c"} {
 		fields = append(fields, arrow.Field{Name: name, Type: cols[k].DataType(), Nullable: true})
 	}
 	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 3)
@@ -125,12 +134,16 @@ func TestGraphEval(t *testing.T) {
 			[]float64{1, 2, 3, 4, 5, 6, 1, 1, 1, 2, 2, 2, -1, 0, 1, 2, 3, 4, 0, 1, 0, 1, 0, 1}},
 		{"stack", "stack((v, v), axis=1)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3,2]]>", []float64{1, 1, 2, 2, 3, 3, 0, 0, 0, 0, 1, 1}},
 		{"einsum", "einsum('ij,j->i', a, v)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2]]>", []float64{14, 32, 1, 4}},
+		{"einsum as a matmul", "einsum('ij,kj->ik', a, a)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,2]]>", []float64{14, 32, 32, 77, 2, 2, 2, 29}},
 		{"view after computing", "(a * 2).T[0]", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2]]>", []float64{2, 8, -2, 4}},
 		{"array promotion", "i + u", "extension<arrow.fixed_shape_tensor[value_type=int16, shape=[2,3]]>", []float64{2, 4, 6, 8, 10, 12, 249, 0, 1, 2, 3, 4}},
 		{"count", "(a > 2).sum()", "int64", []float64{4, 2}},
 		{"any", "(a > 5).any()", "bool", []float64{1, 0}},
 		{"floor division", "a // 2", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{0, 1, 1, 2, 2, 3, -1, 0, 0, 1, 1, 2}},
 		{"minimum", "minimum(a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 1, 1, 2, 2, 2, -1, 0, 0, 1, 0, 1}},
+		{"0-D column", "v * z + z", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{4, 6, 8, -1, -1, -2}},
+		{"3-cycle permutation", "c[0] * 2 + c.sum(axis=(0, 1))", "extension<arrow.fixed_shape_tensor[value_type=int64, shape=[2,2]]>", []float64{6, 30, 8, 32, 36, 12, 34, 10}},
+		{"non-square matmul", "a.T @ a[:, :2]", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3,2]]>", []float64{17, 22, 22, 29, 27, 36, 5, 6, 6, 9, 7, 12}},
 		{"permuted input", "p - a", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{0, 0, 0, 0, 0, 0, 1, 0, -1, -2, -3, -4}},
 		{"permuted input transposed", "p.T[2] * 1", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2]]>", []float64{3, 6, 0, 0}},
 	}
@@ -177,15 +190,21 @@ func TestGraphErrors(t *testing.T) {
 		{"boolean subtract", "(a > 1) - (b > 1)", "numpy boolean subtract", 8},
 		{"concatenate sizes", "concatenate((a, v), axis=0)", "all the input arrays must have same number of dimensions", 27},
 		{"stack shapes", "stack((a, b[0]))", "all input arrays must have the same shape", 16},
-		{"unknown column", "a + c", `unknown column "c": the schema has columns "a", "b"`, 4},
+		{"unknown column", "a + d", `unknown column "d": the schema has columns "a", "b"`, 4},
 		{"no load", `a @ load("W.npy")`, "load(\"W.npy\") needs the WithLoad option", 17},
 		{"einsum output", "einsum('ij,j->k', a, v)", "einstein sum subscripts string included output subscript 'k' which never appeared in an input", 23},
 		{"weak integer out of range", "u + 300", "Python integer 300 out of bounds for uint8", 2},
+		{"a view out of bounds after computing", "(a * 2)[2]", "index 2 is out of bounds for axis 0 with size 2", 10},
 	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	rec := graphBatch(t, mem)
 	defer rec.Release()
+	t.Run("size-0 result", func(t *testing.T) {
+		if _, err := expr.Compile("a[:, :0] * b[:, :0]", rec.Schema()); !errors.Is(err, arrow.ErrNotImplemented) {
+			t.Errorf("got %v, want an error wrapping arrow.ErrNotImplemented (fixedshape cannot hold it)", err)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := expr.Compile(tt.text, rec.Schema())
@@ -247,5 +266,51 @@ func TestGraphLoadAndBuilder(t *testing.T) {
 		-1, 0, 1, float64(float32(2) / 11), float64(float32(3) / 11), float64(float32(4) / 11)}
 	if diff := cmp.Diff(want, eval(t, p)); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", e, diff)
+	}
+}
+
+// TestFuse evaluates three graph programs fused into one and compares
+// each result with the program's own; a chain program cannot be fused.
+func TestFuse(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := graphBatch(t, mem)
+	defer rec.Release()
+	var progs []*expr.Program
+	for k, text := range []string{"a - b", "(b - a).sum()", "dot(a[0], v) * s"} {
+		p, err := expr.Compile(text, rec.Schema(), expr.WithAllocator(mem), expr.WithName(fmt.Sprintf("r%d", k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
+	}
+	f, err := expr.Fuse(progs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Eval(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	if got := out.Schema().NumFields(); got != 3 {
+		t.Fatalf("%d fields, want 3", got)
+	}
+	for k, p := range progs {
+		one, err := p.Eval(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !array.Equal(one.Column(0), out.Column(k)) || out.Schema().Field(k).Name != p.Schema().Field(0).Name {
+			t.Errorf("result %d: %v, alone %v", k, out.Column(k), one.Column(0))
+		}
+		one.Release()
+	}
+	chain, err := expr.Compile("a * 2", rec.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := expr.Fuse(progs[0], chain); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("fusing a chain: %v", err)
 	}
 }

@@ -132,3 +132,28 @@ func TestGraphParse(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphCheck checks that a graph built in Go reports the errors of
+// its operands (an invalid chain, a constant whose values do not fill
+// its shape) through Check, and that its String does not panic.
+func TestGraphCheck(t *testing.T) {
+	x := expr.Input(mustFixed(t, f32, 3))
+	for _, tt := range []struct {
+		name string
+		e    expr.Expr
+		text string
+	}{
+		{"chain operand", expr.Binary(expr.Add, expr.Subscript(x, expr.At(5)), expr.Col("b")), "x[5] + b"},
+		{"constant", expr.Call(expr.Exp, expr.Binary(expr.Add, expr.X(), expr.Lit(expr.Floats([]int{3}, 1, 2)))), "exp(x + [1.0, 2.0])"},
+		{"chain constant", expr.Arith(x, expr.Add, expr.Floats([]int{3}, 1, 2)), "x + [1.0, 2.0]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := expr.Check(tt.e); !errors.Is(err, arrow.ErrInvalid) {
+				t.Errorf("Check = %v, want an error wrapping ErrInvalid", err)
+			}
+			if got := tt.e.String(); got != tt.text {
+				t.Errorf("String() = %q, want %q", got, tt.text)
+			}
+		})
+	}
+}

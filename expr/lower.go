@@ -213,7 +213,7 @@ func (l *lowerer) column(g *gnode) (*engine.Node, error) {
 	n := &engine.Node{Op: engine.OpInput, Input: len(l.inputs), DType: in.DType, Shape: slices.Clone(in.Shape)}
 	l.inputs = append(l.inputs, in)
 	l.cols = append(l.cols, i)
-	if logical != nil && !slices.Equal(logical, in.Shape) {
+	if logical != nil && !slices.Equal(strides, stride.RowMajor(nil, logical)) {
 		n = &engine.Node{Op: engine.OpView, Args: []*engine.Node{n}, DType: n.DType, Shape: logical, Strides: strides}
 	}
 	l.colNode[i] = n

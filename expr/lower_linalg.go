@@ -172,6 +172,9 @@ func (l *lowerer) einsum(g *gnode) (*engine.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m := einsumMatMul(ns, ins, out); m != nil {
+		return m, nil
+	}
 	size := map[byte]int{}
 	for i, n := range ns {
 		if len(ins[i]) < len(n.Shape) {
@@ -294,4 +297,93 @@ func (l *lowerer) einsumSpec(g *gnode, nops int) ([]string, string, error) {
 		}
 	}
 	return ins, out, nil
+}
+
+// einsumMatMul lowers einsum to one MatMul when it is a (batched) matrix
+// product: every subscript is a batch one (both operands and the
+// output), a row or column one (one operand and the output) or a
+// contracted one (both operands, not the output), none repeated in an
+// operand, shared sizes equal, numeric operands. It returns nil
+// otherwise.
+func einsumMatMul(ns []*engine.Node, ins []string, out string) *engine.Node {
+	a, b := ns[0], ns[1]
+	if len(ins[0]) != len(a.Shape) || len(ins[1]) != len(b.Shape) || promoteTypes(a.DType, b.DType) == engine.Bool {
+		return nil
+	}
+	var batch, rows, cols, inner []byte
+	size := map[byte]int{}
+	for k, s := range ins {
+		for j, c := range []byte(s) {
+			if strings.IndexByte(s[:j], c) >= 0 {
+				return nil
+			}
+			if d, ok := size[c]; ok && d != ns[k].Shape[j] {
+				return nil
+			}
+			size[c] = ns[k].Shape[j]
+		}
+	}
+	for _, c := range []byte(ins[0] + ins[1]) {
+		inA, inB, inOut := strings.IndexByte(ins[0], c) >= 0, strings.IndexByte(ins[1], c) >= 0, strings.IndexByte(out, c) >= 0
+		switch {
+		case slices.Contains(batch, c) || slices.Contains(rows, c) || slices.Contains(cols, c) || slices.Contains(inner, c):
+		case inA && inB && inOut:
+			batch = append(batch, c)
+		case inA && inB:
+			inner = append(inner, c)
+		case inOut && inA:
+			rows = append(rows, c)
+		case inOut:
+			cols = append(cols, c)
+		default:
+			return nil // summed in one operand only
+		}
+	}
+	prod := func(ls []byte) int {
+		p := 1
+		for _, c := range ls {
+			p *= size[c]
+		}
+		return p
+	}
+	dims := func(ls []byte) []int {
+		d := make([]int, len(ls))
+		for i, c := range ls {
+			d[i] = size[c]
+		}
+		return d
+	}
+	t := promoteAll(ns)
+	a, b = ns[0], ns[1]
+	bd := dims(batch)
+	a = reshape(permute(a, ins[0], concat(batch, rows, inner)), append(slices.Clone(bd), prod(rows), prod(inner)))
+	b = reshape(permute(b, ins[1], concat(batch, inner, cols)), append(slices.Clone(bd), prod(inner), prod(cols)))
+	m := &engine.Node{Op: engine.OpMatMul, Args: []*engine.Node{a, b}, DType: t, Shape: append(slices.Clone(bd), prod(rows), prod(cols))}
+	have := concat(batch, rows, cols)
+	m = reshape(m, dims(have))
+	return permute(m, string(have), []byte(out))
+}
+
+func concat(ls ...[]byte) []byte {
+	var out []byte
+	for _, l := range ls {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// permute returns n, whose axes carry the subscripts have, with its axes
+// in the order of want (a view).
+func permute(n *engine.Node, have string, want []byte) *engine.Node {
+	if have == string(want) {
+		return n
+	}
+	base, off, st := viewOf(n)
+	shape := make([]int, len(want))
+	strides := make([]int, len(want))
+	for i, c := range want {
+		j := strings.IndexByte(have, c)
+		shape[i], strides[i] = n.Shape[j], st[j]
+	}
+	return newView(base, off, shape, strides)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/expr/internal/engine"
+	"github.com/fstensor/fstensor/stride"
 )
 
 // Limits of the text form. Longer or deeper input is refused with an error
@@ -39,6 +40,12 @@ const (
 // an expression of tensors of type t, and Parse(text, e) extends e.
 // Integers have at most MaxInt magnitude and fit in an int (so at most
 // math.MaxInt32 on a 32-bit platform).
+//
+// Text beyond one chain (see Graph expressions in the package doc) makes
+// a graph expression in which x stands for x: Parse(text, nil) reads any
+// text of the language as a graph (x and column names unbound), which
+// Compile types against a schema; Parse(text, Input(t)) checks the graph's
+// types and shapes with x of type t and refuses other column names.
 //
 // Parse fails on text over MaxText bytes, more than MaxOps operations,
 // nesting deeper than 200, syntax errors and invalid arguments (Check),
@@ -90,12 +97,12 @@ func checkOver(text string, g *gnode, x Expr) error {
 	}
 	t := etypeOf(in.elem)
 	if t == engine.Invalid {
-		return newError(text, 0, fmt.Sprintf("element type %v is not a numeric or bool type", in.elem))
+		return newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("element type %v is not a numeric or bool type: graph expressions compute on numbers and bools", in.elem))
 	}
 	l := newLowerer(text, arrow.NewSchema(nil, nil), 0, options{})
 	l.xOnly = true
 	n := &engine.Node{Op: engine.OpInput, DType: t, Shape: in.in.PhysicalShape()}
-	if logical := in.in.Shape(); !slices.Equal(logical, n.Shape) {
+	if logical, st := in.in.Shape(), in.in.ElemStrides(); !slices.Equal(st, stride.RowMajor(nil, logical)) {
 		n = &engine.Node{Op: engine.OpView, Args: []*engine.Node{n}, DType: t, Shape: logical, Strides: in.in.ElemStrides()}
 	}
 	l.colNode[0] = n

@@ -16,9 +16,10 @@ import (
 // Program is an expression compiled for the columns of an input schema:
 // it knows the schema of its result before any data (Schema) and
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
-// input, through a Plan for a fixed-shape or plain numeric input column
-// and a VarPlan for a variable-shape one, whose buffers it reuses between
-// calls. A Program is immutable and safe for concurrent use.
+// input, through a Plan for a chain over a fixed-shape or plain numeric
+// input column, a VarPlan for a chain over a variable-shape one, and the
+// engine for a graph, whose buffers it reuses between calls. A Program is
+// immutable and safe for concurrent use.
 type Program struct {
 	in       *arrow.Schema
 	col      int              // the input column
@@ -52,12 +53,16 @@ type Program struct {
 // interface so that the compiler checks what is passed, as regexp.Compile
 // and syntax.Parse do.
 //
+// A text that is one chain over one column runs through a Plan (or a
+// VarPlan); any other text is a graph (see Graph expressions in the
+// package doc), typed here against the schema and run by the engine.
+//
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
 // message lists the schema's columns, a column that is not a tensor or
-// number, an expression that fails Check, a result type that cannot be
-// decided before data), except that an expression reading two different
-// columns wraps arrow.ErrNotImplemented: the engine evaluates one input
-// per expression for now. A result with a size-0 dimension fails as
+// number, an expression that fails Check, shapes that do not broadcast,
+// a result type that cannot be decided before data), with the place in
+// the text; a graph reading a variable-shape column wraps
+// arrow.ErrNotImplemented. A result with a size-0 dimension fails as
 // fixedshape.NewType does.
 func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	if len(text) > MaxText {
@@ -97,7 +102,8 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	return compileGraph(text, g, schema, x, o, opts)
 }
 
-// CompileExpr is Compile for an expression built in Go: e reads x, the
+// CompileExpr is Compile for an expression built in Go. A graph (built
+// on X or Col) compiles as its text, String, does. A chain reads x, the
 // column chosen by WithInput (or the schema's only tensor column), and
 // must have been built on an input of that column's type (Input of a
 // fixed-shape type, InputOf of any shape with a variable-shape column's
@@ -228,7 +234,9 @@ func resultSchema(in arrow.Field, dt arrow.DataType, viaX bool, o options) *arro
 // similarity, arithmetic on a plain column).
 func (p *Program) Schema() *arrow.Schema { return p.schema }
 
-// Input returns the name of the input column the program reads.
+// Input returns the name of the input column the program reads: for a
+// graph reading several columns, x's column when it reads x and the
+// first column it reads otherwise.
 func (p *Program) Input() string { return p.in.Field(p.col).Name }
 
 // UsesX reports whether the expression reads its input as x, rather than
@@ -258,8 +266,8 @@ func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 }
 
 // EvalColumn evaluates the program over arr, a column of the input
-// column's type, and returns a column of Schema's type with one row per
-// row of arr, allocated from WithAllocator's allocator (or sharing arr's
+// column's type (a graph reading several columns needs Eval), and returns
+// a column of Schema's type with one row per row of arr, allocated from WithAllocator's allocator (or sharing arr's
 // buffers for a relabelling view with WithRelabel); the caller releases
 // it. Errors are Eval's.
 func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {

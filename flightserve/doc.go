@@ -16,7 +16,8 @@
 //     descriptor, or of the result of a ticket in a CMD descriptor;
 //   - DoGet: the batches a Ticket names (a file, columns, a row range, an
 //     expression of package expr evaluated on the server, such as
-//     "x[:, ::2].T", "norm(x, axis=-1)" or "x.mean()", compiled by
+//     "x[:, ::2].T", "norm(x, axis=-1)", "x.mean()" or "dot(a, b)"
+//     (an expression may read several columns of the batch), compiled by
 //     expr.Compile for the file's schema, which gives the result schema
 //     before any data), cut to about Config.BatchBytes;
 //   - DoPut: an uploaded stream written as a new file, through
@@ -104,8 +105,8 @@
 // not apply, a name too long), PermissionDenied (a path leading out, a
 // hidden name), NotFound, AlreadyExists, Unauthenticated,
 // ResourceExhausted (a size limit), Canceled, Unimplemented (an
-// expression the engine does not evaluate yet, such as one reading two
-// columns) and Internal for a caught panic. Their messages name files
+// expression the engine does not evaluate, such as one combining a
+// variable-shape column with another) and Internal for a caught panic. Their messages name files
 // relative to the served directory, never by the server's absolute path,
 // cut every value echoed to 200 bytes and the whole to 1 KiB. Client
 // errors are those, or errors wrapping arrow.ErrInvalid for what the

@@ -259,17 +259,19 @@ got = get("x.mean()").to_numpy()
 assert np.allclose(got, xs.mean(axis=(1, 2)), rtol=1e-6), got
 got = get("x.sum(axis=0)").to_numpy_ndarray()
 assert np.array_equal(got, xs.sum(axis=1)), got
+got = get("x.sum() + q.sum()", ["x", "q"]).to_numpy()
+assert np.allclose(got, xs.sum(axis=(1, 2)) + [60 * i + 15 for i in range(23)], rtol=1e-6), got
 try:
-    get("x.sum() + q", ["x", "q"])
-    raise SystemExit("two columns accepted")
+    get("x + q", ["x", "q"])
+    raise SystemExit("shapes that do not broadcast accepted")
 except pa.ArrowException as e:
-    assert "not supported yet" in str(e) and "ResultType" not in str(e), str(e)
+    assert "operands could not be broadcast together" in str(e) and "ResultType" not in str(e), str(e)
 print("ok")
 `
 
 // TestPyArrowComputing checks reductions in tickets from pyarrow.flight:
-// the schema of GetSchema, the values against NumPy, and the message of
-// a refused expression.
+// the schema of GetSchema, the values against NumPy (of x and of an
+// expression of two columns), and the message of a refused expression.
 func TestPyArrowComputing(t *testing.T) {
 	pyrun.Python(t, "pyarrow.flight", "numpy")
 	dir := testDir(t)

@@ -39,6 +39,16 @@ mean, min, max, argmax, argmin, var and std (with ddof=) with axis= and keepdims
 norm(x, axis=...)) and dot/cosine/l2/l2sq(x, CONSTANT). A result with no axes left (x.mean()) is a plain column,
 one value per row (a 0-D tensor column in .npy .npz .pb .zio .dt).
 
+Beyond one chain, EXPR is any NumPy-style expression of fixed-shape and plain columns:
+x / norm(x, axis=-1, keepdims=True), x - x.mean(), a - b, dot(a, b), norm(a - b, axis=-1),
+x * scale (a plain column, one number per row), comparisons (x > 100, bool tensors), & | ^ ~,
+// % **, where, minimum, maximum, exp, log, log1p, expm1, tanh, floor, ceil, round, sign,
+square, isnan, isfinite, any, all, reductions anywhere and nested (x.sum(axis=0).max()), views
+after computing ((x * 2).T[0]), x @ W and matmul, einsum of two operands, concatenate and
+stack, with NumPy's broadcasting and type promotion. load("W.npy") reads a constant from a
+.npy file relative to the working directory (at most 256 MiB): x @ load("W.npy"). A row
+is null in the result when a column the expression reads is null there.
+
 With --relabel, a result that only relabels the input's elements (a transpose, a reshape
 of a dense layout) shares the input's buffers under a type whose permutation describes
 the layout, instead of being copied to row-major order; other results are copied.
@@ -63,8 +73,8 @@ named by --as (default result), and keeps the input columns, as with_columns doe
 and polars; a column of that name is replaced. Such a column may be a tensor column or a plain
 numeric one (one number per row). -e NAME=EXPR, repeated, adds several such columns in one
 pass over FILE (each batch is read once); in it x is the column of --column (when one is
-given) or the only tensor column. An expression reads one column for now: one naming two
-columns is refused.
+given) or the only tensor column. Several -e expressions beyond one chain are evaluated
+together, each column read once per batch and what they share computed once.
 
 OUT is written to a temporary file and renamed over OUT only when everything was written:
 on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be FILE.`,
@@ -78,7 +88,10 @@ on an error, Ctrl-C or SIGTERM an existing OUT is left as it was. OUT may not be
   fstensor eval 'x[:224, :224]' photos.arrow -o crops.parquet --fixed   # variable-size images
   fstensor eval 'x.astype(float32).mean(axis=(0, 1))' photos.arrow -o channel_means.parquet
   fstensor eval 'image.max()' testdata/images.arrow --as brightest -o with_max.arrow
-  fstensor eval testdata/images.arrow -o stats.arrow -e 'lo=image.min()' -e 'hi=image.max()'`,
+  fstensor eval testdata/images.arrow -o stats.arrow -e 'lo=image.min()' -e 'hi=image.max()'
+  fstensor eval 'x / norm(x, axis=-1, keepdims=True)' emb.arrow -o normalized.arrow
+  fstensor eval 'norm(a - b, axis=-1)' pairs.arrow --as dist -o dist.arrow
+  fstensor eval 'x @ load("W.npy")' emb.arrow -o projected.arrow`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(outputs) > 0 && len(args) == 1 {
 				return nil

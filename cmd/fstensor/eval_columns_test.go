@@ -46,6 +46,9 @@ func TestEvalAddColumns(t *testing.T) {
 			map[string]string{"label": "[1 3 5 1 3 5 1 3]"}},
 		{"-e", []string{"eval", images, "-e", "lo=image.min()", "-e", "hi=x.max()", "-e", "n=norm(col(\"image\"), axis=(0, 1))"}, []string{"image", "label", "lo", "hi", "n"},
 			map[string]string{"lo": ref("x.min()", "image"), "hi": ref("x.max()", "image"), "n": ref("norm(x, axis=(0, 1))", "image")}},
+		{"-e graphs in one pass", []string{"eval", images, "-e", "n=(image > 100).sum()", "-e", "d=(image.astype(float32) - image.mean()).max()", "-e", "m=image.max()"},
+			[]string{"image", "label", "n", "d", "m"},
+			map[string]string{"n": ref("(x > 100).sum()", "image"), "d": ref("(x.astype(float32) - x.mean()).max()", "image"), "m": ref("x.max()", "image")}},
 		{"x-based expression kept", []string{"eval", "x.max()", images}, []string{"image", "label"},
 			map[string]string{"image": ref("x.max()", "image")}},
 	}

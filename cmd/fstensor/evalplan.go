@@ -24,6 +24,9 @@ type evalPlan struct {
 	fixed       bool          // --fixed
 	tensorsOnly bool          // the output format holds tensor columns only
 	stderr      io.Writer     // where each column's result type is reported
+	// fused evaluates the graph programs of the added columns in one
+	// pass when there are several (see fuse).
+	fused *expr.Program
 }
 
 // evalCol is one output column: input column src passed through (prog
@@ -37,6 +40,7 @@ type evalCol struct {
 	// fixed-shape type of the first valid row's result (field.Type).
 	vfixed *expr.VarPlan
 	zeroD  bool // a plain result written as 0-D tensors
+	fused  int  // 1 + prog's result column in evalPlan.fused; 0: none
 }
 
 // evalOutput is an expression and the name of the column it adds (-e
@@ -72,6 +76,9 @@ func newEvalPlan(text, as string, outputs []evalOutput, schema *arrow.Schema, co
 		if err := ep.add(p); err != nil {
 			return nil, err
 		}
+	}
+	if err := ep.fuse(); err != nil {
+		return nil, err
 	}
 	if tensorsOnly {
 		// Formats of tensor columns alone keep the computed columns only.
@@ -155,6 +162,32 @@ func (ep *evalPlan) replace(i int, p *expr.Program, text string) error {
 		}
 	}
 	return ep.finish(c)
+}
+
+// fuse makes the graph programs of the added columns (-e NAME=EXPR
+// among them), when there are several, the roots of one program: each
+// batch's columns are then read once for all of them, and what they have
+// in common computed once.
+func (ep *evalPlan) fuse() error {
+	var progs []*expr.Program
+	var ks []int
+	for k, c := range ep.cols {
+		if c.added && c.prog != nil && c.prog.Graph() {
+			progs, ks = append(progs, c.prog), append(ks, k)
+		}
+	}
+	if len(progs) < 2 {
+		return nil
+	}
+	f, err := expr.Fuse(progs...)
+	if err != nil {
+		return err
+	}
+	ep.fused = f
+	for i, k := range ks {
+		ep.cols[k].fused = i + 1
+	}
+	return nil
 }
 
 // add appends p's result as a new column, or replaces the column of its
@@ -252,13 +285,21 @@ func (ep *evalPlan) apply(rec arrow.RecordBatch, batch int, first int64) (arrow.
 			}
 		}
 	}()
+	var fused arrow.RecordBatch
+	if ep.fused != nil {
+		var err error
+		if fused, err = ep.fused.Eval(rec); err != nil {
+			return nil, err
+		}
+		defer fused.Release()
+	}
 	for k := range ep.cols {
 		c := &ep.cols[k]
 		if c.prog == nil {
 			cols[k] = rec.Column(c.src)
 			continue
 		}
-		res, err := c.eval(rec)
+		res, err := c.eval(rec, fused)
 		if err != nil {
 			if _, ok := rec.Column(rec.Schema().FieldIndices(c.prog.Input())[0]).(*varshape.Array); ok {
 				err = fmt.Errorf("batch %d (rows %d to %d): %w", batch, first, first+rec.NumRows()-1, err)
@@ -270,11 +311,15 @@ func (ep *evalPlan) apply(rec arrow.RecordBatch, batch int, first int64) (arrow.
 	return array.NewRecordBatch(ep.out, cols, rec.NumRows()), nil
 }
 
-// eval computes column c of rec.
-func (c *evalCol) eval(rec arrow.RecordBatch) (arrow.Array, error) {
+// eval computes column c of rec (taking it from fused, the batch of
+// evalPlan.fused, for a fused program).
+func (c *evalCol) eval(rec, fused arrow.RecordBatch) (arrow.Array, error) {
 	var res arrow.Array
 	var err error
 	switch {
+	case c.fused > 0:
+		res = fused.Column(c.fused - 1)
+		res.Retain()
 	case c.vfixed != nil:
 		res, err = c.vfixed.EvalAs(c.field.Type, rec.Column(c.src).(*varshape.Array), expr.WithAllocator(mem))
 	default:

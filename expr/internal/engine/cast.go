@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/fstensor/fstensor/internal/half"
+import (
+	"github.com/fstensor/fstensor/internal/half"
+	"github.com/fstensor/fstensor/internal/numeric"
+)
 
 // castLoop converts s to d as Cast does: integers wrap around, floats
 // round to nearest even, a float to an integer truncates toward zero
@@ -60,6 +63,10 @@ func castBytes(ws *workspace, dst []byte, ddt DType, src []byte, sdt DType, n in
 		return
 	}
 	dst = dst[:n*ddt.Width()]
+	if sdt == Uint8 && ddt == Float32 {
+		numeric.U8ToF32(as[float32](dst), src[:n])
+		return
+	}
 	switch sdt {
 	case Bool, Uint8:
 		castFrom(dst, ddt, src[:n])

@@ -17,9 +17,11 @@ type Options struct {
 	BlockBytes int
 }
 
-// DefaultBlockBytes is the block size of Options.BlockBytes 0: half of a
-// 2 MiB L2 cache, so that a block and the code's other data stay in it.
-const DefaultBlockBytes = 1 << 20
+// DefaultBlockBytes is the block size of Options.BlockBytes 0: an eighth
+// of a 2 MiB L2 cache, so that a block stays in it between the passes
+// over it while other threads share the core (larger blocks measured
+// slower on a loaded machine, smaller ones pay more per block).
+const DefaultBlockBytes = 256 << 10
 
 // Program is a compiled graph. It is immutable and safe for concurrent
 // use; Run takes its buffers from a pool the Program keeps.
@@ -47,10 +49,15 @@ type cnode struct {
 	size  int    // elements per row
 	konst []byte // the folded value (one row) of a node that reads no input
 	slot  int    // pooled buffer, -1 for none
-	frees []int  // slots released after this node ran
+	into  int    // the consumer whose buffer the node writes, -1 for none
+	final int    // the node whose buffer the node writes (itself if none)
 	reads []int  // the inputs the node reads, sorted
 	ewise *bplan // Binary, Where: broadcast strides of the operands
 	rplan *rplan // Reduce: its iteration
+	fused *fused // a root computed in one pass: its steps
+	// packed is a MatMul's constant right operand packed for linalg
+	// (*linalg.PackedF32 or *PackedF64), nil for none.
+	packed any
 }
 
 func (c *cnode) width() int { return c.DType.Width() }
@@ -128,7 +135,7 @@ func (b *builder) add(n *Node) (int, error) {
 		return id, nil
 	}
 	size, _ := sizeOf(n.Shape)
-	c := &cnode{Node: n, args: args, size: size, slot: -1}
+	c := &cnode{Node: n, args: args, size: size, slot: -1, into: -1}
 	var reads []int
 	if n.Op == OpInput {
 		reads = []int{n.Input}
@@ -202,6 +209,9 @@ func (p *Program) fold() error {
 	for i, c := range p.nodes {
 		if len(c.reads) > 0 {
 			p.sched = append(p.sched, i)
+			if c.Op == OpMatMul {
+				p.pack(c)
+			}
 			continue
 		}
 		if c.Op == OpConst {
@@ -228,75 +238,4 @@ func alignedCopy(b []byte) []byte {
 	c := newBuf(len(b))
 	copy(c, b)
 	return c
-}
-
-// plan assigns pooled buffers to the scheduled nodes and sizes blocks.
-func (p *Program) plan(blockBytes int) {
-	if blockBytes == 0 {
-		blockBytes = DefaultBlockBytes
-	}
-	last := make([]int, len(p.nodes))
-	for step, i := range p.sched {
-		for _, a := range p.nodes[i].args {
-			last[a] = step
-		}
-	}
-	p.rootDirect = make([]bool, len(p.roots))
-	direct := map[int]bool{}
-	perRow := 0
-	for ri, r := range p.roots {
-		c := p.nodes[r]
-		perRow += c.size * c.width()
-		if c.konst == nil && c.Op != OpInput && c.DType != Bool && !direct[r] {
-			direct[r], p.rootDirect[ri] = true, true
-		}
-	}
-	for _, in := range p.inputs {
-		n, _ := sizeOf(in.Shape)
-		perRow += n * in.DType.Width()
-	}
-	isRoot := map[int]bool{}
-	for _, r := range p.roots {
-		isRoot[r] = true
-	}
-	var free []int
-	for step, i := range p.sched {
-		c := p.nodes[i]
-		if c.Op == OpInput && c.DType != Bool || direct[i] {
-			c.slot = -1
-		} else {
-			c.slot = p.takeSlot(&free, c.size*c.width())
-		}
-		for _, a := range c.args {
-			if s := p.nodes[a].slot; s >= 0 && last[a] == step && !isRoot[a] && !slices.Contains(c.frees, s) {
-				c.frees = append(c.frees, s)
-			}
-		}
-		free = append(free, c.frees...)
-	}
-	for _, s := range p.slotBytes {
-		perRow += s
-	}
-	p.blockRows = max(1, blockBytes/max(perRow, 1))
-}
-
-// takeSlot returns the free slot fitting bytes best (growing the largest
-// when none fits), or a new one.
-func (p *Program) takeSlot(free *[]int, bytes int) int {
-	best := -1
-	for j, s := range *free {
-		sz := p.slotBytes[s]
-		if best < 0 || (sz >= bytes) && (p.slotBytes[(*free)[best]] < bytes || sz < p.slotBytes[(*free)[best]]) ||
-			sz < bytes && p.slotBytes[(*free)[best]] < bytes && sz > p.slotBytes[(*free)[best]] {
-			best = j
-		}
-	}
-	if best < 0 {
-		p.slotBytes = append(p.slotBytes, bytes)
-		return len(p.slotBytes) - 1
-	}
-	s := (*free)[best]
-	*free = slices.Delete(*free, best, best+1)
-	p.slotBytes[s] = max(p.slotBytes[s], bytes)
-	return s
 }

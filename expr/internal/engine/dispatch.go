@@ -19,6 +19,10 @@ func binInt[T integer](ws *workspace, fn Fn, d, a, b []byte) bool {
 }
 
 func binFloat[T float](ws *workspace, fn Fn, d, a, b []byte) {
+	if ops, ok := f32Ops[fn]; ok && isF32[T]() {
+		walkF32(ws, ops[0], ops[1], as[float32](d), as[float32](a), as[float32](b))
+		return
+	}
 	if isCompare(fn) {
 		walk2(ws, as[uint8](d), as[T](a), as[T](b), func(d []uint8, x, y []T) { compare(fn, d, x, y) })
 		return

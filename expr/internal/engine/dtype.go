@@ -69,6 +69,11 @@ func isFloatT[T number]() bool {
 	return false
 }
 
+func isF32[T number]() bool {
+	_, ok := any(T(0)).(float32)
+	return ok
+}
+
 // sat holds the range of integer type T for float conversions.
 type sat[T number] struct {
 	lo, hi float64 // T's smallest value; 2^bits (2^(bits-1) signed)

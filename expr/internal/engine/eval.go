@@ -18,6 +18,10 @@ func bytesOf[T any](s []T) []byte { return unsafeslice.Bytes(s) }
 // failure, which names the row unless the row is null (nil in: folding
 // at Compile).
 func (p *Program) eval(ws *workspace, c *cnode, dst []byte, rows, lo int, in []Column) error {
+	if c.fused != nil {
+		runFused(ws, c, as[float32](dst), rows)
+		return nil
+	}
 	switch c.Op {
 	case OpView:
 		a := ws.cur[c.args[0]]
@@ -49,7 +53,7 @@ func (p *Program) eval(ws *workspace, c *cnode, dst []byte, rows, lo int, in []C
 	}
 	for i, a := range c.args {
 		args[i] = ws.cur[a]
-		if c.Args[i].DType == Float16 {
+		if c.Args[i].DType == Float16 && !(c.packed != nil && i == 1) {
 			args[i] = widen(ws, 6+i, args[i], p.nodes[a].size, rows)
 		}
 	}

@@ -88,13 +88,20 @@ func TestMatMul(t *testing.T) {
 			w := konst(d, []int{5, 4}, make([]float64, 20)...)
 			copy(w.Data, cols[1].col.Values)
 			roots := []*engine.Node{matmulNode(in(0, d, 3, 5), w)}
-			check(t, []engine.Input{{DType: d, Shape: []int{3, 5}}}, cols[:1], roots, engine.Options{BlockBytes: 200}, 15, 0)
+			check(t, []engine.Input{{DType: d, Shape: []int{3, 5}}}, cols[:1], roots, engine.Options{BlockBytes: 200}, 15, 64)
+		})
+		t.Run(fmt.Sprintf("dtype=%v/b=const/shape=2x40x24", d), func(t *testing.T) {
+			cols := []column{randColumn(rng, d, []int{2, 40}, 50, 0.1), randColumn(rng, d, []int{40, 24}, 1, 0)}
+			w := konst(d, []int{40, 24}, make([]float64, 40*24)...)
+			copy(w.Data, cols[1].col.Values)
+			roots := []*engine.Node{matmulNode(in(0, d, 2, 40), w)}
+			check(t, []engine.Input{{DType: d, Shape: []int{2, 40}}}, cols[:1], roots, engine.Options{BlockBytes: 2000}, 50, 256)
 		})
 		t.Run(fmt.Sprintf("dtype=%v/b=rows", d), func(t *testing.T) {
 			inputs := []engine.Input{{DType: d, Shape: []int{2, 3, 5}}, {DType: d, Shape: []int{2, 5, 4}}}
 			cols := []column{randColumn(rng, d, []int{2, 3, 5}, 15, 0.1), randColumn(rng, d, []int{2, 5, 4}, 15, 0.1)}
 			roots := []*engine.Node{matmulNode(in(0, d, 2, 3, 5), in(1, d, 2, 5, 4))}
-			check(t, inputs, cols, roots, engine.Options{BlockBytes: 200}, 15, 0)
+			check(t, inputs, cols, roots, engine.Options{BlockBytes: 200}, 15, 64)
 		})
 	}
 }

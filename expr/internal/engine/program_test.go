@@ -41,7 +41,7 @@ func TestCSEAndFolding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := engine.Scheduled(p); got != tc.want {
+			if got := engine.Computed(p); got != tc.want {
 				t.Errorf("%d nodes evaluated per block, want %d", got, tc.want)
 			}
 			check(t, inputs, cols, tc.roots, engine.Options{}, 10, 0)
@@ -211,4 +211,92 @@ func f32bytes(v []float32) []byte {
 		b = encode(b, engine.Float32, float64(x), 0)
 	}
 	return b
+}
+
+// TestFused checks that chains of + - * / by constants run in one pass
+// (the input and the root are all that is scheduled) and that their
+// values are the reference's, with tails shorter than a kernel block.
+func TestFused(t *testing.T) {
+	f32, u8 := engine.Float32, engine.Uint8
+	rng := rand.New(rand.NewPCG(4, 4))
+	mean := konst(f32, []int{3}, 0.5, -1.25, 3)
+	std := konst(f32, []int{1, 1, 3}, 0.25, 2, 7)
+	tests := []struct {
+		name  string
+		d     engine.DType
+		shape []int
+		root  func(x *engine.Node) *engine.Node
+		sched int
+	}{
+		{"standardize", u8, []int{5, 7, 3}, func(x *engine.Node) *engine.Node {
+			return bin(engine.Div, bin(engine.Sub, cast(x, f32), mean), std)
+		}, 2},
+		{"affine", f32, []int{33}, func(x *engine.Node) *engine.Node {
+			return bin(engine.Add, bin(engine.Mul, x, konst(f32, nil, 2)), konst(f32, nil, 1))
+		}, 2},
+		{"reversed", f32, []int{4, 3}, func(x *engine.Node) *engine.Node {
+			return bin(engine.Div, konst(f32, nil, 2), bin(engine.Sub, mean, x))
+		}, 2},
+		{"one step", u8, []int{2, 3}, func(x *engine.Node) *engine.Node { return bin(engine.Mul, cast(x, f32), mean) }, 2},
+		{"not periodic", f32, []int{3, 2}, func(x *engine.Node) *engine.Node {
+			return bin(engine.Add, bin(engine.Mul, x, konst(f32, []int{3, 1}, 1, 2, 3)), konst(f32, nil, 1))
+		}, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			x := in(0, tc.d, tc.shape...)
+			roots := []*engine.Node{tc.root(x)}
+			inputs := []engine.Input{{DType: tc.d, Shape: tc.shape}}
+			p, err := engine.Compile(inputs, roots, engine.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := engine.Scheduled(p); got != tc.sched {
+				t.Errorf("%d nodes scheduled, want %d", got, tc.sched)
+			}
+			for _, rows := range []int{1, 3, 200} {
+				cols := []column{randColumn(rng, tc.d, tc.shape, rows, 0.1)}
+				check(t, inputs, cols, roots, engine.Options{}, rows, 0)
+				check(t, inputs, cols, roots, engine.Options{BlockBytes: 1}, rows, 0)
+			}
+		})
+	}
+}
+
+// TestShapes covers the shapes every table of the house has: 0-D
+// tensors (a plain column per row, broadcast against a tensor), size-0
+// dimensions (empty sums are 0, empty means NaN), non-square shapes, and
+// several roots sharing nodes.
+func TestShapes(t *testing.T) {
+	f32, i16 := engine.Float32, engine.Int16
+	rng := rand.New(rand.NewPCG(6, 6))
+	x := in(0, f32, 4, 0)
+	s := in(1, f32)
+	v := in(2, i16, 2, 5)
+	tests := []struct {
+		name  string
+		roots []*engine.Node
+	}{
+		{"empty sum", []*engine.Node{red(engine.Sum, x, f32, false, 1), red(engine.Sum, x, f32, true, 0, 1)}},
+		{"empty mean", []*engine.Node{red(engine.Mean, x, f32, false, 1)}},
+		{"empty any all", []*engine.Node{red(engine.Any, x, engine.Bool, false, 1), red(engine.All, x, engine.Bool, false, 0, 1)}},
+		{"empty var", []*engine.Node{red(engine.Var, x, f32, false, 1)}},
+		{"empty elementwise", []*engine.Node{bin(engine.Mul, x, s)}},
+		{"per-row number", []*engine.Node{bin(engine.Mul, cast(v, f32), s), bin(engine.Less, s, konst(f32, nil, 0))}},
+		{"0-D reductions", []*engine.Node{red(engine.Sum, s, f32, false), red(engine.Max, v, i16, false, 0, 1)}},
+		{"shared", []*engine.Node{
+			bin(engine.Sub, cast(v, f32), red(engine.Mean, cast(v, f32), f32, true, 1)),
+			red(engine.Mean, cast(v, f32), f32, true, 1),
+			red(engine.ArgMax, v, engine.Int64, false, 1),
+		}},
+	}
+	inputs := []engine.Input{{DType: f32, Shape: []int{4, 0}}, {DType: f32}, {DType: i16, Shape: []int{2, 5}}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, rows := range []int{0, 1, 9} {
+				cols := []column{randColumn(rng, f32, []int{4, 0}, rows, 0.2), randColumn(rng, f32, nil, rows, 0.2), randColumn(rng, i16, []int{2, 5}, rows, 0.2)}
+				check(t, inputs, cols, tc.roots, engine.Options{BlockBytes: 40}, rows, 8)
+			}
+		})
+	}
 }

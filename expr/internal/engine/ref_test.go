@@ -308,19 +308,29 @@ func refSim(n *engine.Node, args []rval) rval {
 			y.f = append(y.f, float64(y.i[j]))
 		}
 	}
+	// Accumulated in the element type, as package search does (a float32
+	// dot may overflow where a float64 one would not).
+	acc := n.DType
+	if !isF(acc) || acc == engine.Float16 {
+		acc = engine.Float32
+	}
+	if !isF(d) {
+		acc = engine.Float64
+	}
+	rd := func(v float64) float64 { return roundF(acc, v) }
 	var dot, xx, yy, l2 float64
 	for j := range x.f {
-		dot += x.f[j] * y.f[j]
-		xx += x.f[j] * x.f[j]
-		yy += y.f[j] * y.f[j]
-		l2 += (x.f[j] - y.f[j]) * (x.f[j] - y.f[j])
+		dot = rd(dot + rd(x.f[j]*y.f[j]))
+		xx = rd(xx + rd(x.f[j]*x.f[j]))
+		yy = rd(yy + rd(y.f[j]*y.f[j]))
+		l2 = rd(l2 + rd(rd(x.f[j]-y.f[j])*rd(x.f[j]-y.f[j])))
 	}
 	var r float64
 	switch n.Metric {
 	case search.MetricDot:
 		r = dot
 	case search.MetricCosine:
-		r = dot / (math.Sqrt(xx) * math.Sqrt(yy))
+		r = rd(dot / rd(rd(math.Sqrt(xx))*rd(math.Sqrt(yy))))
 	case search.MetricL2:
 		r = math.Sqrt(l2)
 	default:

@@ -17,7 +17,8 @@ type workspace struct {
 	sts2    [][]int
 	inbuf   [][]uint64 // per input: misaligned or Bool values
 	nulls   []int
-	lo, hi  int // the rows of the worker's range
+	lo, hi  int  // the rows of the worker's range
+	stream  bool // the node writes an output column: stream its stores
 }
 
 func (p *Program) newWorkspace() *workspace {
@@ -80,7 +81,9 @@ func (p *Program) putWorkspace(ws *workspace) {
 // (an integer raised to a negative power at a row that is not null)
 // returns an *Error naming the row; out is then partly written. Buffers
 // shorter than stated, or not aligned to their element type, return an
-// *Error. Run is safe for concurrent use; with Options.Workers > 1 it
+// *Error. The outputs must not overlap the inputs or each other (the
+// engine streams results past the caches while it reads). Run is safe
+// for concurrent use; with Options.Workers > 1 it
 // splits the rows into contiguous ranges of blocks, one per goroutine.
 func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err error) {
 	if err := p.checkColumns(in, rows, out); err != nil {
@@ -128,6 +131,11 @@ func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err err
 func (p *Program) runRange(ws *workspace, in []Column, lo, hi int, out []Column) error {
 	clear(ws.nulls)
 	ws.lo, ws.hi = lo, hi
+	for i, c := range p.nodes {
+		if c.konst != nil {
+			ws.cur[i] = operand{b: c.konst}
+		}
+	}
 	for b := lo; b < hi; b += p.blockRows {
 		if err := p.runBlock(ws, in, b, min(hi, b+p.blockRows), out); err != nil {
 			return err
@@ -139,11 +147,6 @@ func (p *Program) runRange(ws *workspace, in []Column, lo, hi int, out []Column)
 // runBlock evaluates rows [lo, hi).
 func (p *Program) runBlock(ws *workspace, in []Column, lo, hi int, out []Column) error {
 	rows := hi - lo
-	for i, c := range p.nodes {
-		if c.konst != nil {
-			ws.cur[i] = operand{b: c.konst}
-		}
-	}
 	for _, i := range p.sched {
 		c := p.nodes[i]
 		n := rows * c.size * c.width()
@@ -152,11 +155,13 @@ func (p *Program) runBlock(ws *workspace, in []Column, lo, hi int, out []Column)
 			continue
 		}
 		var dst []byte
-		if ri := p.directRoot(i); ri >= 0 {
+		ri := p.directRoot(i)
+		if ri >= 0 {
 			dst = out[ri].Values[lo*c.size*c.width():][:n]
 		} else {
 			dst = ws.slots[c.slot][:n]
 		}
+		ws.stream = ri >= 0
 		if err := p.eval(ws, c, dst, rows, lo, in); err != nil {
 			return err
 		}

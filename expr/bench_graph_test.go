@@ -1,0 +1,86 @@
+package expr_test
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/expr"
+)
+
+// BenchmarkGraph times graph expressions through Compile and
+// Program.Eval on one worker, over 16384 rows of two float32 (768,)
+// columns (48 MiB each): row normalization (bytes: the output), the L2
+// distance and dot product of the two columns (bytes: the input read),
+// and a projection by a constant 768x128 matrix (bytes: the input),
+// each beside impl=copy of the same bytes.
+func BenchmarkGraph(b *testing.B) {
+	const rows, dim = 16384, 768
+	typ := mustFixed(b, f32, dim)
+	mem := memory.NewGoAllocator()
+	vals := make([]float32, rows*dim)
+	for i := range vals {
+		vals[i] = float32(i%1000)/1000 - 0.5
+	}
+	a1, err := fromSlice(typ, vals, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a1.Release()
+	other := make([]float32, len(vals))
+	for i := range other {
+		other[i] = float32(i%997)/997 - 0.5
+	}
+	a2, err := fromSlice(typ, other, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a2.Release()
+	n := rows
+	c1, c2 := a1, a2
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: typ}, {Name: "b", Type: typ}}, nil)
+	rec := array.NewRecordBatch(schema, []arrow.Array{c1, c2}, int64(n))
+	defer rec.Release()
+	w := make([]float32, dim*128)
+	for i := range w {
+		w[i] = float32(i%7) / 7
+	}
+	load := expr.WithLoad(func(string) (expr.Const, error) { return expr.Array([]int{dim, 128}, w), nil })
+	inBytes, outBytes := int64(n*dim*4), int64(n*dim*4)
+	for _, c := range []struct {
+		op, text string
+		bytes    int64
+	}{
+		{"normalize", "a / norm(a, axis=-1, keepdims=True)", outBytes},
+		{"l2", "norm(a - b, axis=-1)", 2 * inBytes},
+		{"dot", "dot(a, b)", 2 * inBytes},
+		{"project", `a @ load("W")`, inBytes},
+	} {
+		p, err := expr.Compile(c.text, schema, expr.WithWorkers(1), expr.WithAllocator(mem), load)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("op="+c.op+"/impl=expr", func(b *testing.B) {
+			b.SetBytes(c.bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := p.Eval(rec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+		})
+		b.Run("op="+c.op+"/impl=copy", func(b *testing.B) {
+			src := make([]byte, c.bytes)
+			dst := make([]byte, c.bytes)
+			b.SetBytes(c.bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(dst, src)
+			}
+		})
+	}
+}

@@ -1,0 +1,80 @@
+package engine
+
+import "github.com/fstensor/fstensor/internal/numeric"
+
+// The float32 fast paths: + - * / run numeric's AVX2 kernels on whole
+// runs, with a broadcast value as the kernels' scalar and an operand
+// repeated along the outer axes tiled once per call.
+
+// tileElems is the length of a tiled operand of the float32 paths.
+const tileElems = 4096
+
+var f32Ops = map[Fn][2]numeric.Op{
+	Add: {numeric.Add, numeric.Add},
+	Sub: {numeric.Sub, numeric.RSub},
+	Mul: {numeric.Mul, numeric.Mul},
+	Div: {numeric.Div, numeric.RDiv},
+}
+
+// walkF32 evaluates op (rop: with the operands swapped) over the walk
+// set up in ws; d may be a or b exactly.
+func walkF32(ws *workspace, op, rop numeric.Op, d, a, b []float32) {
+	w := &ws.w
+	if len(w.dims) == 2 && w.inner*2 <= tileElems {
+		if g := periodicRuns(w, tileElems); g > 0 {
+			ta, tb := scratchOf[float32](ws, 0, g*w.inner), scratchOf[float32](ws, 1, g*w.inner)
+			outer := w.dims[0]
+			for o := 0; o < outer; o += g {
+				m := min(g, outer-o)
+				n := m * w.inner
+				dd := d[o*w.inner : o*w.inner+n]
+				x, y := tile(w, 1, a, o, m, ta, o == 0), tile(w, 2, b, o, m, tb, o == 0)
+				if ws.stream {
+					numeric.BinaryStreamF32(op, dd, x, y)
+				} else {
+					numeric.BinaryF32(op, dd, x, y)
+				}
+			}
+			return
+		}
+	}
+	for w.next() {
+		n := w.inner
+		runF32(op, rop, d[w.off[0]:w.off[0]+n], a, b, w.off[1], w.off[2], w.step[1], w.step[2], ws.stream)
+	}
+}
+
+// runF32 sets d to a op b, a and b from offsets oa and ob by steps sa
+// and sb (0 or 1); with stream, d (an output column, which a or b never
+// overlap) is written with non-temporal stores.
+func runF32(op, rop numeric.Op, d, a, b []float32, oa, ob, sa, sb int, stream bool) {
+	switch {
+	case sa == 1 && sb == 1 && stream:
+		numeric.BinaryStreamF32(op, d, a[oa:], b[ob:])
+	case sa == 1 && sb == 1:
+		numeric.BinaryF32(op, d, a[oa:], b[ob:])
+	case sa == 1 && stream:
+		numeric.BinaryScalarStreamF32(op, d, a[oa:], b[ob])
+	case sa == 1:
+		numeric.BinaryScalarF32(op, d, a[oa:], b[ob])
+	case sb == 1 && stream:
+		numeric.BinaryScalarStreamF32(rop, d, b[ob:], a[oa])
+	case sb == 1:
+		numeric.BinaryScalarF32(rop, d, b[ob:], a[oa])
+	default:
+		var v [1]float32
+		numeric.BinaryScalarF32(op, v[:], a[oa:], b[ob])
+		for j := range d {
+			d[j] = v[0]
+		}
+	}
+}
+
+// periodicRuns is periodic for a tile of about elems elements: the runs
+// of one call, a multiple of 8 (so that streamed pieces stay aligned).
+func periodicRuns(w *walker, elems int) int {
+	if periodic(w) == 0 {
+		return 0
+	}
+	return max(8, elems/w.inner&^7)
+}
