@@ -54,6 +54,7 @@ func oracleLangCases() []oracleCase {
 			cs = append(cs, oracleCase{name: "same/" + dt + "/" + text, text: text, cols: []oracleCol{a, b}})
 		}
 	}
+	cs = append(cs, oracleSyntaxCases()...)
 	cs = append(cs, oracleReuseCases()...)
 	cs = append(cs, oracleColumnCases()...)
 	cs = append(cs, oracleBoolCases()...)
@@ -340,5 +341,49 @@ func oracleLangErrorCases() []oracleCase {
 		{name: "error/load shape", text: `x @ load("w64.npy")`, cols: oracleX32(4, 3)},
 		{name: "error/unknown column", text: "a + nope", cols: oracleAB("float32", oracleDims(3), oracleDims(3)), ownWords: true},
 		{name: "error/uint8 column + 300", text: "a + 300 + b", cols: oracleAB("uint8", oracleDims(3), oracleDims(3))},
+	}
+}
+
+// oracleSyntaxCases are Python's precedence and associativity, weak
+// Python scalars that NumPy converts to the tensor's type before the
+// operation (float16(0.1) == x, x * float32(0.3)), comparisons with
+// Python integers out of the tensor type's range, and the extremes of
+// integer types.
+func oracleSyntaxCases() []oracleCase {
+	near := func(dt string, lo, hi float64) []oracleCol { return []oracleCol{tcol("x", dt, 4, 3).in(lo, hi)} }
+	i8 := []oracleCol{tcol("x", "int8", 4, 3).wide()}
+	u8 := []oracleCol{tcol("x", "uint8", 4, 3).wide()}
+	return []oracleCase{
+		{name: "syntax/neg pow", text: "-x ** 2", cols: oracleX32(4, 3)},
+		{name: "syntax/pow right assoc", text: "x ** 2 ** 0.5", cols: []oracleCol{tcol("x", "float64", 4, 3).in(0, 3)}},
+		{name: "syntax/pow of constants", text: "x * 2 ** 3", cols: []oracleCol{tcol("x", "int16", 4, 3)}},
+		{name: "syntax/sub left assoc", text: "x - 1 - 2", cols: i8},
+		{name: "syntax/div left assoc", text: "x / 2 / 4", cols: oracleX32(4, 3)},
+		{name: "syntax/mod times", text: "x % 3 * 2", cols: i8},
+		{name: "syntax/invert and", text: "~x & 1", cols: i8},
+		{name: "syntax/and or xor", text: "x & 3 | x ^ 5", cols: u8},
+		{name: "syntax/shift-free compare", text: "(x + 1 > 2) == (x > 1)", cols: i8},
+		{name: "weak/float16 == 0.1", text: "x == 0.1", cols: near("float16", 0.0999, 0.1001)},
+		{name: "weak/float32 == 0.1", text: "x == 0.1", cols: near("float32", 0.0999999, 0.1000001)},
+		{name: "weak/float16 + 0.1", text: "x + 0.1", cols: near("float16", -4, 4)},
+		{name: "weak/float32 * 0.3", text: "x * 0.3", cols: near("float32", -4, 4)},
+		{name: "weak/float32 / 0.7", text: "x / 0.7", cols: near("float32", -4, 4)},
+		{name: "weak/float16 - 1.1", text: "1.1 - x", cols: near("float16", -4, 4)},
+		{name: "weak/float32 minimum 0.3", text: "minimum(x, 0.3)", cols: near("float32", 0.29999, 0.30001)},
+		{name: "weak/float32 where 0.3", text: "where(x > 0, x, 0.3)", cols: near("float32", -4, 4)},
+		{name: "weak/uint8 < 300", text: "x < 300", cols: u8},
+		{name: "weak/uint8 == -1", text: "x == -1", cols: u8},
+		{name: "weak/int8 > -200", text: "x > -200", cols: i8},
+		{name: "extreme/int8 abs", text: "abs(x)", cols: i8},
+		{name: "extreme/int8 neg", text: "-x", cols: i8},
+		{name: "extreme/int64 mean", text: "x.mean()", cols: []oracleCol{tcol("x", "int64", 4, 3).wide()}},
+		{name: "extreme/uint64 sum", text: "x.sum(axis=1)", cols: []oracleCol{tcol("x", "uint64", 4, 3).wide()}},
+		{name: "extreme/int round", text: "round(x)", cols: i8},
+		{name: "astype/bool", text: "x.astype(bool)", cols: []oracleCol{tcol("x", "float32", 4, 3).specials()}},
+		{name: "astype/from bool", text: "(x > 0).astype(int8) - 1", cols: oracleX32(4, 3)},
+		{name: "plain/new axis", text: "s[None] * 2", cols: []oracleCol{pcol("s", "float32")}},
+		{name: "plain/astype", text: "s.astype(int8)", cols: []oracleCol{pcol("s", "int32").wide()}},
+		{name: "error/uint8 // -1", text: "x // -1", cols: u8},
+		{name: "error/chained comparison", text: "0 < x < 1", cols: oracleX32(4, 3), ownWords: true},
 	}
 }
