@@ -354,6 +354,10 @@ func oracleSyntaxCases() []oracleCase {
 	i8 := []oracleCol{tcol("x", "int8", 4, 3).wide()}
 	u8 := []oracleCol{tcol("x", "uint8", 4, 3).wide()}
 	return []oracleCase{
+		{name: "tail/x + (x + 0.5) + 1", text: "x + (x + 0.5) + 1", cols: oracleX32(1)},
+		{name: "tail/x * (x * 2) * 3", text: "x * (x * 2) * 3", cols: oracleX32(1, 3)},
+		{name: "tail/x - (x - 1) - 1", text: "x - (x - 1) - 1", cols: oracleX32(5)},
+		{name: "tail/two columns", text: "(a - (b + 0.5)) * 2", cols: oracleAB("float32", oracleDims(3), oracleDims(3))},
 		{name: "syntax/neg pow", text: "-x ** 2", cols: oracleX32(4, 3)},
 		{name: "syntax/pow right assoc", text: "x ** 2 ** 0.5", cols: []oracleCol{tcol("x", "float64", 4, 3).in(0, 3)}},
 		{name: "syntax/pow of constants", text: "x * 2 ** 3", cols: []oracleCol{tcol("x", "int16", 4, 3)}},
