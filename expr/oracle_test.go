@@ -356,7 +356,8 @@ func oracleCheck(t testing.TB, c oracleCase, d oracleData, want oracleAnswer) []
 
 // oracleAgain compiles and evaluates a case on its batch with one
 // worker, then again on the batch without its first row (columns at an
-// offset) and, for a batch of 100 rows or more, on 3 workers, and returns
+// offset), on none of its rows and, for a batch of 100 rows or more, on
+// 3 workers, and returns
 // how the results differ: they must be the same bits. A case that fails
 // Compile or Eval has nothing to compare.
 func oracleAgain(t testing.TB, c oracleCase, d oracleData) []string {
@@ -397,6 +398,9 @@ func oracleAgain(t testing.TB, c oracleCase, d oracleData) []string {
 		defer sl.Release()
 		check("the batch from row 1", sl, 1, append(opts, expr.WithWorkers(1))...)
 	}
+	empty := rec.NewSlice(rec.NumRows(), rec.NumRows())
+	defer empty.Release()
+	check("no rows", empty, len(got.rows), opts...)
 	if rec.NumRows() >= 100 {
 		check("3 workers", rec, 0, append(opts, expr.WithWorkers(3))...)
 	}
