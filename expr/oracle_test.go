@@ -357,9 +357,8 @@ func oracleCheck(t testing.TB, c oracleCase, d oracleData, want oracleAnswer) []
 // oracleAgain compiles and evaluates a case on its batch with one
 // worker, then again on the batch without its first row (columns at an
 // offset), on none of its rows and, for a batch of 100 rows or more, on
-// 3 workers, and returns
-// how the results differ: they must be the same bits. A case that fails
-// Compile or Eval has nothing to compare.
+// 3 workers, and returns how the results differ: they must be the same
+// bits. A case that fails Compile or Eval has nothing to compare.
 func oracleAgain(t testing.TB, c oracleCase, d oracleData) []string {
 	rec := d.record(t)
 	defer rec.Release()
