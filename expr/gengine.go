@@ -27,6 +27,7 @@ func (p *Program) evalGraph(cols []arrow.Array, rows int) ([]arrow.Array, error)
 	}
 	gp := p.graph
 	in := make([]engine.Column, len(cols))
+	nullable := false // some input has a null: the results need validity
 	for i, a := range cols {
 		if !arrow.TypeEqual(a.DataType(), gp.inTypes[i]) {
 			return nil, errorf("column %q: a column of %v, not %v", p.in.Field(gp.cols[i]).Name, a.DataType(), gp.inTypes[i])
@@ -35,6 +36,7 @@ func (p *Program) evalGraph(cols []arrow.Array, rows int) ([]arrow.Array, error)
 			return nil, errorf("column %q: %d rows in a batch of %d", p.in.Field(gp.cols[i]).Name, a.Len(), rows)
 		}
 		in[i] = engineColumn(a)
+		nullable = nullable || in[i].Valid != nil
 	}
 	out := make([]engine.Column, len(gp.roots))
 	bufs := make([][2]*memory.Buffer, len(gp.roots))
@@ -60,10 +62,14 @@ func (p *Program) evalGraph(cols []arrow.Array, rows int) ([]arrow.Array, error)
 		}
 		vals := memory.NewResizableBuffer(o.mem)
 		vals.Resize(n)
-		valid := memory.NewResizableBuffer(o.mem)
-		valid.Resize(int(bitutil.BytesForBits(int64(rows))))
-		bufs[k] = [2]*memory.Buffer{valid, vals}
-		out[k] = engine.Column{Values: vals.Bytes(), Valid: valid.Bytes()}
+		bufs[k][1] = vals
+		out[k].Values = vals.Bytes()
+		if nullable {
+			valid := memory.NewResizableBuffer(o.mem)
+			valid.Resize(int(bitutil.BytesForBits(int64(rows))))
+			bufs[k][0] = valid
+			out[k].Valid = valid.Bytes()
+		}
 	}
 	nulls, err := gp.prog.Run(in, rows, out)
 	if err != nil {
@@ -96,7 +102,7 @@ func (p *Program) evalGraph(cols []arrow.Array, rows int) ([]arrow.Array, error)
 func engineColumn(a arrow.Array) engine.Column {
 	d := a.Data()
 	var c engine.Column
-	if d.NullN() > 0 && d.Buffers()[0] != nil {
+	if a.NullN() > 0 && d.Buffers()[0] != nil { // a.NullN: the data of a slice may not know its count
 		c.Valid, c.ValidOffset = d.Buffers()[0].Bytes(), d.Offset()
 	}
 	first, vd := d.Offset(), d

@@ -55,8 +55,13 @@ func graphBatch(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
 		t.Fatal(err)
 	}
 	add(fromSlice(cyc, []int16{0, 1, 2, 3, 4, 5, 6, 7, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, valid))
+	fb := array.NewBooleanBuilder(mem)
+	fb.AppendValues([]bool{true, false, false}, valid)
+	add(fb.NewArray(), nil)
+	fb.Release()
+	add(fixedshape.FromBools(mem, mustFixed(t, arrow.FixedWidthTypes.Boolean, 3), []bool{true, false, true, false, false, true, false, false, false}, valid))
 	var fields []arrow.Field
-	for k, name := range []string{"a", "b", "v", "s", "i", "u", "p", "z", "c"} {
+	for k, name := range []string{"a", "b", "v", "s", "i", "u", "p", "z", "c", "f", "m"} {
 		fields = append(fields, arrow.Field{Name: name, Type: cols[k].DataType(), Nullable: true})
 	}
 	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 3)
@@ -141,6 +146,8 @@ func TestGraphEval(t *testing.T) {
 		{"any", "(a > 5).any()", "bool", []float64{1, 0}},
 		{"floor division", "a // 2", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{0, 1, 1, 2, 2, 3, -1, 0, 0, 1, 1, 2}},
 		{"minimum", "minimum(a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 1, 1, 2, 2, 2, -1, 0, 0, 1, 0, 1}},
+		{"bool column", "where(f, a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 2, 3, 4, 5, 6, 0, 1, 0, 1, 0, 1}},
+		{"bool tensor column", "v * m + ~m", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{1, 1, 3, 1, 1, 1}},
 		{"0-D column", "v * z + z", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{4, 6, 8, -1, -1, -2}},
 		{"3-cycle permutation", "c[0] * 2 + c.sum(axis=(0, 1))", "extension<arrow.fixed_shape_tensor[value_type=int64, shape=[2,2]]>", []float64{6, 30, 8, 32, 36, 12, 34, 10}},
 		{"non-square matmul", "a.T @ a[:, :2]", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3,2]]>", []float64{17, 22, 22, 29, 27, 36, 5, 6, 6, 9, 7, 12}},
@@ -312,5 +319,43 @@ func TestFuse(t *testing.T) {
 	}
 	if _, err := expr.Fuse(progs[0], chain); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("fusing a chain: %v", err)
+	}
+}
+
+// TestGraphSliced evaluates a graph over a slice of a batch (columns at
+// an offset, the validity bitmaps too), with a plain column, a permuted
+// one and bool results.
+func TestGraphSliced(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	whole := graphBatch(t, mem)
+	defer whole.Release()
+	rec := whole.NewSlice(1, 3)
+	defer rec.Release()
+	for _, tt := range []struct {
+		text string
+		want []float64
+	}{
+		{"(a - p) * s", []float64{-0.5, 0, 0.5, 1, 1.5, 2}},
+		{"a > b", []float64{0, 0, 1, 1, 1, 1}},
+	} {
+		t.Run(tt.text, func(t *testing.T) {
+			p, err := expr.Compile(tt.text, rec.Schema(), expr.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := p.Eval(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Release()
+			got, valid := resultValues(t, out.Column(0))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]bool{true, false}, valid); diff != "" {
+				t.Errorf("validity (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

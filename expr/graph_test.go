@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/search"
 )
 
@@ -153,6 +154,100 @@ func TestGraphCheck(t *testing.T) {
 			}
 			if got := tt.e.String(); got != tt.text {
 				t.Errorf("String() = %q, want %q", got, tt.text)
+			}
+		})
+	}
+}
+
+// TestGraphTypes checks the result element types of graph expressions
+// against NumPy 2's (checked with NumPy 2.4): array promotion between
+// tensors and 0-D columns (s-prefixed: plain columns), NEP 50 for Python
+// scalars, the loops of the functions and reductions.
+func TestGraphTypes(t *testing.T) {
+	types := map[string]arrow.DataType{"i8": arrow.PrimitiveTypes.Int8, "u8": u8, "i16": arrow.PrimitiveTypes.Int16, "i64": i64,
+		"u64": arrow.PrimitiveTypes.Uint64, "f16": arrow.FixedWidthTypes.Float16, "f32": f32, "f64": f64}
+	var fields []arrow.Field
+	for _, n := range []string{"i8", "u8", "i16", "i64", "u64", "f16", "f32", "f64"} {
+		fields = append(fields, arrow.Field{Name: n, Type: mustFixed(t, types[n], 3)}, arrow.Field{Name: "s" + n, Type: types[n]})
+	}
+	fields = append(fields, arrow.Field{Name: "b", Type: mustFixed(t, arrow.FixedWidthTypes.Boolean, 3)})
+	schema := arrow.NewSchema(fields, nil)
+	for _, tt := range []struct{ text, want string }{
+		{`i8 + u8`, "int16"},
+		{`i64 + u64`, "float64"},
+		{`f16 + i16`, "float32"},
+		{`i8 * su8`, "int16"},
+		{`u8 * si64`, "int64"},
+		{`f32 * sf64`, "float64"},
+		{`f32 * si8`, "float32"},
+		{`u8 + 3`, "uint8"},
+		{`u8 + 3.5`, "float64"},
+		{`i8 / i8`, "float64"},
+		{`f16 / f16`, "float16"},
+		{`u8 // i8`, "int16"},
+		{`b + b`, "bool"},
+		{`b * 2`, "int64"},
+		{`b & b`, "bool"},
+		{`u8 & i8`, "int16"},
+		{`exp(u8)`, "float16"},
+		{`exp(i16)`, "float32"},
+		{`exp(i64)`, "float64"},
+		{`exp(b)`, "float16"},
+		{`floor(u8)`, "uint8"},
+		{`round(b)`, "float16"},
+		{`square(b)`, "int8"},
+		{`abs(i8)`, "int8"},
+		{`isnan(i8)`, "bool"},
+		{`u8 < 300`, "bool"},
+		{`u8 == -1`, "bool"},
+		{`u64 > -1`, "bool"},
+		{`where(b, u8, 2.5)`, "float64"},
+		{`where(b, u8, 2)`, "uint8"},
+		{`where(b, f32, i8)`, "float32"},
+		{`minimum(u8, f16)`, "float16"},
+		{`b.sum()`, "int64"},
+		{`b.mean()`, "float64"},
+		{`b.max()`, "bool"},
+		{`u8.sum()`, "uint64"},
+		{`i8.mean()`, "float64"},
+		{`f16.sum()`, "float16"},
+		{`f16.mean()`, "float16"},
+		{`u8.argmax()`, "int64"},
+		{`norm(u8)`, "float64"},
+		{`norm(f16)`, "float16"},
+		{`u8.var()`, "float64"},
+		{`(u8 > 2).any()`, "bool"},
+		{`dot(u8, u8)`, "uint64"},
+		{`dot(f16, f32)`, "float32"},
+		{`u8 @ u8`, "uint8"},
+		{`f32 @ i8`, "float32"},
+		{`concatenate((u8, i8))`, "int16"},
+		{`stack((f16, u8))`, "float16"},
+		{`einsum("i,i", i8, i8)`, "int8"},
+		{`u8 ** 2`, "uint8"},
+		{`i8 ** u8`, "int16"},
+		{`b ** b`, "int8"},
+		{`b // b`, "int8"},
+		{`-u8`, "uint8"},
+		{`~u8`, "uint8"},
+		{`~b`, "bool"},
+		{`su8 * 2`, "uint8"},
+		{`si8 + su8`, "int16"},
+		{`sf32 * f16`, "float32"},
+	} {
+		t.Run(tt.text, func(t *testing.T) {
+			p, err := expr.Compile(tt.text, schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dt := p.Schema().Field(0).Type
+			if ft, ok := dt.(*fixedshape.Type); ok {
+				dt = ft.ElemType()
+			}
+			name := map[arrow.Type]string{arrow.BOOL: "bool", arrow.INT8: "int8", arrow.INT16: "int16", arrow.INT64: "int64",
+				arrow.UINT8: "uint8", arrow.UINT64: "uint64", arrow.FLOAT16: "float16", arrow.FLOAT32: "float32", arrow.FLOAT64: "float64"}[dt.ID()]
+			if name != tt.want {
+				t.Errorf("%s: %v, NumPy gives %s", tt.text, dt, tt.want)
 			}
 		})
 	}

@@ -20,6 +20,13 @@ func binaryTo(op Op, d, a, b []float32, stream bool) {
 	if len(d) == 0 {
 		return
 	}
+	if &d[0] == &b[0] && &d[0] != &a[0] {
+		// d is b: copying a into d first would lose b.
+		for j := range d {
+			d[j] = apply1(op, a[j], b[j])
+		}
+		return
+	}
 	if &d[0] != &a[0] {
 		copy(d, a)
 	}
@@ -48,4 +55,31 @@ func binaryScalarTo(op Op, d, a []float32, c float32, stream bool) {
 		copy(d, a)
 	}
 	ApplyScalarF32(op, d, c)
+}
+
+// apply1 returns v op k as ApplyF32 computes it.
+func apply1(op Op, v, k float32) float32 {
+	switch op {
+	case Add:
+		return v + k
+	case Sub:
+		return v - k
+	case Mul:
+		return v * k
+	case Div:
+		return v / k
+	case RSub:
+		return k - v
+	case RDiv:
+		return k / v
+	case Max:
+		if v < k {
+			return k
+		}
+	case Min:
+		if v > k {
+			return k
+		}
+	}
+	return v
 }

@@ -53,7 +53,7 @@ func TestBinary(t *testing.T) {
 						b[i] = nan
 					}
 				}
-				for _, mode := range []string{"to", "in place", "stream"} {
+				for _, mode := range []string{"to", "in place", "into b", "stream"} {
 					inPlace := mode == "in place"
 					d := aligned32(n) // the non-temporal kernels need it
 					switch {
@@ -62,6 +62,9 @@ func TestBinary(t *testing.T) {
 					case inPlace:
 						d = append(d[:0], a...)
 						numeric.BinaryF32(op, d, d, b)
+					case mode == "into b":
+						d = append(d[:0], b...)
+						numeric.BinaryF32(op, d, a, d)
 					default:
 						numeric.BinaryF32(op, d, a, b)
 					}

@@ -9,7 +9,8 @@
 // Element-wise: ApplyF32 and ApplyScalarF32 run one float32 operation
 // over a run in place, BinaryF32 and BinaryScalarF32 the same into a
 // separate destination (BinaryStreamF32 and BinaryScalarStreamF32 with
-// non-temporal stores), ChainF32 and ChainU8F32 run several in one pass,
+// non-temporal stores), DivScalarF32 divides by a value through its
+// float64 reciprocal with the bits of division, ChainF32 and ChainU8F32 run several in one pass,
 // U8ToF32 converts bytes, DivToF32 narrows a float64 quotient, StreamF32
 // writes a result past the caches.
 //

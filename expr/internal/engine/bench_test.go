@@ -37,9 +37,20 @@ func benchCases() []benchCase {
 		{"op=dot/dtype=float32/shape=200000x768", two, []*engine.Node{sim}, 200000, 2 * 200000 * 768 * 4},
 		{"op=norm_diff/dtype=float32/shape=200000x768", two,
 			[]*engine.Node{red(engine.Norm, bin(engine.Sub, a, b), f32, false, 0)}, 200000, 2 * 200000 * 768 * 4},
+		{"op=matmul/dtype=float32/shape=200000x768/n=128", []engine.Input{{DType: f32, Shape: []int{1, 768}}},
+			[]*engine.Node{matmulNode(in(0, f32, 1, 768), konst(f32, []int{768, 128}, ramp(768*128)...))}, 200000, 200000 * 128 * 4},
 		{"op=affine/dtype=float32/shape=200000x768", []engine.Input{{DType: f32, Shape: []int{768}}},
 			[]*engine.Node{bin(engine.Add, bin(engine.Mul, x, konst(f32, nil, 2)), konst(f32, nil, 1))}, 200000, 200000 * 768 * 4},
 	}
+}
+
+// ramp returns n values from -1 to 1.
+func ramp(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 2*float64(i)/float64(n) - 1
+	}
+	return v
 }
 
 // BenchmarkRun runs each case with one worker (and three for
@@ -81,6 +92,11 @@ func BenchmarkRun(b *testing.B) {
 					if _, err := p.Run(in, bc.rows, out); err != nil {
 						b.Fatal(err)
 					}
+				}
+				if r := bc.roots[0]; r.Op == engine.OpMatMul {
+					k, n := r.Args[1].Shape[0], r.Args[1].Shape[1]
+					flops := 2 * float64(bc.rows) * float64(numel(r.Shape)/n) * float64(k*n)
+					b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 				}
 			})
 		}

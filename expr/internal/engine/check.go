@@ -66,14 +66,14 @@ func dimFromEnd(shape []int, k int) int {
 	return 1
 }
 
-var unaryNames = map[Fn]string{Neg: "neg", Abs: "abs", Sqrt: "sqrt", Square: "square", Exp: "exp",
+var unaryNames = map[Fn]string{Neg: "negative", Abs: "abs", Sqrt: "sqrt", Square: "square", Exp: "exp",
 	Log: "log", Log1p: "log1p", Expm1: "expm1", Tanh: "tanh", Floor: "floor", Ceil: "ceil",
-	Round: "round", Sign: "sign", IsNaN: "isnan", IsFinite: "isfinite", Not: "not"}
+	Round: "round", Sign: "sign", IsNaN: "isnan", IsFinite: "isfinite", Not: "invert"}
 
-var binaryNames = map[Fn]string{Add: "add", Sub: "sub", Mul: "mul", Div: "div", FloorDiv: "floordiv",
-	Mod: "mod", Pow: "pow", Minimum: "minimum", Maximum: "maximum", Less: "less",
-	LessEqual: "lessequal", Greater: "greater", GreaterEqual: "greaterequal", Equal: "equal",
-	NotEqual: "notequal", And: "and", Or: "or", Xor: "xor"}
+var binaryNames = map[Fn]string{Add: "add", Sub: "subtract", Mul: "multiply", Div: "true_divide",
+	FloorDiv: "floor_divide", Mod: "remainder", Pow: "power", Minimum: "minimum", Maximum: "maximum",
+	Less: "less", LessEqual: "less_equal", Greater: "greater", GreaterEqual: "greater_equal",
+	Equal: "equal", NotEqual: "not_equal", And: "bitwise_and", Or: "bitwise_or", Xor: "bitwise_xor"}
 
 var reduceNames = map[Fn]string{Sum: "sum", Mean: "mean", Min: "min", Max: "max", ArgMax: "argmax",
 	ArgMin: "argmin", Norm: "norm", Var: "var", Std: "std", Any: "any", All: "all"}
@@ -128,7 +128,7 @@ func checkReduce(f Fn, in, out DType) bool {
 // checkNode checks one node whose arguments were checked.
 func checkNode(n *Node, inputs []Input) error {
 	if !n.DType.valid() {
-		return errorf("node of op %d has invalid dtype %v", n.Op, n.DType)
+		return errorf("node of op %v has invalid dtype %v", n.Op, n.DType)
 	}
 	size, err := sizeOf(n.Shape)
 	if err != nil {
@@ -137,11 +137,11 @@ func checkNode(n *Node, inputs []Input) error {
 	want := map[Op]int{OpInput: 0, OpConst: 0, OpView: 1, OpCast: 1, OpUnary: 1, OpBinary: 2,
 		OpWhere: 3, OpReduce: 1, OpSimilarity: 2, OpMatMul: 2}
 	if k, ok := want[n.Op]; ok && len(n.Args) != k {
-		return errorf("op %d takes %d arguments, not %d", n.Op, k, len(n.Args))
+		return errorf("op %v takes %d arguments, not %d", n.Op, k, len(n.Args))
 	}
 	for _, a := range n.Args {
 		if a == nil {
-			return errorf("op %d has a nil argument", n.Op)
+			return errorf("op %v has a nil argument", n.Op)
 		}
 	}
 	switch n.Op {
@@ -181,14 +181,14 @@ func checkNode(n *Node, inputs []Input) error {
 	case OpConcat:
 		return checkConcat(n)
 	default:
-		return errorf("unknown op %d", n.Op)
+		return errorf("unknown op %v", n.Op)
 	}
 	return nil
 }
 
 func sameShape(n, a *Node) error {
 	if !slices.Equal(n.Shape, a.Shape) {
-		return errorf("op %d of shape %v has an operand of shape %v", n.Op, n.Shape, a.Shape)
+		return errorf("op %v of shape %v has an operand of shape %v", n.Op, n.Shape, a.Shape)
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func checkUnaryNode(n *Node) error {
 		want = Bool
 	}
 	if _, ok := unaryNames[n.Fn]; !ok || !checkUnary(n.Fn, a.DType) || n.DType != want {
-		return errorf("unary function %d of %v gives %v", n.Fn, a.DType, n.DType)
+		return errorf("unary function %v of %v gives %v", n.Fn, a.DType, n.DType)
 	}
 	return sameShape(n, a)
 }
@@ -218,7 +218,7 @@ func checkBroadcast(n *Node) error {
 			want = Bool
 		}
 		if _, ok := binaryNames[n.Fn]; !ok || args[1].DType != d || !checkBinary(n.Fn, d) || n.DType != want {
-			return errorf("binary function %d of %v and %v gives %v", n.Fn, d, args[1].DType, n.DType)
+			return errorf("binary function %v of %v and %v gives %v", n.Fn, d, args[1].DType, n.DType)
 		}
 	}
 	shape := []int{}
@@ -266,7 +266,7 @@ func checkView(n *Node, size int) error {
 func checkReduceNode(n *Node, size int) error {
 	a := n.Args[0]
 	if _, ok := reduceNames[n.Fn]; !ok || !checkReduce(n.Fn, a.DType, n.DType) {
-		return errorf("reduction %d of %v gives %v", n.Fn, a.DType, n.DType)
+		return errorf("reduction %v of %v gives %v", n.Fn, a.DType, n.DType)
 	}
 	var shape []int
 	reduced, prev := 1, -1

@@ -118,7 +118,7 @@ func (b *builder) add(n *Node) (int, error) {
 	args := make([]int, len(n.Args))
 	for i, a := range n.Args {
 		if a == nil {
-			return 0, errorf("op %d has a nil argument", n.Op)
+			return 0, errorf("op %v has a nil argument", n.Op)
 		}
 		id, err := b.add(a)
 		if err != nil {

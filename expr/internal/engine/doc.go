@@ -36,9 +36,20 @@
 // size. Workers split the rows into contiguous ranges of blocks.
 //
 // Element-wise nodes broadcast by NumPy's rules through one strided loop
-// over runs of the innermost dimensions after coalescing; an operand
-// repeated along the outer axes (a per-channel constant over an image)
-// is tiled once per call, a broadcast value filled into a short buffer.
+// over runs of the innermost dimensions after coalescing; a broadcast
+// value is the scalar of a kernel (the keepdims norm of a row), an
+// operand repeated along the outer axes (a per-channel constant over an
+// image) is tiled once per call. float32 + - * / run numeric's AVX2
+// kernels; a root computed by them writes its output column with
+// non-temporal stores. A root that is a chain of + - * / by such
+// constants over a float32 node, or over a uint8 input cast to float32
+// ((x.astype(float32) - mean) / std, x * 2 + 1), runs as one
+// numeric.ChainU8F32 or ChainF32 pass. A node whose one consumer
+// computes element by element at the same positions writes into the
+// consumer's buffer, which the consumer overwrites in place. MatMul of
+// float32 and float64 runs linalg's kernels: a constant right operand is
+// packed once at Compile, and a block of rows of (m, k) tensors is one
+// (rows*m, k) x (k, n) product.
 //
 // # Numbers
 //
@@ -50,8 +61,9 @@
 // and argmin return the first NaN; Var and Std are two passes in
 // float64; a float16 reduction is rounded from float64 once. Similarities
 // use package search's kernels (numeric.Dot...), so they give the bits
-// the search command gives. MatMul sums each product in k order in its
-// type (float16 in float32).
+// the search command gives. MatMul sums the products in k order in its
+// type (float16 in float32; linalg's float kernels with fused
+// multiply-adds, integers wrapping around).
 //
 // # Memory
 //

@@ -53,6 +53,10 @@ func runF32(op, rop numeric.Op, d, a, b []float32, oa, ob, sa, sb int, stream bo
 		numeric.BinaryStreamF32(op, d, a[oa:], b[ob:])
 	case sa == 1 && sb == 1:
 		numeric.BinaryF32(op, d, a[oa:], b[ob:])
+	case sa == 1 && op == numeric.Div && stream:
+		numeric.DivScalarStreamF32(d, a[oa:], b[ob])
+	case sa == 1 && op == numeric.Div:
+		numeric.DivScalarF32(d, a[oa:], b[ob])
 	case sa == 1 && stream:
 		numeric.BinaryScalarStreamF32(op, d, a[oa:], b[ob])
 	case sa == 1:

@@ -31,7 +31,7 @@ func genGraph(rng *rand.Rand, d engine.DType, n int) (roots []*engine.Node, redu
 	for range n {
 		x := pool[rng.IntN(len(pool))]
 		var node *engine.Node
-		switch rng.IntN(9) {
+		switch rng.IntN(10) {
 		case 0:
 			fn := unaryFns[rng.IntN(len(unaryFns))]
 			if unaryOK(fn, x.DType) {
@@ -88,6 +88,13 @@ func genGraph(rng *rand.Rand, d engine.DType, n int) (roots []*engine.Node, redu
 			if y.DType == x.DType && len(x.Shape) == 2 && len(y.Shape) == 2 && x.Shape[0] == y.Shape[0] && x.DType != engine.Bool {
 				node = &engine.Node{Op: engine.OpConcat, DType: x.DType, Axis: 1, Shape: []int{x.Shape[0], x.Shape[1] + y.Shape[1]}, Args: []*engine.Node{x, y}}
 			}
+		case 9:
+			y := pick(func(y *engine.Node) bool {
+				return y.DType == x.DType && len(x.Shape) == 2 && len(y.Shape) == 2 && y.Shape[0] == x.Shape[1]
+			})
+			if y != nil && x.DType != engine.Bool {
+				node = matmulNode(x, y)
+			}
 		}
 		switch {
 		case node == nil:
@@ -112,7 +119,7 @@ func inexact(n *engine.Node) bool {
 		return false
 	}
 	switch n.Op {
-	case engine.OpSimilarity:
+	case engine.OpSimilarity, engine.OpMatMul:
 		return true
 	case engine.OpReduce:
 		return n.Fn != engine.Min && n.Fn != engine.Max

@@ -300,3 +300,40 @@ func TestShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrent runs one Program from several goroutines at once (run
+// it with -race), each writing the bytes of a lone Run.
+func TestConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	f32 := engine.Float32
+	x := in(0, f32, 24)
+	roots := []*engine.Node{bin(engine.Div, x, red(engine.Norm, x, f32, true, 0)), bin(engine.Greater, x, konst(f32, nil, 0))}
+	p, err := engine.Compile([]engine.Input{{DType: f32, Shape: []int{24}}}, roots, engine.Options{Workers: 2, BlockBytes: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := []column{randColumn(rng, f32, []int{24}, 300, 0.1)}
+	want, _, err := runProgram(p, cols, roots, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			got, _, err := runProgram(p, cols, roots, 300)
+			for ri := range roots {
+				for row := range 300 {
+					if err == nil {
+						err = compareRow(roots[ri].DType, want[ri][row], got[ri][row], 0)
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -14,6 +14,11 @@ type rplan struct {
 	keptDims, keptSt, outSt []int
 	redDims, redSt          []int
 	count                   int // elements reduced into one result
+	// acc tells that the reduction runs by accumulation (reduce_acc.go),
+	// over the operand's dense strides inSt, each element into the
+	// result at its accSt offset.
+	acc         bool
+	inSt, accSt []int
 }
 
 func newRplan(n *Node) *rplan {
@@ -35,6 +40,9 @@ func newRplan(n *Node) *rplan {
 		}
 	}
 	pl.outSt = denseStrides(pl.keptDims)
+	if accumulates(n, pl) {
+		pl.acc, pl.inSt, pl.accSt = true, st, accStrides(n, pl)
+	}
 	return pl
 }
 
@@ -234,6 +242,10 @@ func argExtreme[T number](isMax bool, v []T) int {
 // T, rs elements a row) into d (type dt).
 func reduceRows[T number](ws *workspace, c *cnode, d []byte, dt DType, a []T, rs, rows int) {
 	pl := c.rplan
+	if pl.acc {
+		reduceAcc(ws, c, d, dt, a, rs, rows)
+		return
+	}
 	kw, rw := &ws.w, &ws.w2
 	ws.dims = append(append(ws.dims[:0], rows), pl.keptDims...)
 	ws.stbuf = growSt(ws.stbuf, 2)

@@ -1,0 +1,73 @@
+//go:build !purego
+
+#include "textflag.h"
+
+DATA recipExpMask<>+0(SB)/4, $0x7f800000
+GLOBL recipExpMask<>(SB), RODATA|NOPTR, $4
+DATA recipAbsMask<>+0(SB)/4, $0x7fffffff
+GLOBL recipAbsMask<>(SB), RODATA|NOPTR, $4
+DATA recipTiny<>+0(SB)/4, $0x01000000
+GLOBL recipTiny<>(SB), RODATA|NOPTR, $4
+
+// RECIP computes Y0 = float32(float64(a[0:8]) * r) from (SI), r in Y2,
+// and ORs into Y12 the lanes whose result is below 2^-125 (exponent
+// field under 2) while a is not zero.
+#define RECIP \
+	VCVTPS2PD   (SI), Y0; \
+	VCVTPS2PD   16(SI), Y1; \
+	VMULPD      Y2, Y0, Y0; \
+	VMULPD      Y2, Y1, Y1; \
+	VCVTPD2PSY  Y0, X0; \
+	VCVTPD2PSY  Y1, X1; \
+	VINSERTF128 $1, X1, Y0, Y0; \
+	VPAND       Y5, Y0, Y6; \
+	VPCMPGTD    Y6, Y7, Y6; \
+	VMOVDQU     (SI), Y9; \
+	VPAND       Y10, Y9, Y9; \
+	VPCMPEQD    Y11, Y9, Y9; \
+	VPANDN      Y6, Y9, Y6; \
+	VPOR        Y6, Y12, Y12
+
+// func recipF32x8(d, a unsafe.Pointer, n int, r float64, nt bool) (tiny bool)
+// Sets d[j] = float32(float64(a[j]) * r) for n elements (a multiple of
+// 8), with non-temporal stores (d 32-byte aligned, then fenced) when nt,
+// and reports whether a result of a nonzero element fell below 2^-125,
+// where that product may round otherwise than the quotient.
+TEXT ·recipF32x8(SB), NOSPLIT, $0-41
+	MOVQ         d+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSD r+24(FP), Y2
+	MOVBLZX      nt+32(FP), AX
+	VPBROADCASTD recipExpMask<>(SB), Y5
+	VPBROADCASTD recipTiny<>(SB), Y7
+	VPBROADCASTD recipAbsMask<>(SB), Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	SHRQ         $3, CX
+	TESTQ        AX, AX
+	JNZ          ntloop
+
+loop:
+	RECIP
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     loop
+	JMP     done
+
+ntloop:
+	RECIP
+	VMOVNTPS Y0, (DI)
+	ADDQ     $32, SI
+	ADDQ     $32, DI
+	DECQ     CX
+	JNZ      ntloop
+	SFENCE
+
+done:
+	VPTEST     Y12, Y12
+	SETNE      tiny+40(FP)
+	VZEROUPPER
+	RET

@@ -1,0 +1,62 @@
+package numeric_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fstensor/fstensor/internal/numeric"
+)
+
+// TestDivScalar checks that DivScalarF32 gives the bits of float32
+// division on random bit patterns (subnormals, infinities and NaN
+// included), on quotients of integers and on quotients near the smallest
+// normal value, on both paths and in place.
+func TestDivScalar(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.SmallestNonzeroFloat32, math.MaxFloat32, 1, -1, 3, 0.1, 7e-39}
+	paths(t, func(t *testing.T) {
+		for trial := range 3000 {
+			c := math.Float32frombits(r.Uint32())
+			switch {
+			case trial < len(special):
+				c = special[trial]
+			case trial%3 == 0:
+				c = float32(r.IntN(1<<20) + 1)
+			}
+			n := 1 + r.IntN(100)
+			a := make([]float32, n)
+			for i := range a {
+				switch r.IntN(5) {
+				case 0:
+					a[i] = special[r.IntN(len(special))]
+				case 1:
+					a[i] = float32(r.IntN(1 << 24))
+				case 2:
+					a[i] = float32(0x1p-126) * c * float32(0.5+r.Float64()) // near the smallest normal quotient
+				default:
+					a[i] = math.Float32frombits(r.Uint32())
+				}
+			}
+			for _, mode := range []string{"to", "stream", "in place"} {
+				d := aligned32(n)
+				switch mode {
+				case "to":
+					numeric.DivScalarF32(d, a, c)
+				case "stream":
+					numeric.DivScalarStreamF32(d, a, c)
+				default:
+					copy(d, a)
+					numeric.DivScalarF32(d, d, c)
+				}
+				for i, v := range a {
+					w := v / c
+					if math.Float32bits(d[i]) != math.Float32bits(w) && !(w != w && d[i] != d[i]) {
+						t.Fatalf("%s: %v / %v = %v, want %v", mode, v, c, d[i], w)
+					}
+				}
+			}
+		}
+	})
+}
