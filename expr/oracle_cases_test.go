@@ -7,25 +7,6 @@ import "strings"
 // package expr, each with what it is. The tests skip them while they
 // fail and fail once they pass.
 var oracleKnown = map[string]string{
-	// expr/gengine.go, engineColumn: `d.NullN() > 0` reads the null
-	// count of the column's ArrayData, which is -1 (unknown) for a slice
-	// (arrow-go computes it in Array.NullN, not in ArrayData.NullN), so
-	// the engine reads no validity of a sliced column: on rec.NewSlice(1,
-	// n) a null input row gives a valid result row (TestOracleAgain).
-	"again": "null rows of a sliced batch are read as valid by expressions the engine evaluates",
-	// internal/numeric/binary.go, binaryTo: past the AVX2 part (the last
-	// len(d) % 8 elements, all of them under 8) it copies a into d and
-	// applies b, so with d aliasing b (which the doc allows, and the
-	// engine does when b's buffer dies at this node) d = a op a:
-	// x + (x + 0.5) + 1 loses the 0.5 in those elements; s * t + 1 of a
-	// float32 s and an integer t computes s * s + 1 (t's float32 cast is
-	// b); FuzzNumPy's seed: b.astype(int16) + a, float32, is a + a there.
-	"tail/x + (x + 0.5) + 1":               "BinaryF32 with d aliasing b computes a op a in the tail",
-	"tail/x * (x * 2) * 3":                 "BinaryF32 with d aliasing b computes a op a in the tail",
-	"tail/x - (x - 1) - 1":                 "BinaryF32 with d aliasing b computes a op a in the tail",
-	"tail/two columns":                     "BinaryF32 with d aliasing b computes a op a in the tail",
-	"row number/two plain":                 "BinaryF32 with d aliasing b computes a op a in the tail",
-	"fuzz/(((b).astype(int16) + a) + 0.5)": "BinaryF32 with d aliasing b computes a op a in the tail",
 	// Compile refuses "operations between constants" (2 ** 3, 2 ** 0.5)
 	// that NumPy computes.
 	"syntax/pow right assoc":  "operations between constants are refused",
