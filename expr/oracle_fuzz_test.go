@@ -280,9 +280,11 @@ func (g *oracleGenerator) expr(depth int) oracleNode {
 	if depth == 0 {
 		return g.leaf()
 	}
-	switch g.r.next(8) {
+	switch g.r.next(9) {
 	case 0:
 		return g.leaf()
+	case 7:
+		return g.linalg(depth)
 	case 1, 2:
 		return g.binary(depth)
 	case 3:
@@ -465,4 +467,39 @@ func (g *oracleGenerator) where(depth int) oracleNode {
 		kind = 'f'
 	}
 	return oracleNode{text: "where(" + c.text + ", " + x.text + ", " + y.text + ")", shape: s2, kind: kind, inexact: x.inexact || y.inexact}
+}
+
+// linalg is a matrix product, a norm, a dot product or a concatenation
+// of a sub-expression with itself or with another of its shape.
+func (g *oracleGenerator) linalg(depth int) oracleNode {
+	x := numeric(g.expr(depth - 1))
+	inexact := x.inexact || x.kind == 'f'
+	switch g.r.next(4) {
+	case 0:
+		if n := len(x.shape); n == 1 || n == 2 {
+			shape := []int{}
+			if n == 2 {
+				shape = []int{x.shape[0], x.shape[0]}
+			}
+			return oracleNode{text: "(" + x.text + " @ (" + x.text + ").T)", shape: shape, kind: x.kind, inexact: inexact}
+		}
+	case 1:
+		if len(x.shape) > 0 {
+			k := g.r.next(len(x.shape))
+			shape := slices.Delete(slices.Clone(x.shape), k, k+1)
+			return oracleNode{text: fmt.Sprintf("norm(%s, axis=%d)", x.text, k), shape: shape, kind: 'f', inexact: true}
+		}
+	case 2:
+		y := g.expr(depth - 1)
+		if _, ok := oracleBroadcast(x.shape, y.shape); ok && slices.Equal(x.shape, y.shape) {
+			return oracleNode{text: "dot(" + x.text + ", " + numeric(y).text + ")", shape: []int{}, kind: max(x.kind, y.kind), inexact: true}
+		}
+	}
+	if len(x.shape) == 0 {
+		return oracleNode{text: "stack((" + x.text + ", " + x.text + " * 2))", shape: []int{2}, kind: x.kind, inexact: x.inexact}
+	}
+	k := g.r.next(len(x.shape))
+	shape := slices.Clone(x.shape)
+	shape[k] *= 2
+	return oracleNode{text: fmt.Sprintf("concatenate((%s, %s * 2), axis=%d)", x.text, x.text, k), shape: shape, kind: x.kind, inexact: x.inexact}
 }
