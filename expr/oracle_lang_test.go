@@ -55,6 +55,7 @@ func oracleLangCases() []oracleCase {
 		}
 	}
 	cs = append(cs, oracleSyntaxCases()...)
+	cs = append(cs, oracleMiscCases()...)
 	cs = append(cs, oracleReuseCases()...)
 	cs = append(cs, oracleColumnCases()...)
 	cs = append(cs, oracleBoolCases()...)
@@ -389,5 +390,41 @@ func oracleSyntaxCases() []oracleCase {
 		{name: "plain/astype", text: "s.astype(int8)", cols: []oracleCol{pcol("s", "int32").wide()}},
 		{name: "error/uint8 // -1", text: "x // -1", cols: u8},
 		{name: "error/chained comparison", text: "0 < x < 1", cols: oracleX32(4, 3), ownWords: true},
+	}
+}
+
+// oracleMiscCases are constants at the edges of a type, division by
+// zero, reductions after computing with keywords, and NumPy's np.
+// prefix.
+func oracleMiscCases() []oracleCase {
+	i64 := []oracleCol{tcol("x", "int64", 4, 3)}
+	return []oracleCase{
+		{name: "const/int64 + 2**40", text: "x + 1099511627776", cols: i64},
+		{name: "const/float32 * 1e300", text: "x * 1e300", cols: oracleX32(4, 3)},
+		{name: "const/float32 + 1e-50", text: "x + 1e-50", cols: oracleX32(4, 3)},
+		{name: "const/float16 * 70000.0", text: "x * 70000.0", cols: []oracleCol{tcol("x", "float16", 4, 3)}},
+		{name: "const/float32 == 1e39", text: "x == 1e39", cols: oracleX32(4, 3)},
+		{name: "const/int8 + 127", text: "x + 127", cols: []oracleCol{tcol("x", "int8", 4, 3).wide()}},
+		{name: "const/int8 - -128", text: "x - -128", cols: []oracleCol{tcol("x", "int8", 4, 3).wide()}},
+		{name: "divide/float by 0", text: "x / 0", cols: []oracleCol{tcol("x", "float32", 4, 3).specials()}},
+		{name: "divide/0 by int", text: "0 / x", cols: []oracleCol{tcol("x", "int16", 4, 3).in(-2, 2)}},
+		{name: "divide/int by int column", text: "a / b", cols: []oracleCol{tcol("a", "int8", 4, 3), tcol("b", "uint8", 4, 3).in(0, 2)}},
+		{name: "reduce/keepdims negative axis", text: "(x * 2).sum(axis=-1, keepdims=True)", cols: oracleX32(2, 3, 4)},
+		{name: "reduce/bool axis tuple", text: "(x > 0).sum(axis=(0, 1))", cols: oracleX32(2, 3, 4)},
+		{name: "reduce/argmin computed", text: "(x - 1).argmin(axis=0)", cols: []oracleCol{tcol("x", "int16", 4, 3)}},
+		{name: "reduce/argmax computed nan", text: "(x * 2).argmax(axis=1)", cols: []oracleCol{tcol("x", "float32", 4, 3).specials()}},
+		{name: "reduce/var computed ddof", text: "(x * 2).var(axis=0, ddof=1)", cols: oracleX32(4, 3)},
+		{name: "reduce/std two columns", text: "(a - b).std()", cols: oracleAB("float64", oracleDims(4, 3), oracleDims(4, 3))},
+		{name: "reduce/min of where", text: "where(x > 0, x, 100).min(axis=0)", cols: []oracleCol{tcol("x", "int32", 4, 3)}},
+		{name: "reduce/mean of bool column", text: "m.mean(axis=0)", cols: []oracleCol{tcol("m", "bool", 4, 3)}},
+		{name: "reduce/function form", text: "sum(x * 2, axis=1)", cols: oracleX32(4, 3)},
+		{name: "reduce/max function computed", text: "max(x - 1)", cols: []oracleCol{tcol("x", "uint8", 4, 3)}},
+		{name: "np/exp", text: "np.exp(x)", cols: oracleX32(4, 3)},
+		{name: "np/maximum", text: "np.maximum(x, 0)", cols: []oracleCol{tcol("x", "int16", 4, 3)}},
+		{name: "np/max", text: "np.max(x * 2)", cols: oracleX32(4, 3)},
+		{name: "where/three shapes", text: "where(a > 0, b, s)", cols: []oracleCol{tcol("a", "float32", 4, 1), tcol("b", "int16", 3), pcol("s", "float64")}},
+		{name: "where/bool branches", text: "where(x > 0, x > 1, x < -1)", cols: oracleX32(4, 3)},
+		{name: "compare/float16 and int16", text: "a < b", cols: []oracleCol{tcol("a", "float16", 4, 3), tcol("b", "int16", 4, 3)}},
+		{name: "compare/uint64 and float", text: "x > 1.5", cols: []oracleCol{tcol("x", "uint64", 4, 3).wide()}},
 	}
 }
