@@ -103,6 +103,10 @@ func TestCompile(t *testing.T) {
 		{name: "no schema", text: "x", err: arrow.ErrInvalid},
 		{name: "size-0 result", schema: many, text: "a[:0] * 2", err: arrow.ErrNotImplemented},
 		{name: "variable-shape two columns", schema: schemaOf(arrow.Field{Name: "img", Type: img}, arrow.Field{Name: "im2", Type: img}), text: "img + im2", err: arrow.ErrNotImplemented},
+		{name: "variable-shape reuse", schema: vars, text: "x - x.mean()", err: arrow.ErrNotImplemented},
+		{name: "variable-shape comparison", schema: vars, text: "img > 3", err: arrow.ErrNotImplemented},
+		{name: "variable-shape view after computing", schema: vars, text: "(x * 2)[0]", err: arrow.ErrNotImplemented},
+		{name: "variable-shape chain with a constant on the left", schema: vars, text: "1 - x[0] / 255", input: "img", usesX: true, outName: "img", out: mustVar(t, f64, varshape.Varies, 3)},
 		{name: "variable-shape index out of bounds of a fixed axis", schema: vars, text: "img[..., 5]", err: arrow.ErrInvalid},
 	}
 	for _, c := range cases {

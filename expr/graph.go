@@ -258,3 +258,51 @@ func equalGraph(a, b *gnode) bool {
 	}
 	return true
 }
+
+// isChain reports whether g is in the chain language of Plan: one
+// column read once, views, then element-wise operations with constants,
+// then at most one reduction (or similarity to a constant) and
+// element-wise operations on its result. It walks from the last
+// operation to the column.
+func isChain(g *gnode) bool {
+	views, reduced := false, false // seen below the top
+	for {
+		compute := true
+		switch g.op {
+		case gX, gCol:
+			return true
+		case gIndex, gTranspose, gReshape:
+			views, compute = true, false
+		case gAstype, gClip:
+		case gUnary:
+			if g.fn != fnAbs && g.fn != fnSqrt {
+				return false
+			}
+		case gBinary:
+			switch {
+			case g.bop > Div:
+				return false
+			case g.args[1].op == gConst:
+			case g.args[0].op == gConst:
+				if views {
+					return false
+				}
+				g = g.args[1]
+				continue
+			default:
+				return false
+			}
+		case gReduce, gSim:
+			if reduced || g.op == gReduce && g.red > Std || g.op == gSim && g.args[1].op != gConst {
+				return false
+			}
+			reduced = true
+		default:
+			return false
+		}
+		if compute && views {
+			return false
+		}
+		g = g.args[0]
+	}
+}

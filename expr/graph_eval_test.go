@@ -148,6 +148,8 @@ func TestGraphEval(t *testing.T) {
 		{"minimum", "minimum(a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 1, 1, 2, 2, 2, -1, 0, 0, 1, 0, 1}},
 		{"bool column", "where(f, a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 2, 3, 4, 5, 6, 0, 1, 0, 1, 0, 1}},
 		{"bool tensor column", "v * m + ~m", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{1, 1, 3, 1, 1, 1}},
+		{"empty sum", "(a[:0] * b[:0]).sum(axis=0) + v", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{1, 2, 3, 0, 0, 1}},
+		{"empty mean", "isnan(a[:, 3:].mean(axis=1))", "extension<arrow.fixed_shape_tensor[value_type=bool, shape=[2]]>", []float64{1, 1, 1, 1}},
 		{"0-D column", "v * z + z", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3]]>", []float64{4, 6, 8, -1, -1, -2}},
 		{"3-cycle permutation", "c[0] * 2 + c.sum(axis=(0, 1))", "extension<arrow.fixed_shape_tensor[value_type=int64, shape=[2,2]]>", []float64{6, 30, 8, 32, 36, 12, 34, 10}},
 		{"non-square matmul", "a.T @ a[:, :2]", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[3,2]]>", []float64{17, 22, 22, 29, 27, 36, 5, 6, 6, 9, 7, 12}},
@@ -357,5 +359,40 @@ func TestGraphSliced(t *testing.T) {
 				t.Errorf("validity (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCompileExprLargeConstant compiles a built graph whose constant's
+// text is beyond MaxText: a projection by a 300x300 matrix (the identity
+// scaled by 2) of a column padded to 300 values.
+func TestCompileExprLargeConstant(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := graphBatch(t, mem)
+	defer rec.Release()
+	const n = 300
+	w := make([]float32, n*n)
+	for i := range n {
+		w[i*n+i] = 2
+	}
+	e := expr.MatMul(expr.Concatenate(0, expr.Col("v"), expr.Lit(expr.Array([]int{n - 3}, make([]float32, n-3)))), expr.Lit(expr.Array([]int{n, n}, w)))
+	if len(e.String()) <= expr.MaxText {
+		t.Fatalf("the text of %d bytes is not beyond MaxText", len(e.String()))
+	}
+	p, err := expr.CompileExpr(e, rec.Schema(), expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Eval(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	got, _ := resultValues(t, out.Column(0))
+	want := make([]float64, 2*n)
+	copy(want, []float64{2, 4, 6})
+	want[n+2] = 2
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

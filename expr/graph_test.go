@@ -252,3 +252,31 @@ func TestGraphTypes(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphBuilderErrors checks that Compile refuses built graphs with
+// invalid arguments, in errors wrapping arrow.ErrInvalid, never a panic.
+func TestGraphBuilderErrors(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: mustFixed(t, f32, 2, 3)}}, nil)
+	a := expr.Col("a")
+	for _, tt := range []struct {
+		name string
+		e    expr.Expr
+	}{
+		{"operator", expr.Binary(expr.BinaryOp(99), a, a)},
+		{"function", expr.Call(expr.Func(99), a)},
+		{"reduction", expr.Reduce(a, expr.Reduction(99), false)},
+		{"metric", expr.SimilarityOf(a, search.Metric(99), a)},
+		{"no array to concatenate", expr.Concatenate(0)},
+		{"tensor clip bound", expr.Clip(expr.Call(expr.Exp, a), ptr(expr.Floats([]int{3}, 0, 0, 0)), nil)},
+		{"astype to a non-number", expr.Astype(expr.Call(expr.Exp, a), arrow.BinaryTypes.String)},
+		{"einsum of bad subscripts", expr.Einsum("i1,j", a, a)},
+		{"stack axis", expr.Stack(4, a, a)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_ = tt.e.String() // does not panic
+			if _, err := expr.CompileExpr(tt.e, schema); !errors.Is(err, arrow.ErrInvalid) {
+				t.Errorf("CompileExpr(%s) = %v, want an error wrapping ErrInvalid", tt.e, err)
+			}
+		})
+	}
+}

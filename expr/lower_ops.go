@@ -1,12 +1,14 @@
 package expr
 
 import (
+	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/expr/internal/engine"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/search"
+	"github.com/fstensor/fstensor/stride"
 )
 
 // unaryFns are the engine functions of the Funcs.
@@ -248,6 +250,9 @@ func (l *lowerer) clip(g *gnode) (*engine.Node, error) {
 		c   Const
 		has bool
 	}{{g.c, g.hasLo}, {g.c2, g.hasHi}} {
+		if b.has && !b.c.scalar() {
+			return nil, l.errorf(g, "clip bounds must be numbers or None")
+		}
 		if b.has && b.c.weak == weakInt && !isFloat(t) && t != engine.Bool && !dtOf(t).fits(b.c.i[0]) {
 			b.has = false
 		}
@@ -356,7 +361,59 @@ func (l *lowerer) reduce(g *gnode) (*engine.Node, error) {
 	case ArgMax, ArgMin:
 		t = engine.Int64
 	}
+	if count == 0 {
+		return emptyReduction(x, r, t, shape), nil
+	}
 	return &engine.Node{Op: engine.OpReduce, Fn: fn, Args: []*engine.Node{x}, DType: t, Shape: shape, Axes: axes, Keep: g.keep, Ddof: g.ddof}, nil
+}
+
+// emptyReduction is the result of reducing no element of x: NumPy's 0
+// of a sum and a norm, NaN of a mean, a var and a std, False of any,
+// True of all. It is a constant selected by a condition that is always
+// true but reads an element of each input x reads, so that a row where
+// one is null stays null.
+func emptyReduction(x *engine.Node, r Reduction, t engine.DType, shape []int) *engine.Node {
+	v := 0.0
+	switch r {
+	case Mean, Var, Std:
+		v = math.NaN()
+	case AllTrue:
+		v = 1
+	}
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	vals := make([]float64, n)
+	for i := range vals {
+		vals[i] = v
+	}
+	c := constNode(Floats(shape, vals...), t)
+	for _, in := range inputsOf(x, nil, map[*engine.Node]bool{}) {
+		if n, _ := stride.NumElements(in.Shape); n == 0 {
+			continue
+		}
+		e := castTo(newView(in, 0, []int{}, []int{}), engine.Bool)
+		not := unaryNode(engine.Not, e, engine.Bool)
+		always := &engine.Node{Op: engine.OpBinary, Fn: engine.Or, Args: []*engine.Node{e, not}, DType: engine.Bool, Shape: []int{}}
+		c = &engine.Node{Op: engine.OpWhere, Args: []*engine.Node{always, c, c}, DType: t, Shape: slices.Clone(shape)}
+	}
+	return c
+}
+
+// inputsOf appends the input nodes x reads to dst.
+func inputsOf(x *engine.Node, dst []*engine.Node, seen map[*engine.Node]bool) []*engine.Node {
+	if seen[x] {
+		return dst
+	}
+	seen[x] = true
+	if x.Op == engine.OpInput {
+		return append(dst, x)
+	}
+	for _, a := range x.Args {
+		dst = inputsOf(a, dst, seen)
+	}
+	return dst
 }
 
 // similarity lowers dot, cosine, l2, sqeuclidean of two tensors (or a

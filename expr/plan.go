@@ -268,7 +268,7 @@ func (p *Plan) String() string {
 }
 
 // errGraphPlan refuses a graph expression where a chain is needed.
-var errGraphPlan = unsupportedf("a graph expression (over columns by name or X, combining tensors, or computing beyond one chain) compiles with Compile or CompileExpr for a schema")
+var errGraphPlan = unsupportedf("a graph expression (over columns by name or X, combining tensors, or computing beyond one chain) is evaluated by a Program of Compile or CompileExpr, over fixed-shape and plain columns only")
 
 // MustCompilePlan is like CompilePlan but panics on error; for tests and examples.
 func MustCompilePlan(e Expr) *Plan {

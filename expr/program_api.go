@@ -84,6 +84,9 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 		}
 	}
 	if errors.Is(err, errVarInput) {
+		if g, gerr := parseGraph(text); gerr == nil && !isChain(g) {
+			return nil, newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("column %q is variable-shape: expressions beyond one chain over one column (two tensors, comparisons, functions beyond abs and sqrt, views after computing, nested reductions) read fixed-shape and plain columns only", schema.Field(b.col).Name))
+		}
 		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
 			p := parser{text: text, cols: &binder{schema: schema, x: x, col: -1, in: in}}
@@ -103,7 +106,9 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 }
 
 // CompileExpr is Compile for an expression built in Go. A graph (built
-// on X or Col) compiles as its text, String, does. A chain reads x, the
+// on X or Col) compiles as Compile compiles its text, String (a chain
+// through a Plan, others in the engine), its constants of any size
+// included. A chain reads x, the
 // column chosen by WithInput (or the schema's only tensor column), and
 // must have been built on an input of that column's type (Input of a
 // fixed-shape type, InputOf of any shape with a variable-shape column's
@@ -119,7 +124,13 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		if err := Check(e); err != nil {
 			return nil, err
 		}
-		return Compile(e.String(), schema, opts...)
+		g := e.node().g
+		if isChain(g) {
+			if text := e.String(); len(text) <= MaxText {
+				return Compile(text, schema, opts...) // through a Plan
+			}
+		}
+		return compileGraph("", g, schema, x, o, opts)
 	}
 	if x < 0 {
 		return nil, errorf("no input column for x: the schema has %s; name one with WithInput", columnList(schema))

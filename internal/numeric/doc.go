@@ -12,7 +12,7 @@
 // non-temporal stores), DivScalarF32 divides by a value through its
 // float64 reciprocal with the bits of division, ChainF32 and ChainU8F32 run several in one pass,
 // U8ToF32 converts bytes, DivToF32 narrows a float64 quotient, StreamF32
-// writes a result past the caches.
+// writes a result past the caches, Prefetch asks for a block read soon.
 //
 // Reductions, accumulated in float64 (package expr's sum, mean and
 // friends): SumF32 and SumF64 add a run pairwise over blocks summed by

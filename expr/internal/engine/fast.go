@@ -38,9 +38,14 @@ func walkF32(ws *workspace, op, rop numeric.Op, d, a, b []float32) {
 			return
 		}
 	}
-	for w.next() {
+	runs := w.left - 1
+	for k := 0; w.next(); k++ {
 		n := w.inner
 		runF32(op, rop, d[w.off[0]:w.off[0]+n], a, b, w.off[1], w.off[2], w.step[1], w.step[2], ws.stream)
+		if ws.stream {
+			// The next block's inputs load while this one is written.
+			ws.prefetchNext(k, runs)
+		}
 	}
 }
 

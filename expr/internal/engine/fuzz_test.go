@@ -60,7 +60,9 @@ func genGraph(rng *rand.Rand, d engine.DType, n int) (roots []*engine.Node, redu
 				}
 			}
 		case 5:
-			if len(x.Shape) == 2 {
+			if len(x.Shape) == 2 && rng.IntN(3) == 0 {
+				node = view(x, 0, []int{0, x.Shape[1]}, []int{x.Shape[1], 1}) // x[:0]
+			} else if len(x.Shape) == 2 {
 				node = view(x, 0, []int{x.Shape[1], x.Shape[0]}, []int{1, x.Shape[1]})
 			} else if len(x.Shape) == 1 && x.Shape[0] > 0 {
 				node = view(x, x.Shape[0]-1, x.Shape, []int{-1})

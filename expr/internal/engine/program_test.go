@@ -278,6 +278,10 @@ func TestShapes(t *testing.T) {
 		roots []*engine.Node
 	}{
 		{"empty sum", []*engine.Node{red(engine.Sum, x, f32, false, 1), red(engine.Sum, x, f32, true, 0, 1)}},
+		{"empty sum of the outer axis", []*engine.Node{
+			red(engine.Sum, view(x, 0, []int{0, 3}, []int{0, 1}), f32, false, 0),
+			red(engine.Mean, view(v, 0, []int{0, 5}, []int{5, 1}), f32, true, 0),
+		}},
 		{"empty mean", []*engine.Node{red(engine.Mean, x, f32, false, 1)}},
 		{"empty any all", []*engine.Node{red(engine.Any, x, engine.Bool, false, 1), red(engine.All, x, engine.Bool, false, 0, 1)}},
 		{"empty var", []*engine.Node{red(engine.Var, x, f32, false, 1)}},

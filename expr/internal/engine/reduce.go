@@ -261,9 +261,12 @@ func reduceRows[T number](ws *workspace, c *cnode, d []byte, dt DType, a []T, rs
 		for e := range kw.inner {
 			base := kw.off[0] + e*kw.step[0]
 			var v []T
-			if contiguous {
+			switch {
+			case pl.count == 0:
+				v = a[:0] // (base may lie past an empty operand)
+			case contiguous:
 				v = a[base : base+pl.count]
-			} else {
+			default:
 				v = gather[:0]
 				rw.init(pl.redDims, ws.sts2)
 				for rw.next() {

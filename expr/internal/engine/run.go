@@ -1,6 +1,10 @@
 package engine
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/fstensor/fstensor/internal/numeric"
+)
 
 // workspace is one worker's buffers, kept in the Program's pool between
 // calls.
@@ -19,6 +23,9 @@ type workspace struct {
 	nulls   []int
 	lo, hi  int  // the rows of the worker's range
 	stream  bool // the node writes an output column: stream its stores
+	// pf holds the bytes of the next block of the dense inputs, which a
+	// streamed root prefetches run by run.
+	pf [][]byte
 }
 
 func (p *Program) newWorkspace() *workspace {
@@ -147,6 +154,7 @@ func (p *Program) runRange(ws *workspace, in []Column, lo, hi int, out []Column)
 // runBlock evaluates rows [lo, hi).
 func (p *Program) runBlock(ws *workspace, in []Column, lo, hi int, out []Column) error {
 	rows := hi - lo
+	p.nextBlock(ws, in, hi)
 	for _, i := range p.sched {
 		c := p.nodes[i]
 		n := rows * c.size * c.width()
@@ -180,4 +188,32 @@ func (p *Program) directRoot(i int) int {
 		}
 	}
 	return -1
+}
+
+// nextBlock sets ws.pf to the bytes of the dense inputs of the block
+// from row lo of the worker's range, none past its end.
+func (p *Program) nextBlock(ws *workspace, in []Column, lo int) {
+	ws.pf = ws.pf[:0]
+	n := min(p.blockRows, ws.hi-lo)
+	if n <= 0 {
+		return
+	}
+	for k, c := range in {
+		t := p.inputs[k]
+		if t.DType == Bool {
+			continue
+		}
+		size, _ := sizeOf(t.Shape)
+		w := size * t.DType.Width()
+		ws.pf = append(ws.pf, c.Values[lo*w:(lo+n)*w])
+	}
+}
+
+// prefetchNext prefetches the share of the next block's inputs that
+// matches run k of runs of the root being streamed.
+func (ws *workspace) prefetchNext(k, runs int) {
+	for _, b := range ws.pf {
+		from, to := len(b)*k/runs, len(b)*(k+1)/runs
+		numeric.Prefetch(b[from:to])
+	}
 }

@@ -1,0 +1,5 @@
+//go:build !amd64 || purego
+
+package numeric
+
+func prefetch(b []byte) {}
