@@ -403,12 +403,48 @@ func oracleAgain(t testing.TB, c oracleCase, d oracleData) []string {
 	if rec.NumRows() >= 100 {
 		check("3 workers", rec, 0, append(opts, expr.WithWorkers(3))...)
 	}
+	return append(problems, oracleBuilt(c, rec, got, opts)...)
+}
+
+// oracleBuilt compiles a case's text parsed over X with CompileExpr, and
+// its canonical String with Compile, and returns how their results on rec
+// differ from got (the text's): the Go form and the printed form of an
+// expression must compute what its text does.
+func oracleBuilt(c oracleCase, rec arrow.RecordBatch, got oracleResult, opts []expr.Option) []string {
+	e, err := expr.Parse(c.text, expr.X())
+	if err != nil {
+		return []string{fmt.Sprintf("Parse over X: %v", err)}
+	}
+	var problems []string
+	for _, how := range []string{"CompileExpr", "Compile of String " + e.String()} {
+		var p *expr.Program
+		if how == "CompileExpr" {
+			p, err = expr.CompileExpr(e, rec.Schema(), opts...)
+		} else {
+			p, err = expr.Compile(e.String(), rec.Schema(), opts...)
+		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", how, err))
+			continue
+		}
+		out, err := p.Eval(rec)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: Eval: %v", how, err))
+			continue
+		}
+		again, err := oracleRead(out.Column(0))
+		out.Release()
+		if err != nil || again.dtype != got.dtype || !slices.Equal(again.shape, got.shape) || !slices.EqualFunc(again.rows, got.rows, slices.Equal) {
+			problems = append(problems, fmt.Sprintf("%s: %s %v %x (%v), the text's %s %v %x", how, again.dtype, again.shape, again.rows, err, got.dtype, got.shape, got.rows))
+		}
+	}
 	return problems
 }
 
 // TestOracleAgain checks that every case of oracleCases evaluates to the
 // same bits on a slice of its batch and on 3 workers as on the whole
-// batch on one worker (no NumPy needed). oracleKnown["again"], when
+// batch on one worker, and built in Go (Parse over X, CompileExpr) or
+// printed (String, Compile) as from its text (no NumPy needed). oracleKnown["again"], when
 // present, names a defect that makes some cases fail: the test is
 // skipped while they do.
 func TestOracleAgain(t *testing.T) {
