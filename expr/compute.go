@@ -115,7 +115,7 @@ func arith(x Expr, op BinaryOp, c Const, left bool) Expr {
 // numeric element type (int8..uint64, float16..float64).
 func Astype(x Expr, t arrow.DataType) Expr {
 	if isGraph(x) {
-		return graphSuffix(x, gAstype, func(g *gnode) { g.dt = dtypeOf(t) })
+		return graphSuffix(x, gAstype, func(g *gnode) { g.dt, g.keep = dtypeOf(t), t != nil && t.ID() == arrow.BOOL })
 	}
 	n, xn := deriveCompute(x, opAstype)
 	n.dt = dtypeOf(t)

@@ -177,7 +177,7 @@
 //	a.any()  a.all(axis=0)  and the reductions above, anywhere and nested
 //	dot(a, b)  cosine(a, b)  l2(a, b)  sqeuclidean(a, b)
 //	concatenate((a, b), axis=k)  stack((a, b), axis=k)  einsum("ij,jk->ik", a, b)
-//	(a * 2).T[0]  a.reshape(2, -1)  a.astype(float32)  views after computing
+//	(a * 2).T[0]  a.reshape(2, -1)  a.astype(float32)  a.astype(bool)  views after computing
 //	load("W.npy")                                      a constant of WithLoad
 //
 // with NumPy's broadcasting between the tensors of one row, per-row
@@ -215,7 +215,10 @@
 // graph naming a variable-shape column fails with an error wrapping
 // arrow.ErrNotImplemented (chains over one variable-shape column run per
 // row shape, as below). A row is null in the result when any column the
-// graph reads is null there. Graph results carry no dimension names.
+// graph reads is null there. Graph results carry no dimension names. A
+// result with no axes is a plain column (one value per row) when the
+// graph reduces, computes a similarity, multiplies matrices or reads a
+// plain column, and a 0-D tensor column otherwise, as a chain's.
 // Program.Eval evaluates a graph over a record batch; EvalColumn takes
 // graphs that read one column. Program.Graph tells a graph program from
 // a chain; Fuse makes several graph programs of one schema the roots of

@@ -1,5 +1,7 @@
 package expr
 
+import "github.com/apache/arrow-go/v18/arrow"
+
 // ProgramExpr returns the expression of a program over a fixed-shape or
 // plain column, and nil for a variable-shape one.
 func ProgramExpr(p *Program) Expr {
@@ -7,4 +9,19 @@ func ProgramExpr(p *Program) Expr {
 		return nil
 	}
 	return p.plan.Expr()
+}
+
+// CompileGraph compiles text as a graph for the engine even when it is
+// a chain that Compile runs through a Plan, for the tests that compare
+// the two.
+func CompileGraph(text string, schema *arrow.Schema, opts ...Option) (*Program, error) {
+	o, x, err := configSchema(schema, opts)
+	if err != nil {
+		return nil, err
+	}
+	g, err := parseGraph(text)
+	if err != nil {
+		return nil, err
+	}
+	return compileGraph(text, g, schema, x, o, opts)
 }

@@ -280,8 +280,10 @@ func (p *parser) gmethod(n *gnode) error {
 		if err := p.expect("("); err != nil {
 			return err
 		}
-		if n.dt, err = p.dtypeArg(); err != nil {
-			return err
+		if n.keep = p.boolType(); !n.keep {
+			if n.dt, err = p.dtypeArg(); err != nil {
+				return err
+			}
 		}
 		p.accept(",")
 		err = p.expect(")")
@@ -526,4 +528,24 @@ func (p *parser) gjoin(w string) (*gnode, error) {
 	g.axis = v
 	p.accept(",")
 	return g, p.expect(")")
+}
+
+// boolType consumes the type name bool (also np.bool, np.bool_, 'bool')
+// if it is next.
+func (p *parser) boolType() bool {
+	p.space()
+	at := p.pos
+	q := p.peek()
+	if q == '\'' || q == '"' {
+		p.pos++
+	}
+	w := p.word()
+	if w == "np" && p.accept(".") {
+		w = p.word()
+	}
+	if (w == "bool" || w == "bool_") && (q != '\'' && q != '"' || p.accept(string(q))) {
+		return true
+	}
+	p.pos = at
+	return false
 }

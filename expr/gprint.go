@@ -150,6 +150,9 @@ func (g *gnode) appendSuffix(b []byte) []byte {
 		}
 		return appendInts(append(b, ".reshape("...), g.ints)
 	case gAstype:
+		if g.keep {
+			return append(b, ".astype(bool)"...)
+		}
 		return append(append(append(b, ".astype("...), g.dt.String()...), ')')
 	case gClip:
 		b = appendBound(append(b, ".clip("...), g.c, g.hasLo)

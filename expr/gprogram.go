@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/fstensor/fstensor/expr/internal/engine"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
 )
 
 // graphProgram is a Program of graph expressions: their engine graph
@@ -34,6 +36,12 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	if err != nil {
 		return nil, err
 	}
+	if len(root.Shape) == 0 && tensorsOnly(g, schema, x, map[*gnode]bool{}) {
+		// as a chain's: element-wise work on tensors keeps a 0-D tensor
+		if dt, err = fixedshape.NewType(dt, metadata.MustNew([]int{}, nil, nil)); err != nil {
+			return nil, err
+		}
+	}
 	gp := &graphProgram{cols: l.cols, inputs: l.inputs, roots: []*engine.Node{root}}
 	for _, c := range l.cols {
 		gp.inTypes = append(gp.inTypes, schema.Field(c).Type)
@@ -55,6 +63,33 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	}
 	return &Program{in: schema, col: col, inType: schema.Field(col).Type, viaX: viaX, graph: gp, opts: opts,
 		schema: arrow.NewSchema([]arrow.Field{{Name: name, Type: dt, Nullable: true}}, nil)}, nil
+}
+
+// tensorsOnly reports whether g reads fixed-shape tensor columns only
+// and neither reduces nor multiplies matrices: its 0-D result is a 0-D
+// tensor column, as a chain's is, rather than a plain column.
+func tensorsOnly(g *gnode, schema *arrow.Schema, x int, seen map[*gnode]bool) bool {
+	if seen[g] {
+		return true
+	}
+	seen[g] = true
+	switch g.op {
+	case gReduce, gSim, gMatMul, gEinsum:
+		return false
+	case gX, gCol:
+		i := x
+		if g.op == gCol {
+			i = schema.FieldIndices(g.name)[0]
+		}
+		_, ok := fixedshape.TypeOf(schema.Field(i).Type)
+		return ok
+	}
+	for _, a := range g.args {
+		if !tensorsOnly(a, schema, x, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // readsX reports whether g reads x.

@@ -50,10 +50,10 @@ type gnode struct {
 	hasHi  bool  // gClip
 	items  []Item
 	ints   []int // gTranspose (nil: reversed), gReshape
-	dt     dtype // gAstype
+	dt     dtype // gAstype (keep: to bool)
 	red    Reduction
 	axes   []int // gReduce: nil for all
-	keep   bool
+	keep   bool  // gReduce: keepdims; gAstype: to bool
 	ddof   int
 	metric search.Metric
 	axis   int // gConcat, gStack

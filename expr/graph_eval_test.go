@@ -20,7 +20,7 @@ import (
 // a, b: float32 (2, 3); v: float32 (3,); s: float64; i: int16 (2, 3);
 // u: uint8 (2, 3); p: float32 (2, 3) stored transposed (permutation
 // [1, 0]).
-func graphBatch(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
+func graphBatch(t testing.TB, mem memory.Allocator) arrow.RecordBatch {
 	t.Helper()
 	valid := []bool{true, true, false}
 	f23 := mustFixed(t, f32, 2, 3)
@@ -96,8 +96,20 @@ func resultValues(t *testing.T, a arrow.Array) ([]float64, []bool) {
 				out = append(out, float64(v.Value(k)))
 			case *array.Float64:
 				out = append(out, v.Value(k))
+			case *array.Int8:
+				out = append(out, float64(v.Value(k)))
 			case *array.Int16:
 				out = append(out, float64(v.Value(k)))
+			case *array.Int32:
+				out = append(out, float64(v.Value(k)))
+			case *array.Uint8:
+				out = append(out, float64(v.Value(k)))
+			case *array.Uint16:
+				out = append(out, float64(v.Value(k)))
+			case *array.Uint32:
+				out = append(out, float64(v.Value(k)))
+			case *array.Float16:
+				out = append(out, float64(v.Value(k).Float32()))
 			case *array.Int64:
 				out = append(out, float64(v.Value(k)))
 			case *array.Uint64:
@@ -143,6 +155,7 @@ func TestGraphEval(t *testing.T) {
 		{"view after computing", "(a * 2).T[0]", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2]]>", []float64{2, 8, -2, 4}},
 		{"array promotion", "i + u", "extension<arrow.fixed_shape_tensor[value_type=int16, shape=[2,3]]>", []float64{2, 4, 6, 8, 10, 12, 249, 0, 1, 2, 3, 4}},
 		{"count", "(a > 2).sum()", "int64", []float64{4, 2}},
+		{"astype bool", "a.astype(bool) & (b > 0)", "extension<arrow.fixed_shape_tensor[value_type=bool, shape=[2,3]]>", []float64{1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1}},
 		{"any", "(a > 5).any()", "bool", []float64{1, 0}},
 		{"floor division", "a // 2", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{0, 1, 1, 2, 2, 3, -1, 0, 0, 1, 1, 2}},
 		{"minimum", "minimum(a, b)", "extension<arrow.fixed_shape_tensor[value_type=float, shape=[2,3]]>", []float64{1, 1, 1, 2, 2, 2, -1, 0, 0, 1, 0, 1}},
@@ -334,6 +347,22 @@ func TestGraphSliced(t *testing.T) {
 	defer whole.Release()
 	rec := whole.NewSlice(1, 3)
 	defer rec.Release()
+	t.Run("no row", func(t *testing.T) {
+		empty := whole.NewSlice(1, 1)
+		defer empty.Release()
+		p, err := expr.Compile("(a > b).any() + a.sum()", empty.Schema(), expr.WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Eval(empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Release()
+		if out.NumRows() != 0 || out.Column(0).Len() != 0 {
+			t.Errorf("%d rows from an empty batch", out.NumRows())
+		}
+	})
 	for _, tt := range []struct {
 		text string
 		want []float64

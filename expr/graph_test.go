@@ -40,6 +40,7 @@ func TestGraphRoundTrip(t *testing.T) {
 		{"nested reductions", expr.Reduce(expr.Reduce(x, expr.Sum, false, 0), expr.Max, false), "x.sum(axis=0).max()"},
 		{"any all", expr.Binary(expr.And, expr.Reduce(a, expr.AnyTrue, false), expr.Reduce(b, expr.AllTrue, false, 0, 1)), "a.any() & b.all(axis=(0, 1))"},
 		{"views after computing", expr.Transpose(expr.Subscript(expr.Binary(expr.Mul, a, two), expr.At(0), expr.NewAxis()), 1, 0), "(a * 2)[0, None].transpose(1, 0)"},
+		{"astype bool", expr.Binary(expr.And, expr.Astype(a, arrow.FixedWidthTypes.Boolean), b), "a.astype(bool) & b"},
 		{"astype T", expr.Transpose(expr.Astype(expr.Binary(expr.Add, a, b), arrow.PrimitiveTypes.Float32)), "(a + b).astype(float32).T"},
 		{"reshape clip", expr.Clip(expr.Reshape(expr.Call(expr.Tanh, a), 2, -1), nil, ptr(expr.Int(1))), "tanh(a).reshape(2, -1).clip(None, 1)"},
 		{"matmul", expr.MatMul(a, expr.Lit(expr.Floats([]int{2, 1}, 1, 2))), "a @ [[1.0], [2.0]]"},
@@ -95,6 +96,7 @@ func TestGraphParse(t *testing.T) {
 		{"absolute(a) < 1", "abs(a) < 1"},
 		{"a.sum(0)", "a.sum(axis=0)"},
 		{"stack((a, b))", "stack((a, b), axis=0)"},
+		{"a.astype(np.bool_) | a.astype('bool')", "a.astype(bool) | a.astype(bool)"},
 	}
 	for _, tt := range same {
 		t.Run(tt.text, func(t *testing.T) {

@@ -133,8 +133,11 @@ func (l *lowerer) lowerNode(g *gnode) (val, error) {
 		if err != nil {
 			return val{}, err
 		}
-		if g.dt == dtNone {
-			return val{}, l.errorf(g, "astype: not a numeric element type")
+		switch {
+		case g.keep:
+			return val{n: castTo(x, engine.Bool)}, nil
+		case g.dt == dtNone:
+			return val{}, l.errorf(g, "astype: not a numeric or bool element type")
 		}
 		return val{n: castTo(x, etype(g.dt))}, nil
 	case gClip:
