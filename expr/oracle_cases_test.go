@@ -11,8 +11,6 @@ var oracleKnown = map[string]string{
 	// that NumPy computes.
 	"syntax/pow right assoc":  "operations between constants are refused",
 	"syntax/pow of constants": "operations between constants are refused",
-	// Compile: `data type "bool" not understood`.
-	"astype/bool": "astype(bool) is refused",
 	// expr/internal/engine/ufunc.go, unaryF, case Sign: a zero gives
 	// itself, so sign(-0.0) is -0.0; NumPy's is +0.0 in every float type.
 	"unary/float16/sign(x)": "sign(-0.0) is -0.0, NumPy +0.0",
