@@ -11,11 +11,6 @@ var oracleKnown = map[string]string{
 	// that NumPy computes.
 	"syntax/pow right assoc":  "operations between constants are refused",
 	"syntax/pow of constants": "operations between constants are refused",
-	// expr/internal/engine/ufunc.go, unaryF, case Sign: a zero gives
-	// itself, so sign(-0.0) is -0.0; NumPy's is +0.0 in every float type.
-	"unary/float16/sign(x)": "sign(-0.0) is -0.0, NumPy +0.0",
-	"unary/float32/sign(x)": "sign(-0.0) is -0.0, NumPy +0.0",
-	"unary/float64/sign(x)": "sign(-0.0) is -0.0, NumPy +0.0",
 	// NumPy: "either both or neither of x and y should be given"; expr:
 	// `expected "," at offset 14`.
 	"error/where two arguments": "where with two arguments: a syntax error, not NumPy's words",

@@ -30,8 +30,10 @@ func unaryF[T float](fn Fn, d, a []T) {
 				d[j] = 1
 			case v < 0:
 				d[j] = -1
+			case v == 0:
+				d[j] = 0 // NumPy's sign(-0.0) is +0.0
 			default:
-				d[j] = v // 0, -0 and NaN
+				d[j] = v // NaN
 			}
 		}
 	default:
