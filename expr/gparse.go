@@ -35,8 +35,15 @@ func parseGraph(text string) (*gnode, error) {
 // gop2 makes the binary node of op at position at.
 func (p *parser) gbinary(a *gnode, op BinaryOp, b *gnode, at int) (*gnode, error) {
 	if a.op == gConst && b.op == gConst {
-		p.pos = at
-		return nil, p.unsupportedf("operations between constants are not supported")
+		k, ok, msg := foldScalars(a.c, op, b.c)
+		if !ok || msg != "" {
+			p.pos = at
+			if !ok {
+				return nil, p.unsupportedf("operations between constants are not supported")
+			}
+			return nil, p.errorf("%s", msg)
+		}
+		return &gnode{op: gConst, c: k, pos: a.pos}, nil
 	}
 	return p.gcount(&gnode{op: gBinary, bop: op, args: []*gnode{a, b}, pos: at})
 }

@@ -115,7 +115,7 @@ func TestGraphParse(t *testing.T) {
 		kind       error
 	}{
 		{"chained comparison", "a < b < 1", 6, arrow.ErrNotImplemented},
-		{"two constants", "a + (1 + 2)", 7, arrow.ErrNotImplemented},
+		{"two constant tensors", "a + ([1] + [2])", 9, arrow.ErrNotImplemented},
 		{"only a constant", "1", 0, arrow.ErrInvalid},
 		{"unknown function", "cumsum(a)", 0, arrow.ErrInvalid},
 		{"unclosed", "where(a, b", 10, arrow.ErrInvalid},

@@ -7,10 +7,6 @@ import "strings"
 // package expr, each with what it is. The tests skip them while they
 // fail and fail once they pass.
 var oracleKnown = map[string]string{
-	// Compile refuses "operations between constants" (2 ** 3, 2 ** 0.5)
-	// that NumPy computes.
-	"syntax/pow right assoc":  "operations between constants are refused",
-	"syntax/pow of constants": "operations between constants are refused",
 	// NumPy: "either both or neither of x and y should be given"; expr:
 	// `expected "," at offset 14`.
 	"error/where two arguments": "where with two arguments: a syntax error, not NumPy's words",
