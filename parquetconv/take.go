@@ -105,25 +105,6 @@ func Take(r io.ReaderAt, size int64, rows []int64, opts ...Option) (out arrow.Re
 	return array.NewRecordBatch(t.schema, cols, int64(len(rows))), nil
 }
 
-// prefetchSection is an io.SectionReader that keeps the Prefetch of the
-// source it reads.
-type prefetchSection struct {
-	*io.SectionReader
-	p prefetcher
-}
-
-func (s prefetchSection) Prefetch(off, n int64) error { return s.p.Prefetch(off, n) }
-
-// section returns bytes [0, size) of r as a parquet.ReaderAtSeeker, with
-// r's Prefetch when it has one.
-func section(r io.ReaderAt, size int64) parquet.ReaderAtSeeker {
-	sr := io.NewSectionReader(r, 0, size)
-	if p, ok := r.(prefetcher); ok {
-		return prefetchSection{sr, p}
-	}
-	return sr
-}
-
 // taker is the state of one Take.
 type taker struct {
 	rd      *reader
@@ -374,43 +355,6 @@ func (t *taker) tensorGroup(p *tensorLeaf, gr *groupRows, put putFunc, direct di
 		k = k2
 	}
 	return nil
-}
-
-// spanGap is the largest gap of pages not needed inside one span of
-// pageSpans: reading it costs less than another request to object
-// storage.
-const spanGap = 1 << 20
-
-// pageSpan is a run of pages [from, to] (indexes into a chunk's pages)
-// read at once.
-type pageSpan struct{ from, to int }
-
-// pageSpans returns the runs of pages that hold the rows of gr, pages
-// closer than spanGap joined.
-func pageSpans(pages []format.PageLocation, gr *groupRows) []pageSpan {
-	var spans []pageSpan
-	k := 0
-	for j := 0; j < len(pages) && k < len(gr.local); j++ {
-		end := gr.rows
-		if j+1 < len(pages) {
-			end = pages[j+1].FirstRow
-		}
-		if gr.local[k] >= end {
-			continue
-		}
-		for k < len(gr.local) && gr.local[k] < end {
-			k++
-		}
-		if n := len(spans) - 1; n >= 0 {
-			last := pages[spans[n].to]
-			if pages[j].Offset-(last.Offset+int64(last.Size)) <= spanGap {
-				spans[n].to = j
-				continue
-			}
-		}
-		spans = append(spans, pageSpan{j, j})
-	}
-	return spans
 }
 
 // directPage takes the rows asked of the page at pg, which holds rows
