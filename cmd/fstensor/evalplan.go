@@ -348,24 +348,3 @@ func (c *evalCol) eval(rec, fused arrow.RecordBatch) (arrow.Array, error) {
 	}
 	return res, err
 }
-
-// tensorBytes returns the bytes of the tensors of rec that ep reads.
-func (ep *evalPlan) tensorBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	seen := map[string]bool{}
-	for _, c := range ep.cols {
-		if c.prog == nil || seen[c.prog.Input()] {
-			continue
-		}
-		seen[c.prog.Input()] = true
-		switch a := rec.Column(rec.Schema().FieldIndices(c.prog.Input())[0]).(type) {
-		case *fixedshape.Array:
-			n += int64(len(a.ValueBytes()))
-		case *varshape.Array:
-			if raw, err := a.Raw(); err == nil && a.Len() > 0 {
-				n += int64(raw.Offsets[a.Len()]-raw.Offsets[0]) * int64(raw.Width)
-			}
-		}
-	}
-	return n
-}
