@@ -35,6 +35,7 @@ func TestS3(t *testing.T) {
 	t.Run("Put", func(t *testing.T) { testPut(t) })
 	t.Run("Retries", func(t *testing.T) { testRetries(t, srv, data) })
 	t.Run("Prefetch", func(t *testing.T) { testPrefetch(t, data) })
+	t.Run("PrefetchRanges", func(t *testing.T) { testPrefetchRanges(t, data) })
 	t.Run("Replaced", func(t *testing.T) { testReplaced(t, srv) })
 }
 

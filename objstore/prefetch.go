@@ -1,6 +1,9 @@
 package objstore
 
-import "sync"
+import (
+	"errors"
+	"sync"
+)
 
 // MaxPrefetch is the most bytes an Object holds from Prefetch, over its
 // ranges; a larger range is not prefetched.
@@ -76,4 +79,62 @@ func (h *held) add(off int64, data []byte) {
 		h.ranges[0] = heldRange{}
 		h.ranges = h.ranges[1:]
 	}
+}
+
+// MaxConcurrentGets is the most ranged GETs PrefetchRanges has in
+// flight at once.
+const MaxConcurrentGets = 8
+
+// PrefetchRanges is Prefetch of several ranges, each given as {off, n},
+// read with concurrent ranged GETs (MaxConcurrentGets at most at once),
+// so that a reader that knows every range it is about to read (the pages
+// holding the rows of a take) waits for one round trip rather than one
+// per range. The ranges are held as Prefetch holds them; ranges beyond
+// MaxPrefetch bytes in all (counted in order) are not read, so that none
+// pushes out another before it is used, nor are ranges that Prefetch
+// would not read.
+//
+// PrefetchRanges is advice, as Prefetch is: it returns the first error of
+// its GETs, and the ranges read without error are held all the same.
+func (o *Object) PrefetchRanges(ranges [][2]int64) error {
+	var todo [][2]int64
+	var total int64
+	for _, r := range ranges {
+		off, n := r[0], r[1]
+		if off < 0 || off >= o.size || n <= 0 || n > maxPrefetch {
+			continue
+		}
+		n = min(n, o.size-off)
+		if _, ok := o.held.lookup(off, n); ok {
+			continue
+		}
+		if total += n; total > maxPrefetch {
+			break
+		}
+		todo = append(todo, [2]int64{off, n})
+	}
+	data := make([][]byte, len(todo))
+	errs := make([]error, len(todo))
+	sem := make(chan struct{}, MaxConcurrentGets)
+	var wg sync.WaitGroup
+	for i, r := range todo {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			b := make([]byte, r[1])
+			if _, err := o.ReadAt(b, r[0]); err != nil {
+				errs[i] = err
+				return
+			}
+			data[i] = b
+		}()
+	}
+	wg.Wait()
+	for i, b := range data {
+		if b != nil {
+			o.held.add(todo[i][0], b)
+		}
+	}
+	return errors.Join(errs...)
 }

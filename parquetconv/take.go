@@ -238,7 +238,9 @@ func (t *taker) tensorColumn(p *tensorLeaf) (arrow.Array, error) {
 		}
 		return k, nil
 	}
+	ahead := t.tensorAhead(p)
 	for gi := range t.groups {
+		ahead.upTo(gi)
 		if err := t.tensorGroup(p, &t.groups[gi], put, direct); err != nil {
 			return nil, fmt.Errorf("row group %d: %w", t.groups[gi].g, err)
 		}
@@ -340,8 +342,8 @@ func (t *taker) tensorGroup(p *tensorLeaf, gr *groupRows, put putFunc, direct di
 		for len(spans) > 0 && spans[0].from <= j {
 			// One read for the pages of this span, on a source that
 			// prefetches (object storage): not one per page.
-			sp := spans[0]
-			prefetch(t.rd.r, pages[sp.from].Offset, pages[sp.to].Offset+int64(pages[sp.to].Size)-pages[sp.from].Offset)
+			sp := spanRange(pages, spans[0])
+			prefetch(t.rd.r, sp[0], sp[1])
 			spans = spans[1:]
 		}
 		first, rows := pages[j].FirstRow, end-pages[j].FirstRow
@@ -479,7 +481,9 @@ func (t *taker) chunkColumn(i int) (out arrow.Array, err error) {
 		row int64
 	}
 	picks := make([]pick, len(t.rows))
+	ahead := t.chunkAhead(t.rd.fields[i].leaves)
 	for gi, gr := range t.groups {
+		ahead.upTo(gi)
 		if srcs[gi], err = t.rd.readField(t.d, gr.g, i, gr.rows); err != nil {
 			return nil, fmt.Errorf("row group %d: %w", gr.g, err)
 		}

@@ -17,6 +17,26 @@ type prefetchSection struct {
 
 func (s prefetchSection) Prefetch(off, n int64) error { return s.p.Prefetch(off, n) }
 
+// PrefetchRanges is the source's PrefetchRanges, or its Prefetch of each
+// range in turn.
+func (s prefetchSection) PrefetchRanges(ranges [][2]int64) error {
+	if p, ok := s.p.(rangesPrefetcher); ok {
+		return p.PrefetchRanges(ranges)
+	}
+	for _, r := range ranges {
+		if err := s.p.Prefetch(r[0], r[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rangesPrefetcher is a source that reads several ranges ahead at once,
+// with concurrent requests (objstore.Object.PrefetchRanges).
+type rangesPrefetcher interface {
+	PrefetchRanges(ranges [][2]int64) error
+}
+
 // section returns bytes [0, size) of r as a parquet.ReaderAtSeeker, with
 // r's Prefetch when it has one.
 func section(r io.ReaderAt, size int64) parquet.ReaderAtSeeker {

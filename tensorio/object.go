@@ -144,6 +144,9 @@ func source(obj *objstore.Object) objectSource {
 // Prefetch is the object's.
 func (s objectSource) Prefetch(off, n int64) error { return s.obj.Prefetch(off, n) }
 
+// PrefetchRanges is the object's.
+func (s objectSource) PrefetchRanges(ranges [][2]int64) error { return s.obj.PrefetchRanges(ranges) }
+
 // sniffObject returns the format the first bytes of obj show (see
 // Sniff), "" for none and when they cannot be read, which reading the
 // object reports.
