@@ -18,6 +18,9 @@
 //   - [Object.Prefetch] reads a range in one GET and serves the reads
 //     inside it from memory: readers that know what they will read (a
 //     Parquet column chunk, an IPC record batch) call it first.
+//     [Object.PrefetchRanges] reads several ranges with concurrent GETs
+//     ([MaxConcurrentGets] at once): a Parquet take asks for the pages
+//     of all the row groups it reads at once.
 //   - [Stats] counts the requests and the bytes read, per [Object] and
 //     per [Client].
 //
