@@ -54,6 +54,7 @@ type FileReader struct {
 	// prefetch is the Prefetch method of the source of NewIPCFileReader
 	// (objstore.Object's), or nil.
 	prefetch func(off, n int64) error
+	src      ipc.ReadAtSeeker // of NewIPCFileReader, or nil
 }
 
 // OpenIPCFile opens the Arrow IPC file at path and reads its schema and
@@ -178,7 +179,7 @@ func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader
 	if err != nil {
 		return nil, errorf("ipc file: %w", err)
 	}
-	fr = &FileReader{r: ir, check: check, mem: mem, mapped: mapped}
+	fr = &FileReader{r: ir, check: check, mem: mem, mapped: mapped, src: r}
 	if p, ok := r.(interface{ Prefetch(off, n int64) error }); ok {
 		fr.prefetch = p.Prefetch
 	}

@@ -192,28 +192,46 @@ func takeIPC(fr *arrowipc.FileReader, path string, rows []int64, c *config) (arr
 	if err != nil {
 		return nil, err
 	}
-	var srcs []arrow.RecordBatch
-	defer func() { releaseAll(srcs) }()
 	w := newWanted(rows)
 	picks := make([]pick, len(rows))
+	all := make([]int, fr.NumRecords())
+	for i := range all {
+		all[i] = i
+	}
+	// The batches that hold rows asked, from their metadata: on object
+	// storage, asked for many batches at once.
+	var held []int
 	var start int64
-	for i := 0; i < fr.NumRecords() && !w.done(); i++ {
-		n, err := fr.BatchRows(i) // from the metadata: the body is read only if rows are asked of it
+	asked := 0
+	for i := 0; i < len(all) && !w.done(); i++ {
+		if i >= asked {
+			asked = i + fr.Prefetch(all[i:], false)
+		}
+		n, err := fr.BatchRows(i) // the body is read only if rows are asked of it
 		if err != nil {
 			return nil, withPath(path, err)
 		}
-		if w.in(start+n, func(pos int, row int64, _ bool) { picks[pos] = pick{len(srcs), row - start} }) > 0 {
-			rec, err := fr.RecordBatch(i)
-			if err != nil {
-				return nil, withPath(path, err)
-			}
-			srcs = append(srcs, project(schema, idx, rec))
-			rec.Release()
+		if w.in(start+n, func(pos int, row int64, _ bool) { picks[pos] = pick{len(held), row - start} }) > 0 {
+			held = append(held, i)
 		}
 		start += n
 	}
 	if !w.done() {
 		return nil, w.outOfRange(path, start) // every batch was read
+	}
+	srcs := make([]arrow.RecordBatch, 0, len(held))
+	defer func() { releaseAll(srcs) }()
+	asked = 0
+	for k, i := range held {
+		if k >= asked {
+			asked = k + fr.Prefetch(held[k:], true)
+		}
+		rec, err := fr.RecordBatch(i)
+		if err != nil {
+			return nil, withPath(path, err)
+		}
+		srcs = append(srcs, project(schema, idx, rec))
+		rec.Release()
 	}
 	out, err := gather(c.mem, schema, srcs, picks)
 	return out, withPath(path, err)
