@@ -7,7 +7,8 @@
 //     file), [NewIPCFileReader] (any io.ReaderAt and io.Seeker, such as
 //     an object of package objstore read by ranges) return a
 //     [FileReader], whose [FileReader.BatchRows] counts the rows of a
-//     batch from its metadata alone; [NewIPCFileWriter].
+//     batch from its metadata alone and [FileReader.Prefetch] asks object
+//     storage for many batches at once; [NewIPCFileWriter].
 //   - Streams: [NewIPCStreamReader], [NewIPCStreamWriter]; messages framed
 //     by a transport (Arrow Flight): [NewIPCMessageReader].
 //   - Schemas stored elsewhere (Parquet's "ARROW:schema"):
