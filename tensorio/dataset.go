@@ -45,8 +45,11 @@ type Dataset struct {
 // file, in the order of src:
 //
 //   - an s3:// URL ending in "/" is a prefix, listed (objstore's List,
-//     through the client of WithStore) as a directory is walked; another
-//     s3:// URL is one object;
+//     through the client of WithStore) as a directory is walked; one whose
+//     key holds a glob metacharacter is a glob over the keys (as below;
+//     the components before the first with a metacharacter are the prefix
+//     listed; "[*]" matches a literal "*"); another s3:// URL is one
+//     object;
 //   - a directory stands for the files below it, recursively, in the
 //     order of their paths (byte-wise); names that start with "." or "_"
 //     are skipped, files and directories alike (pyarrow.dataset's
@@ -121,10 +124,11 @@ func (d *Dataset) Partitions() []arrow.Field {
 
 // IsDatasetPath reports whether Open cannot read path as one file and
 // NewDataset should: a directory, or a name with a glob metacharacter
-// ("*", "?", "[") that names no existing file.
+// ("*", "?", "[") that names no existing file; an s3:// URL ending in "/"
+// or whose key holds a metacharacter.
 func IsDatasetPath(path string) bool {
 	if objstore.IsURL(path) {
-		return strings.HasSuffix(path, "/")
+		return strings.HasSuffix(path, "/") || hasMeta(urlKey(path))
 	}
 	fi, err := os.Stat(path)
 	if err == nil {
@@ -134,6 +138,13 @@ func IsDatasetPath(path string) bool {
 }
 
 func hasMeta(path string) bool { return strings.ContainsAny(path, "*?[") }
+
+// urlKey returns what follows the bucket of the URL u.
+func urlKey(u string) string {
+	_, rest, _ := strings.Cut(u, "://")
+	_, key, _ := strings.Cut(rest, "/")
+	return key
+}
 
 // skipName tells whether a directory listing skips name.
 func skipName(name string) bool {
@@ -147,8 +158,11 @@ func skipName(name string) bool {
 func expand(src string, c *config) (files, rel []string, err error) {
 	anyName := c.format != ""
 	if objstore.IsURL(src) {
-		if strings.HasSuffix(src, "/") {
-			return listPrefix(src, anyName, c)
+		switch {
+		case strings.HasSuffix(src, "/"):
+			return listPrefix(src, anyName, nil, c)
+		case hasMeta(urlKey(src)):
+			return globURL(src, c)
 		}
 		return []string{src}, []string{path.Base(src)}, nil
 	}
@@ -217,9 +231,10 @@ func walk(dir string, anyName bool, keep func(rel string) bool) (files, rel []st
 
 // listPrefix lists the objects under the prefix url ("s3://b/data/") as
 // a directory's files: keys in order, names (of any element below the
-// prefix) starting with "." or "_" skipped, and keys whose extension
-// names no format unless anyName; rel is each key below the prefix.
-func listPrefix(url string, anyName bool, c *config) (files, rel []string, err error) {
+// prefix) starting with "." or "_" skipped, and keys that keep refuses or
+// (keep nil) whose extension names no format unless anyName; rel is each
+// key below the prefix.
+func listPrefix(url string, anyName bool, keep func(rel string) bool, c *config) (files, rel []string, err error) {
 	client, err := c.client()
 	if err != nil {
 		return nil, nil, err
@@ -237,13 +252,53 @@ func listPrefix(url string, anyName bool, c *config) (files, rel []string, err e
 		if r == "" || strings.HasSuffix(r, "/") || slices.ContainsFunc(strings.Split(r, "/"), skipName) {
 			continue
 		}
-		if _, err := FormatOf(r); err != nil && !anyName {
+		switch {
+		case keep != nil && !keep(r):
 			continue
+		case keep == nil && !anyName:
+			if _, err := FormatOf(r); err != nil {
+				continue
+			}
 		}
 		files = append(files, objstore.URL{Bucket: u.Bucket, Key: e.Key}.String())
 		rel = append(rel, r)
 	}
 	return files, rel, nil
+}
+
+// globURL lists the objects the s3:// URL pattern matches, as glob
+// lists files: the key's components up to the first with a
+// metacharacter are a prefix, listed; the keys below it match the
+// components that follow ("**" any number of them).
+func globURL(pattern string, c *config) (files, rel []string, err error) {
+	u, err := objstore.ParseURL(pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	parts := strings.Split(u.Key, "/")
+	k := 0
+	for k < len(parts)-1 && !hasMeta(parts[k]) {
+		k++
+	}
+	rest := parts[k:]
+	if err := checkPattern(pattern, rest); err != nil {
+		return nil, nil, err
+	}
+	prefix := objstore.URL{Bucket: u.Bucket, Key: strings.Join(parts[:k], "/")}.String()
+	if k > 0 {
+		prefix += "/"
+	}
+	return listPrefix(prefix, true, func(r string) bool { return matchParts(rest, strings.Split(r, "/")) }, c)
+}
+
+// checkPattern checks the components pat of the glob pattern.
+func checkPattern(pattern string, pat []string) error {
+	for _, p := range pat {
+		if _, err := filepath.Match(p, ""); err != nil {
+			return &Error{errs.Make("tensorio", "glob %q: %v", pattern, err)}
+		}
+	}
+	return nil
 }
 
 // glob lists the files pattern matches, in path order, with their paths
@@ -263,10 +318,8 @@ func glob(pattern string) (files, rel []string, err error) {
 		}
 	}
 	rest := parts[k:]
-	for _, p := range rest {
-		if _, err := filepath.Match(p, ""); err != nil {
-			return nil, nil, &Error{errs.Make("tensorio", "glob %q: %v", pattern, err)}
-		}
+	if err := checkPattern(pattern, rest); err != nil {
+		return nil, nil, err
 	}
 	base = filepath.FromSlash(base)
 	if _, err := os.Stat(base); err != nil {

@@ -1,8 +1,10 @@
 package tensorio_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -73,6 +75,47 @@ func testS3Dataset(t *testing.T, srv *s3server.Server, dir string) {
 		}
 		release(w)
 		release(g)
+	}
+	globs := []struct {
+		pattern string
+		want    []string
+		err     error
+	}{
+		{"ds/k=2/*.parquet", []string{"s3://data/ds/k=2/b.parquet", "s3://data/ds/k=2/c.parquet"}, nil},
+		{"ds/*/[ab].*", []string{"s3://data/ds/k=1/a.arrow", "s3://data/ds/k=2/b.parquet"}, nil},
+		{"ds/**/*.arrow", []string{"s3://data/ds/k=1/a.arrow"}, nil},
+		{"ds/k=?/c.parquet", []string{"s3://data/ds/k=2/c.parquet"}, nil},
+		{"*s/k=1/*", []string{"s3://data/ds/k=1/a.arrow"}, nil},
+		{"ds/*.txt", nil, tensorio.ErrFormat},
+		{"ds/k=9/*", nil, tensorio.ErrNoFiles},
+	}
+	for _, g := range globs {
+		t.Run("glob "+g.pattern, func(t *testing.T) {
+			url := "s3://data/" + g.pattern
+			if !tensorio.IsDatasetPath(url) {
+				t.Errorf("IsDatasetPath(%q) = false, want true", url)
+			}
+			d, err := tensorio.NewDataset([]string{url}, tensorio.WithStore(store))
+			if g.err != nil {
+				if !errors.Is(err, g.err) {
+					t.Fatalf("NewDataset = %v, want an error wrapping %v", err, g.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(g.want, d.Files()); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+			l, err := tensorio.NewDataset([]string{filepath.Join(local, filepath.FromSlash(strings.TrimPrefix(g.pattern, "ds/")))})
+			if strings.HasPrefix(g.pattern, "ds/") && err == nil && len(l.Files()) != len(d.Files()) {
+				t.Errorf("the local glob matches %d files, the URL %d", len(l.Files()), len(d.Files()))
+			}
+		})
+	}
+	if _, err := tensorio.NewDataset([]string{"s3://data/ds/[a"}, tensorio.WithStore(store)); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("NewDataset of a malformed glob = %v, want an error wrapping arrow.ErrInvalid", err)
 	}
 	rows := []int64{1199, 0, 400, 399, 800, 5}
 	mem := checked(t)
