@@ -192,7 +192,7 @@
 // round keep integers. Matmul follows numpy.matmul (1-D operands promoted
 // and their axis removed, batch axes broadcast; integers wrap around);
 // einsum takes two operands with explicit or implicit output subscripts
-// (no ellipsis) and sums in the operands' promoted type. Similarities
+// and ellipses, and sums in the operands' promoted type. Similarities
 // between two tensors take tensors of one shape (or shapes that
 // broadcast), with the result types of Similarity.
 //

@@ -214,8 +214,9 @@ func Stack(axis int, xs ...Expr) Expr {
 }
 
 // Einsum returns numpy.einsum(subscripts, a, b) of two operands, with
-// explicit (`ij,jk->ik`) or implicit (`ij,jk`) output subscripts; an
-// ellipsis is not supported.
+// explicit (`ij,jk->ik`) or implicit (`ij,jk`) output subscripts and
+// ellipses (`...ij,...jk`: the axes an ellipsis stands for broadcast
+// between the operands, right-aligned, as NumPy's).
 func Einsum(subscripts string, a, b Expr) Expr {
 	g := gmake(gEinsum, a, b)
 	g.name = subscripts

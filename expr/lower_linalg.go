@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/expr/internal/engine"
 	"github.com/fstensor/fstensor/metadata"
 )
@@ -168,7 +167,7 @@ func (l *lowerer) einsum(g *gnode) (*engine.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins, out, err := l.einsumSpec(g, len(ns))
+	ins, out, err := l.einsumSpec(g, ns)
 	if err != nil {
 		return nil, err
 	}
@@ -252,23 +251,28 @@ func einsumView(n *engine.Node, in, labels string) *engine.Node {
 	return newView(base, off, shape, strides)
 }
 
-// einsumSpec parses einsum's subscripts for nops operands: the
-// subscripts of each operand and of the output.
-func (l *lowerer) einsumSpec(g *gnode, nops int) ([]string, string, error) {
+// einsumSpec parses einsum's subscripts for the operands ns: the
+// subscripts of each operand and of the output, an ellipsis replaced by
+// letters the subscripts do not use (einsumEllipsis).
+func (l *lowerer) einsumSpec(g *gnode, ns []*engine.Node) ([]string, string, error) {
 	spec := strings.ReplaceAll(g.name, " ", "")
 	lhs, out, explicit := strings.Cut(spec, "->")
-	if strings.Contains(spec, ".") {
-		return nil, "", l.errAt(g, arrow.ErrNotImplemented, "einsum: an ellipsis ('...') in the subscripts is not supported")
-	}
 	ins := strings.Split(lhs, ",")
 	switch {
-	case len(ins) > nops:
+	case len(ins) > len(ns):
 		return nil, "", l.errorf(g, "more operands provided to einstein sum function than specified in the subscripts string")
-	case len(ins) < nops:
+	case len(ins) < len(ns):
 		return nil, "", l.errorf(g, "fewer operands provided to einstein sum function than specified in the subscripts string")
 	}
+	if strings.Contains(spec, ".") {
+		var err error
+		if ins, out, err = l.einsumEllipsis(g, ins, out, explicit, ns); err != nil {
+			return nil, "", err
+		}
+		explicit = true
+	}
 	count := map[byte]int{}
-	for _, c := range []byte(lhs + out) {
+	for _, c := range []byte(strings.Join(ins, ",") + out) {
 		if c != ',' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
 			return nil, "", l.errorf(g, "invalid subscript '%c' in einstein sum subscripts string, subscripts must be letters", c)
 		}
@@ -297,6 +301,73 @@ func (l *lowerer) einsumSpec(g *gnode, nops int) ([]string, string, error) {
 		}
 	}
 	return ins, out, nil
+}
+
+// einsumEllipsis replaces the ellipsis ("...") of each operand's
+// subscripts ins by letters that spec does not use, one per axis it
+// stands for, and the output's (out, or with implicit output NumPy's:
+// the broadcast axes, then the subscripts used once, in order) by the
+// letters of the broadcast axes: those of all operands' ellipses,
+// right-aligned, as NumPy broadcasts them.
+func (l *lowerer) einsumEllipsis(g *gnode, ins []string, out string, explicit bool, ns []*engine.Node) ([]string, string, error) {
+	const ell = "..."
+	valid := func(term string) bool {
+		k := strings.Index(term, ell)
+		return strings.Count(term, ".") == 0 || (k >= 0 && strings.Count(term, ".") == 3)
+	}
+	nb := 0 // axes of the broadcast shape
+	counts := make([]int, len(ins))
+	for i, term := range ins {
+		if !valid(term) {
+			return nil, "", l.errorf(g, "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in operand %d", i)
+		}
+		if strings.Contains(term, ell) {
+			counts[i] = len(ns[i].Shape) - (len(term) - len(ell))
+			if counts[i] < 0 {
+				return nil, "", l.errorf(g, "einstein sum subscripts string contains too many subscripts for operand %d", i)
+			}
+			nb = max(nb, counts[i])
+		}
+	}
+	if explicit && !valid(out) {
+		return nil, "", l.errorf(g, "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in the output")
+	}
+	var free []byte
+	for _, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
+		if len(free) < nb && !strings.ContainsRune(g.name, rune(c)) {
+			free = append(free, c)
+		}
+	}
+	if len(free) < nb {
+		return nil, "", l.errorf(g, "einsum: too many subscripts in einsum")
+	}
+	broad := string(free)
+	out2 := make([]string, len(ins))
+	for i, term := range ins {
+		out2[i] = strings.Replace(term, ell, broad[nb-counts[i]:], 1)
+	}
+	switch {
+	case explicit && strings.Contains(out, ell):
+		out = strings.Replace(out, ell, broad, 1)
+	case explicit && nb > 0:
+		return nil, "", l.errorf(g, "output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions.")
+	case !explicit:
+		count := map[byte]int{}
+		for _, term := range out2 {
+			for _, c := range []byte(term) {
+				count[c]++
+			}
+		}
+		var once []byte
+		for c, k := range count {
+			if k == 1 && !strings.ContainsRune(broad, rune(c)) {
+				once = append(once, c)
+			}
+		}
+		slices.Sort(once)
+		out = broad + string(once)
+	}
+	return out2, out, nil
 }
 
 // einsumMatMul lowers einsum to one MatMul when it is a (batched) matrix
