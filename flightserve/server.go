@@ -110,6 +110,7 @@ type Server struct {
 	metrics  *Metrics
 	health   *healthService
 	running  atomic.Int64 // calls in their handlers
+	queries  atomic.Int64 // opened queries not yet closed (query.close)
 	grpc     *grpc.Server
 	putMu    sync.Mutex
 	putting  map[string]bool // paths of DoPut calls in progress
@@ -192,7 +193,7 @@ func New(cfg Config) (*Server, error) {
 		// Stop returns once every handler has returned (and released its
 		// batches).
 		grpc.WaitForHandlers(true),
-		// DoGet's batches are marshalled in one copy (codec.go).
+		// DoGet's batches are handed to gRPC without a copy (codec.go).
 		grpc.ForceServerCodecV2(newCodec()),
 	}
 	if cfg.TLS != nil {
