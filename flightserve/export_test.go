@@ -110,3 +110,47 @@ func (s *marshalStream) SendMsg(m any) error {
 	s.out.Shared = append(s.out.Shared, shared)
 	return nil
 }
+
+// BatchMarshaller writes batches of one schema as DoGet does and
+// marshals each batch message with the server's codec (share) or the
+// one-copy codec, freeing the result at once.
+type BatchMarshaller struct {
+	fw *frameWriter
+	w  *ipc.Writer
+}
+
+// NewBatchMarshaller returns a BatchMarshaller of schema; the schema
+// message is marshalled at the first Marshal.
+func NewBatchMarshaller(schema *arrow.Schema, share bool) *BatchMarshaller {
+	r, _ := array.NewRecordReader(schema, nil)
+	q := &query{r: r, opened: new(atomic.Int64)}
+	q.refs.Store(1)
+	fw := &frameWriter{stream: freeStream{share: share}, q: q}
+	return &BatchMarshaller{fw: fw, w: ipc.NewWriterWithPayloadWriter(fw, ipc.WithSchema(schema))}
+}
+
+// Marshal writes rec.
+func (m *BatchMarshaller) Marshal(rec arrow.RecordBatch) error {
+	m.fw.setBatch(rec)
+	defer m.fw.setBatch(nil)
+	return m.w.Write(rec)
+}
+
+// freeStream is the grpc.ServerStream of BatchMarshaller.
+type freeStream struct {
+	grpc.ServerStream
+	share bool
+}
+
+func (s freeStream) SendMsg(m any) error {
+	f := m.(*frame)
+	var bs mem.BufferSlice
+	var err error
+	if s.share {
+		bs, err = newCodec().Marshal(f)
+	} else {
+		bs, err = f.marshalCopy()
+	}
+	bs.Free()
+	return err
+}
