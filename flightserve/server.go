@@ -180,7 +180,9 @@ func New(cfg Config) (*Server, error) {
 		grpc.MaxSendMsgSize(s.maxMsg),
 		grpc.MaxConcurrentStreams(DefaultMaxStreams),
 		// Windows of a few batches: gRPC's default 64 KiB stalls streams of
-		// megabyte messages on round trips.
+		// megabyte messages on round trips. They bound what clients send
+		// (DoPut); DoGet's sending follows the client's windows, and
+		// gRPC sends DATA frames of 16 KiB whatever the client allows.
 		grpc.InitialWindowSize(windowBytes),
 		grpc.InitialConnWindowSize(2 * windowBytes),
 		grpc.WriteBufferSize(bufferBytes),
@@ -190,8 +192,9 @@ func New(cfg Config) (*Server, error) {
 		// logs.
 		grpc.ChainUnaryInterceptor(s.unary),
 		grpc.ChainStreamInterceptor(s.stream),
-		// Stop returns once every handler has returned (and released its
-		// batches).
+		// Stop returns once every handler has returned (the batches
+		// DoGet handed gRPC are released as gRPC frees them, see
+		// batchRefs).
 		grpc.WaitForHandlers(true),
 		// DoGet's batches are handed to gRPC without a copy (codec.go).
 		grpc.ForceServerCodecV2(newCodec()),
