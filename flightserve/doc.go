@@ -49,6 +49,17 @@
 // control windows. Batches come from Config.Allocator; uploaded bodies
 // aligned to 8 bytes are used without a copy.
 //
+// DoGet hands gRPC the buffers of a batch of 16 KiB or more as they are,
+// pointing into the mapped file or the batch (only the message header,
+// padding, small buffers and those the IPC writer rewrites, such as a
+// validity bitmap sliced off a byte boundary, are copied); gRPC copies
+// them once more, into its write buffer. A batch, and the file it maps,
+// thus stay until gRPC has written or dropped their buffers, which may be
+// after the call returned: the file is closed (unmapped) when the call
+// has returned and the last of them is freed. Buffers gRPC drops without
+// freeing them (queued on a connection that closed) are released when
+// the garbage collector finds them.
+//
 // # Safety
 //
 // The Server opens the directory once, as an os.Root, and opens, creates

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -32,9 +33,23 @@ type query struct {
 	added  *expr.Program      // the result of an expression naming columns, a last column
 	schema *arrow.Schema
 	mem    memory.Allocator
+	refs   atomic.Int64  // open's caller's, and one per batchRefs of DoGet
+	opened *atomic.Int64 // Server.queries
 }
 
-func (q *query) close() { q.r.Release() }
+// retain adds a reference to q.
+func (q *query) retain() { q.refs.Add(1) }
+
+// close drops a reference; the last closes q's reader, which unmaps a
+// mapped file. The caller of open drops its own; batches DoGet handed to
+// gRPC hold q (batchRefs) until gRPC frees them, which may be after the
+// handler returned.
+func (q *query) close() {
+	if q.refs.Add(-1) == 0 {
+		q.r.Release()
+		q.opened.Add(-1)
+	}
+}
 
 // open resolves t's path, opens the file with t's columns and rows, and
 // compiles t's expression for each tensor column.
@@ -68,14 +83,15 @@ func (s *Server) open(t Ticket) (*query, error) {
 	if err != nil {
 		return nil, s.statusError(codes.InvalidArgument, "flightserve: %v", err)
 	}
-	q := &query{rel: t.Path, format: f, size: fi.Size(), mtime: fi.ModTime(), r: r, schema: r.Schema(), mem: s.mem}
-	if t.Expr == "" {
-		return q, nil
+	q := &query{rel: t.Path, format: f, size: fi.Size(), mtime: fi.ModTime(), r: r, schema: r.Schema(), mem: s.mem, opened: &s.queries}
+	if t.Expr != "" {
+		if err := q.compile(t.Expr, expr.WithAllocator(s.mem), expr.WithLoad(s.loadConst)); err != nil {
+			r.Release()
+			return nil, s.statusError(exprCode(err), "flightserve: %s: %v", t.Path, err)
+		}
 	}
-	if err := q.compile(t.Expr, expr.WithAllocator(s.mem), expr.WithLoad(s.loadConst)); err != nil {
-		r.Release()
-		return nil, s.statusError(exprCode(err), "flightserve: %s: %v", t.Path, err)
-	}
+	q.refs.Store(1)
+	s.queries.Add(1)
 	return q, nil
 }
 
@@ -176,7 +192,8 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 		return err
 	}
 	defer q.close()
-	w := ipc.NewWriterWithPayloadWriter(&frameWriter{stream: stream}, ipc.WithSchema(q.schema), ipc.WithAllocator(s.mem))
+	fw := &frameWriter{stream: stream, q: q}
+	w := ipc.NewWriterWithPayloadWriter(fw, ipc.WithSchema(q.schema), ipc.WithAllocator(s.mem))
 	defer w.Close()
 	ctx := stream.Context()
 	rows := batchRows(q.r.Schema(), s.batch)
@@ -192,7 +209,9 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 			if err != nil {
 				return s.statusError(codes.InvalidArgument, "flightserve: %s: %v", t.Path, err)
 			}
+			fw.setBatch(out)
 			err = w.Write(out)
+			fw.setBatch(nil)
 			out.Release()
 			if err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -150,6 +151,7 @@ func listenAndServe(t *testing.T, cfg flightserve.Config, stop func(*flightserve
 		if err := <-done; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
+		waitQueriesClosed(t, s)
 	})
 	return s, lis.Addr().String()
 }
@@ -233,3 +235,18 @@ func localTensors(t *testing.T, dir string, tk flightserve.Ticket, column string
 
 // listenLoopback listens on a free port of 127.0.0.1.
 func listenLoopback() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
+
+// waitQueriesClosed waits until s holds no file open, the batches gRPC
+// held released: those gRPC dropped without freeing them are released
+// by the garbage collector, which it runs.
+func waitQueriesClosed(t *testing.T, s *flightserve.Server) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); flightserve.OpenQueries(s) != 0; {
+		if time.Now().After(deadline) {
+			t.Errorf("%d queries still open after 10 s", flightserve.OpenQueries(s))
+			return
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -110,6 +110,7 @@ type Server struct {
 	metrics  *Metrics
 	health   *healthService
 	running  atomic.Int64 // calls in their handlers
+	queries  atomic.Int64 // opened queries not yet closed (query.close)
 	grpc     *grpc.Server
 	putMu    sync.Mutex
 	putting  map[string]bool // paths of DoPut calls in progress
@@ -179,7 +180,9 @@ func New(cfg Config) (*Server, error) {
 		grpc.MaxSendMsgSize(s.maxMsg),
 		grpc.MaxConcurrentStreams(DefaultMaxStreams),
 		// Windows of a few batches: gRPC's default 64 KiB stalls streams of
-		// megabyte messages on round trips.
+		// megabyte messages on round trips. They bound what clients send
+		// (DoPut); DoGet's sending follows the client's windows, and
+		// gRPC sends DATA frames of 16 KiB whatever the client allows.
 		grpc.InitialWindowSize(windowBytes),
 		grpc.InitialConnWindowSize(2 * windowBytes),
 		grpc.WriteBufferSize(bufferBytes),
@@ -189,10 +192,11 @@ func New(cfg Config) (*Server, error) {
 		// logs.
 		grpc.ChainUnaryInterceptor(s.unary),
 		grpc.ChainStreamInterceptor(s.stream),
-		// Stop returns once every handler has returned (and released its
-		// batches).
+		// Stop returns once every handler has returned (the batches
+		// DoGet handed gRPC are released as gRPC frees them, see
+		// batchRefs).
 		grpc.WaitForHandlers(true),
-		// DoGet's batches are marshalled in one copy (codec.go).
+		// DoGet's batches are handed to gRPC without a copy (codec.go).
 		grpc.ForceServerCodecV2(newCodec()),
 	}
 	if cfg.TLS != nil {

@@ -1,7 +1,8 @@
 // Package unsafeslice reinterprets byte slices as slices of fixed-width
 // elements and back, with the length and alignment checks that make the
-// conversion safe. It is the only place of the module that uses unsafe for
-// slice casts.
+// conversion safe, and tells whether a byte slice lies in another's
+// memory (Within). It is the only place of the module that uses unsafe for
+// slice casts and address comparisons.
 package unsafeslice
 
 import (
