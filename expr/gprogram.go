@@ -24,6 +24,9 @@ type graphProgram struct {
 // compileGraph compiles graph g (parsed from text, "" when built in Go)
 // for schema, x naming the column of x (-1: none).
 func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options, opts []Option) (*Program, error) {
+	if readsVar(g, schema, x) {
+		return compileVarGraph(text, g, schema, x, o, opts)
+	}
 	l := newLowerer(text, schema, x, o)
 	root, err := l.node(g)
 	if err != nil {
@@ -155,7 +158,7 @@ func (p *Program) evalOne(arr arrow.Array) (arrow.Array, error) {
 
 // Graph reports whether p evaluates a graph expression in the engine,
 // rather than a chain through a Plan or a VarPlan (see Compile).
-func (p *Program) Graph() bool { return p.graph != nil }
+func (p *Program) Graph() bool { return p.graph != nil || p.vgraph != nil }
 
 // Fuse returns one Program that evaluates the graph programs progs,
 // compiled for one schema, in one pass: its Schema has their result

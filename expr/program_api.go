@@ -31,6 +31,7 @@ type Program struct {
 	scalarIn *fixedshape.Type // a plain input as 0-D tensors; nil otherwise
 	plainOut bool             // a 0-D tensor result of a plain input is a plain column
 	graph    *graphProgram    // of a graph expression (the engine)
+	vgraph   *varGraph        // of a graph reading a variable-shape column
 	opts     []Option         // of every evaluation
 }
 
@@ -85,7 +86,7 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	}
 	if errors.Is(err, errVarInput) {
 		if g, gerr := parseGraph(text); gerr == nil && !isChain(g) {
-			return nil, newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("column %q is variable-shape: expressions beyond one chain over one column (two tensors, comparisons, functions beyond abs and sqrt, views after computing, nested reductions) read fixed-shape and plain columns only", schema.Field(b.col).Name))
+			return compileGraph(text, g, schema, x, o, opts)
 		}
 		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
@@ -265,6 +266,9 @@ func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if p.graph != nil {
 		return p.evalBatch(rec)
 	}
+	if p.vgraph != nil {
+		return p.evalVarBatch(rec)
+	}
 	if int(rec.NumCols()) <= p.col {
 		return nil, errorf("a batch of %d columns has no column %d (%q)", rec.NumCols(), p.col, p.Input())
 	}
@@ -284,6 +288,9 @@ func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {
 	if p.graph != nil {
 		return p.evalOne(arr)
+	}
+	if p.vgraph != nil {
+		return p.evalVarOne(arr)
 	}
 	if !arrow.TypeEqual(arr.DataType(), p.inType) {
 		return nil, errorf("column %q: a column of %v, not %v", p.Input(), arr.DataType(), p.inType)
