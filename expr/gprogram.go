@@ -19,6 +19,7 @@ type graphProgram struct {
 	inTypes []arrow.DataType // their types
 	roots   []*engine.Node
 	prog    *engine.Program
+	src     []varRoot // the graphs of roots, for Fuse with graphs over variable-shape columns
 }
 
 // compileGraph compiles graph g (parsed from text, "" when built in Go)
@@ -45,7 +46,8 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 			return nil, err
 		}
 	}
-	gp := &graphProgram{cols: l.cols, inputs: l.inputs, roots: []*engine.Node{root}}
+	gp := &graphProgram{cols: l.cols, inputs: l.inputs, roots: []*engine.Node{root},
+		src: []varRoot{{text: text, g: g, x: x, load: o.load, dt: dt}}}
 	for _, c := range l.cols {
 		gp.inTypes = append(gp.inTypes, schema.Field(c).Type)
 	}
@@ -177,6 +179,14 @@ func Fuse(progs ...*Program) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	for k, p := range progs {
+		if p.vgraph != nil {
+			return fuseVar(progs, o)
+		}
+		if p.graph == nil {
+			return nil, errorf("Fuse: program %d evaluates a chain, not a graph", k)
+		}
+	}
 	gp := &graphProgram{}
 	index := map[int]int{} // schema column -> fused input
 	var fields []arrow.Field
@@ -203,6 +213,7 @@ func Fuse(progs ...*Program) (*Program, error) {
 		for _, r := range p.graph.roots {
 			gp.roots = append(gp.roots, renumber(r, remap, memo))
 		}
+		gp.src = append(gp.src, p.graph.src...)
 		fields = append(fields, p.schema.Fields()...)
 	}
 	if err := gp.compile(o); err != nil {

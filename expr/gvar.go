@@ -497,3 +497,29 @@ func (c *varCache) len() int {
 	defer c.mu.Unlock()
 	return c.lru.Len()
 }
+
+// fuseVar is Fuse of programs of which one at least reads a
+// variable-shape column: one varGraph of all their roots, whose result
+// types they decided.
+func fuseVar(progs []*Program, o options) (*Program, error) {
+	var roots []varRoot
+	var fields []arrow.Field
+	for k, p := range progs {
+		if !p.in.Equal(progs[0].in) {
+			return nil, errorf("Fuse: program %d was compiled for another schema", k)
+		}
+		if p.vgraph != nil {
+			roots = append(roots, p.vgraph.roots...)
+		} else {
+			roots = append(roots, p.graph.src...)
+		}
+		fields = append(fields, p.schema.Fields()...)
+	}
+	v, err := newVarGraph(progs[0].in, slices.Clone(roots), o.workers)
+	if err != nil {
+		return nil, err
+	}
+	first := progs[0]
+	return &Program{in: first.in, col: first.col, inType: first.inType, viaX: first.viaX, vgraph: v, opts: first.opts,
+		schema: arrow.NewSchema(fields, nil)}, nil
+}
