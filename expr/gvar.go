@@ -39,6 +39,18 @@ type varGraph struct {
 	vtypes  []*varshape.Type // their types
 	workers int
 	cache   varCache
+	// groups, of a fused program whose roots read different columns,
+	// evaluate each set of roots reading the same columns (so that a row
+	// is null in a result when a column its root reads is null there);
+	// nil otherwise.
+	groups []varGroup
+}
+
+// varGroup is the varGraph of some roots of a fused program, at the
+// positions roots of its results (nil: one group of all).
+type varGroup struct {
+	v     *varGraph
+	roots []int
 }
 
 // varRoot is one result of a varGraph: a graph, the text it was parsed
@@ -518,6 +530,32 @@ func fuseVar(progs []*Program, o options) (*Program, error) {
 	v, err := newVarGraph(progs[0].in, slices.Clone(roots), o.workers)
 	if err != nil {
 		return nil, err
+	}
+	// Roots reading different columns have different null rows.
+	bySet := map[string]int{} // the columns read -> group
+	for k, r := range roots {
+		cols := graphCols(nil, r.g, v.schema, r.x, map[*gnode]bool{})
+		slices.Sort(cols)
+		key := fmt.Sprint(cols)
+		gi, ok := bySet[key]
+		if !ok {
+			gi = len(v.groups)
+			bySet[key] = gi
+			v.groups = append(v.groups, varGroup{})
+		}
+		v.groups[gi].roots = append(v.groups[gi].roots, k)
+	}
+	if len(v.groups) == 1 {
+		v.groups = nil
+	}
+	for gi, g := range v.groups {
+		var rs []varRoot
+		for _, k := range g.roots {
+			rs = append(rs, roots[k])
+		}
+		if v.groups[gi].v, err = newVarGraph(v.schema, rs, o.workers); err != nil {
+			return nil, err
+		}
 	}
 	first := progs[0]
 	return &Program{in: first.in, col: first.col, inType: first.inType, viaX: first.viaX, vgraph: v, opts: first.opts,

@@ -31,49 +31,69 @@ type varInputs struct {
 	nulls []arrow.Array   // the columns with nulls
 }
 
-// evalVarBatch is Eval of a varGraph program.
+// evalVarBatch is Eval of a varGraph program: of each group of its
+// roots (see fuseVar), which reads its own columns.
 func (p *Program) evalVarBatch(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, len(p.vgraph.cols))
-	for i, c := range p.vgraph.cols {
-		if int(rec.NumCols()) <= c {
-			return nil, errorf("a batch of %d columns has no column %d (%q)", rec.NumCols(), c, p.in.Field(c).Name)
-		}
-		cols[i] = rec.Column(c)
-	}
-	res, err := p.evalVar(cols, int(rec.NumRows()))
+	o, err := config(p.opts)
 	if err != nil {
 		return nil, err
 	}
+	groups := p.vgraph.groups
+	if groups == nil {
+		groups = []varGroup{{v: p.vgraph}}
+	}
+	res := make([]arrow.Array, len(p.schema.Fields()))
 	defer func() {
 		for _, a := range res {
-			a.Release()
+			if a != nil {
+				a.Release()
+			}
 		}
 	}()
+	for _, g := range groups {
+		cols := make([]arrow.Array, len(g.v.cols))
+		for i, c := range g.v.cols {
+			if int(rec.NumCols()) <= c {
+				return nil, errorf("a batch of %d columns has no column %d (%q)", rec.NumCols(), c, p.in.Field(c).Name)
+			}
+			cols[i] = rec.Column(c)
+		}
+		out, err := g.v.eval(cols, int(rec.NumRows()), o)
+		if err != nil {
+			return nil, err
+		}
+		for k, a := range out {
+			at := k
+			if g.roots != nil {
+				at = g.roots[k]
+			}
+			res[at] = a
+		}
+	}
 	return array.NewRecordBatch(p.schema, res, rec.NumRows()), nil
 }
 
 // evalVarOne is EvalColumn of a varGraph program, which must read one
 // column.
 func (p *Program) evalVarOne(arr arrow.Array) (arrow.Array, error) {
-	if len(p.vgraph.cols) != 1 || len(p.vgraph.roots) != 1 {
+	if len(p.vgraph.cols) != 1 || len(p.vgraph.roots) != 1 || p.vgraph.groups != nil {
 		return nil, errorf("the program reads %d columns: evaluate it on a record batch (Eval)", len(p.vgraph.cols))
 	}
-	res, err := p.evalVar([]arrow.Array{arr}, arr.Len())
+	o, err := config(p.opts)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.vgraph.eval([]arrow.Array{arr}, arr.Len(), o)
 	if err != nil {
 		return nil, err
 	}
 	return res[0], nil
 }
 
-// evalVar evaluates a varGraph program over cols (one per vgraph.cols):
-// runs of rows of one combination of row shapes, each through its engine
-// program, written straight into the result columns.
-func (p *Program) evalVar(cols []arrow.Array, rows int) ([]arrow.Array, error) {
-	o, err := config(p.opts)
-	if err != nil {
-		return nil, err
-	}
-	v := p.vgraph
+// eval evaluates the roots over cols (one per v.cols): runs of rows of
+// one combination of row shapes, each through its engine program,
+// written straight into the result columns.
+func (v *varGraph) eval(cols []arrow.Array, rows int, o options) ([]arrow.Array, error) {
 	in, err := v.inputs(cols, rows)
 	if err != nil {
 		return nil, err
