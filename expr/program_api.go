@@ -18,8 +18,10 @@ import (
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
 // input, through a Plan for a chain over a fixed-shape or plain numeric
 // input column, a VarPlan for a chain over a variable-shape one, and the
-// engine for a graph, whose buffers it reuses between calls. A Program is
-// immutable and safe for concurrent use.
+// engine for a graph, whose buffers it reuses between calls (for a graph
+// over variable-shape columns, one engine program per combination of row
+// shapes, the 64 most recently used kept). A Program is safe for
+// concurrent use.
 type Program struct {
 	in       *arrow.Schema
 	col      int              // the input column
@@ -62,9 +64,9 @@ type Program struct {
 // message lists the schema's columns, a column that is not a tensor or
 // number, an expression that fails Check, shapes that do not broadcast,
 // a result type that cannot be decided before data), with the place in
-// the text; a graph reading a variable-shape column wraps
-// arrow.ErrNotImplemented. A result with a size-0 dimension fails as
-// fixedshape.NewType does.
+// the text; a graph over variable-shape columns whose result is bool
+// tensors of varying shape wraps arrow.ErrNotImplemented. A result with
+// a size-0 dimension fails as fixedshape.NewType does.
 func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	if len(text) > MaxText {
 		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
