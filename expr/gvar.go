@@ -442,7 +442,7 @@ type varEntry struct {
 
 // entry returns the program of the row shapes (one per v.vars, key their
 // encoding), compiled on first use and kept among the most recently used.
-func (v *varGraph) entry(key string, shapes [][]int) (*varEntry, error) {
+func (v *varGraph) entry(key []byte, shapes [][]int) (*varEntry, error) {
 	if e := v.cache.get(key); e != nil {
 		return e, nil
 	}
@@ -454,7 +454,7 @@ func (v *varGraph) entry(key string, shapes [][]int) (*varEntry, error) {
 	if err != nil {
 		return nil, newErrorOf(err, "", -1, "engine: "+errMsg(err))
 	}
-	e := &varEntry{key: key, prog: p}
+	e := &varEntry{key: string(key), prog: p}
 	for _, c := range cols {
 		e.ins = append(e.ins, slices.Index(v.cols, c))
 	}
@@ -474,10 +474,10 @@ type varCache struct {
 	lru list.List // of *varEntry, most recent first
 }
 
-func (c *varCache) get(key string) *varEntry {
+func (c *varCache) get(key []byte) *varEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	el, ok := c.m[key]
+	el, ok := c.m[string(key)]
 	if !ok {
 		return nil
 	}

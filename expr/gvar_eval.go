@@ -204,6 +204,9 @@ func (v *varGraph) runs(in *varInputs, rows int) ([]varRun, []bool, error) {
 	var runs []varRun
 	var key []byte
 	shapes := make([][]int, len(v.vars))
+	// The programs of this batch, kept whatever the cache evicts: a batch
+	// of more combinations than the cache keeps compiles each once.
+	batch := map[string]*varEntry{}
 	for i := 0; i < rows; i++ {
 		if null != nil && null[i] {
 			continue
@@ -222,9 +225,13 @@ func (v *varGraph) runs(in *varInputs, rows int) ([]varRun, []bool, error) {
 				shapes[k] = append(shapes[k], int(d))
 			}
 		}
-		e, err := v.entry(string(key), shapes)
-		if err != nil {
-			return nil, nil, v.rowError(i, shapes, err)
+		e, ok := batch[string(key)]
+		if !ok {
+			var err error
+			if e, err = v.entry(key, shapes); err != nil {
+				return nil, nil, v.rowError(i, shapes, err)
+			}
+			batch[e.key] = e
 		}
 		runs = append(runs, varRun{lo: i, hi: i + 1, e: e})
 	}
