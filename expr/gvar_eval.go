@@ -121,7 +121,8 @@ func (v *varGraph) eval(cols []arrow.Array, rows int, o options) ([]arrow.Array,
 			res[k] = out.column(j, r)
 		}
 		if _, err := r.e.prog.Run(ins, r.hi-r.lo, res); err != nil {
-			return nil, newErrorOf(err, "", -1, errMsg(err))
+			// The engine counts the run's rows from 0.
+			return nil, newErrorOf(err, "", -1, fmt.Sprintf("rows %d to %d (the engine's row 0 is row %d): %s", r.lo, r.hi-1, r.lo, errMsg(err)))
 		}
 	}
 	arrs := make([]arrow.Array, 0, len(outs))

@@ -144,7 +144,8 @@ func varGraphShape(a arrow.Array, i int) string {
 // 3-cycle permuted type, rows of no element, null rows, more distinct
 // row shapes than the programs kept, two variable-shape columns, fixed
 // and plain columns) on one and two workers, and checks each valid row
-// against the same text over that row alone as fixed-shape columns.
+// against the same text over that row alone as fixed-shape columns, and
+// a slice of the batch against the same rows of the whole result.
 func TestVarGraphEval(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -217,6 +218,19 @@ func TestVarGraphEval(t *testing.T) {
 				if !arrow.TypeEqual(res.DataType(), prog.Schema().Field(0).Type) {
 					t.Fatalf("result type %v, Schema %v", res.DataType(), prog.Schema().Field(0).Type)
 				}
+				// A slice of the batch gives the slice of the result.
+				part := rec.NewSlice(7, 131)
+				defer part.Release()
+				sub, err := prog.Eval(part)
+				if err != nil {
+					t.Fatalf("Eval of a slice: %v", err)
+				}
+				defer sub.Release()
+				whole := array.NewSlice(res, 7, 131)
+				defer whole.Release()
+				if !array.Equal(whole, sub.Column(0)) {
+					t.Errorf("Eval of rows 7 to 130 differs from those rows of the whole batch's result")
+				}
 				for i := range rows {
 					null := slices.ContainsFunc(c.reads, func(k int) bool { return rec.Column(k).IsNull(i) })
 					if res.IsNull(i) != null {
@@ -243,7 +257,8 @@ func TestVarGraphEval(t *testing.T) {
 
 // TestVarGraphErrors checks the errors of evaluations: a row whose
 // shapes do not broadcast fails naming the row and both shapes in
-// NumPy's words, a column of another type fails, and EvalColumn
+// NumPy's words, a column of another type fails, an integer to a
+// negative power fails (the engine's runtime error), and EvalColumn
 // refuses a program reading two columns.
 func TestVarGraphErrors(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -280,6 +295,18 @@ func TestVarGraphErrors(t *testing.T) {
 	defer other.Release()
 	if _, err := p.Eval(other); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("Eval of a column of another type = %v, want an error wrapping arrow.ErrInvalid", err)
+	}
+	// The engine's runtime error, in a run of rows from row 2 on.
+	ints := schemaOf(arrow.Field{Name: "c", Type: i16, Nullable: true})
+	pow, err := expr.Compile("c ** (c - c.max())", ints, expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := array.NewRecordBatch(ints, []arrow.Array{c}, 4)
+	defer one.Release()
+	_, err = pow.Eval(one)
+	if !errors.Is(err, arrow.ErrInvalid) || !strings.Contains(strings.ToLower(err.Error()), "integers to negative integer powers are not allowed") {
+		t.Errorf("Eval of an integer to a negative power = %v, want NumPy's words wrapping arrow.ErrInvalid", err)
 	}
 }
 
