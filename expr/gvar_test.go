@@ -83,6 +83,15 @@ func TestVarGraphSchema(t *testing.T) {
 			}
 		})
 	}
+	// Built in Go, as its text.
+	e := expr.Binary(expr.Sub, expr.Col("emb"), expr.Reduce(expr.Col("emb"), expr.Mean, false))
+	p, err := expr.CompileExpr(e, schema)
+	if err != nil {
+		t.Fatalf("CompileExpr(%v): %v", e, err)
+	}
+	if diff := cmp.Diff(free(f32, 1).String(), p.Schema().Field(0).Type.String()); diff != "" {
+		t.Errorf("CompileExpr(%v) type (-want +got):\n%s", e, diff)
+	}
 }
 
 // varGraphRef evaluates text over row i of the batch's columns reads alone, each
