@@ -102,6 +102,7 @@ func varOracleCases() []varOracleCase {
 		{name: "max of an empty row", text: "x - x.max()", vcols: []varOracleCol{emb("x", "float32", 3, 0, 2)}, want: "var"},
 		{name: "index out of bounds of a row", text: "x[3] + x[0]", vcols: []varOracleCol{emb("x", "float32", 4, 5, 2)}, want: "plain"},
 		{name: "null rows only", text: "x - x.mean()", vcols: []varOracleCol{emb("x", "float32", -1, -1)}, want: "var"},
+		{name: "zero rows", text: "x / norm(x, axis=-1, keepdims=True) + y.sum()", vcols: []varOracleCol{emb("x", "float32"), emb("y", "float64")}, want: "var"},
 	}
 }
 
@@ -303,6 +304,9 @@ func varOracleCheck(t *testing.T, c varOracleCase, rec arrow.RecordBatch, datas 
 	defer out.Release()
 	if !arrow.TypeEqual(out.Schema().Field(0).Type, p.Schema().Field(0).Type) {
 		t.Errorf("Eval's type %v is not Schema's %v", out.Schema().Field(0).Type, p.Schema().Field(0).Type)
+	}
+	if int(out.NumRows()) != len(want) {
+		t.Fatalf("Eval gives %d rows of %d", out.NumRows(), len(want))
 	}
 	dtype, shapes, rows := varOracleRows(t, out.Column(0))
 	tol := oracleToleranceOf(c.text)
