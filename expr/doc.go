@@ -163,6 +163,8 @@
 // A row whose shape the expression fails on (the max of an empty row, a
 // constant that does not broadcast against it) fails the call, naming the
 // row and its shape.
+// Compile takes graphs over variable-shape columns too (expressions
+// beyond one chain, several columns): see Graph expressions.
 //
 // # Graph expressions
 //
@@ -211,12 +213,10 @@
 // 0, ...".
 //
 // Graphs read fixed-shape tensor columns (a permuted layout is read
-// through its permutation, no copy) and plain numeric or bool columns; a
-// graph naming a variable-shape column fails with an error wrapping
-// arrow.ErrNotImplemented (chains over one variable-shape column run per
-// row shape, as below). A row is null in the result when any column the
-// graph reads is null there. Graph results carry no dimension names. A
-// result with no axes is a plain column (one value per row) when the
+// through its permutation, no copy), variable-shape ones (see below) and
+// plain numeric or bool columns. A row is null in the result when any
+// column the graph reads is null there. Graph results carry no dimension
+// names. A result with no axes is a plain column (one value per row) when the
 // graph reduces, computes a similarity, multiplies matrices or reads a
 // plain column, and a 0-D tensor column otherwise, as a chain's.
 // Program.Eval evaluates a graph over a record batch; EvalColumn takes
@@ -225,6 +225,31 @@
 // one engine program, which reads each column once per batch and
 // computes their common sub-expressions once (fstensor eval fuses its
 // -e NAME=EXPR outputs so).
+//
+// A graph reading variable-shape columns (each row its own shape: two
+// such columns, one with fixed-shape and plain columns and constants) is
+// compiled to one engine program per combination of the row shapes of
+// those columns, the 64 most recently used kept per Program, and each
+// run of consecutive rows of one combination goes through its program,
+// which writes into the result's buffers. Compile decides the result
+// type before data by lowering the graph on probe row shapes (two large
+// sizes for every free size, sizes 1 to 3, and the sizes of the graph's
+// constants and fixed-shape columns): a result with no axis is a plain
+// column; one whose every axis has one size on every probe where the
+// graph is valid is a fixed-shape column (x.sum(axis=(0, 1)) of images
+// whose channel axis is uniform, x @ W of vectors); any other is a
+// variable-shape column with the number of dimensions the graph gives
+// and a uniform shape of the axes of one size. A bool result whose shape
+// varies fails Compile with an error wrapping arrow.ErrNotImplemented (a
+// variable-shape column holds numbers: count it, or take
+// astype(uint8)); a graph valid on no probe fails with the error of the
+// first, naming its shapes. NumPy's rules are checked per combination: a
+// row whose shapes do not broadcast against each other (or against a
+// constant or a fixed-shape column), that an index or an empty reduction
+// fails on, or whose result does not fit the type decided before data
+// fails Eval with an error naming the row and its columns' shapes, in
+// NumPy's words. Fuse takes such programs; the roots of a fused program
+// that read different columns run apart, each with its own null rows.
 //
 // # Layout
 //

@@ -19,11 +19,15 @@ type graphProgram struct {
 	inTypes []arrow.DataType // their types
 	roots   []*engine.Node
 	prog    *engine.Program
+	src     []varRoot // the graphs of roots, for Fuse with graphs over variable-shape columns
 }
 
 // compileGraph compiles graph g (parsed from text, "" when built in Go)
 // for schema, x naming the column of x (-1: none).
 func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options, opts []Option) (*Program, error) {
+	if readsVar(g, schema, x) {
+		return compileVarGraph(text, g, schema, x, o, opts)
+	}
 	l := newLowerer(text, schema, x, o)
 	root, err := l.node(g)
 	if err != nil {
@@ -42,7 +46,8 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 			return nil, err
 		}
 	}
-	gp := &graphProgram{cols: l.cols, inputs: l.inputs, roots: []*engine.Node{root}}
+	gp := &graphProgram{cols: l.cols, inputs: l.inputs, roots: []*engine.Node{root},
+		src: []varRoot{{text: text, g: g, x: x, load: o.load, dt: dt}}}
 	for _, c := range l.cols {
 		gp.inTypes = append(gp.inTypes, schema.Field(c).Type)
 	}
@@ -155,7 +160,7 @@ func (p *Program) evalOne(arr arrow.Array) (arrow.Array, error) {
 
 // Graph reports whether p evaluates a graph expression in the engine,
 // rather than a chain through a Plan or a VarPlan (see Compile).
-func (p *Program) Graph() bool { return p.graph != nil }
+func (p *Program) Graph() bool { return p.graph != nil || p.vgraph != nil }
 
 // Fuse returns one Program that evaluates the graph programs progs,
 // compiled for one schema, in one pass: its Schema has their result
@@ -173,6 +178,14 @@ func Fuse(progs ...*Program) (*Program, error) {
 	o, err := config(progs[0].opts)
 	if err != nil {
 		return nil, err
+	}
+	for k, p := range progs {
+		if p.vgraph != nil {
+			return fuseVar(progs, o)
+		}
+		if p.graph == nil {
+			return nil, errorf("Fuse: program %d evaluates a chain, not a graph", k)
+		}
 	}
 	gp := &graphProgram{}
 	index := map[int]int{} // schema column -> fused input
@@ -200,6 +213,7 @@ func Fuse(progs ...*Program) (*Program, error) {
 		for _, r := range p.graph.roots {
 			gp.roots = append(gp.roots, renumber(r, remap, memo))
 		}
+		gp.src = append(gp.src, p.graph.src...)
 		fields = append(fields, p.schema.Fields()...)
 	}
 	if err := gp.compile(o); err != nil {

@@ -142,9 +142,9 @@ func isGraph(es ...Expr) bool {
 // Program.Schema).
 func X() Expr { return graphNode(&gnode{op: gX, pos: -1}) }
 
-// Col returns the column named name, typed by Compile: a fixed-shape
-// tensor column, or a plain integer or floating-point column read as a
-// 0-D tensor per row. It prints as the name when that is an identifier
+// Col returns the column named name, typed by Compile: a fixed-shape or
+// variable-shape tensor column, or a plain integer or floating-point
+// column read as a 0-D tensor per row. It prints as the name when that is an identifier
 // the text does not reserve and as col("name") otherwise.
 func Col(name string) Expr { return graphNode(&gnode{op: gCol, name: name, pos: -1}) }
 

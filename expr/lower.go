@@ -31,6 +31,9 @@ type lowerer struct {
 	colNode map[int]*engine.Node
 	memo    map[*gnode]val
 	xOnly   bool // the text reads x only (Parse)
+	// rows reads a variable-shape column as one row shape (gvar.go);
+	// nil refuses variable-shape columns.
+	rows map[int]rowInput
 }
 
 // val is a lowered value: an engine node, or a Python scalar (n nil)
@@ -201,8 +204,15 @@ func (l *lowerer) column(g *gnode) (*engine.Node, error) {
 		in.Shape = t.PhysicalShape()
 		logical, strides = t.Shape(), t.ElemStrides()
 	default:
-		if _, ok := varshape.TypeOf(f.Type); ok {
-			return nil, l.errAt(g, arrow.ErrNotImplemented, "column %q is variable-shape: expressions that combine columns or go beyond one chain read fixed-shape and plain columns only", f.Name)
+		if vt, ok := varshape.TypeOf(f.Type); ok {
+			r, ok := l.rows[i]
+			if !ok {
+				return nil, l.errAt(g, arrow.ErrNotImplemented, "column %q is variable-shape: expressions that combine columns or go beyond one chain read fixed-shape and plain columns only", f.Name)
+			}
+			in.DType = etypeOf(vt.ElemType())
+			in.Shape = r.phys
+			logical, strides = r.logical, r.strides
+			break
 		}
 		if u, ok := fixedshape.UnsupportedOf(f.Type); ok {
 			return nil, l.errorf(g, "column %q: %v", f.Name, u.Reason())

@@ -18,8 +18,10 @@ import (
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
 // input, through a Plan for a chain over a fixed-shape or plain numeric
 // input column, a VarPlan for a chain over a variable-shape one, and the
-// engine for a graph, whose buffers it reuses between calls. A Program is
-// immutable and safe for concurrent use.
+// engine for a graph, whose buffers it reuses between calls (for a graph
+// over variable-shape columns, one engine program per combination of row
+// shapes, the 64 most recently used kept). A Program is safe for
+// concurrent use.
 type Program struct {
 	in       *arrow.Schema
 	col      int              // the input column
@@ -31,6 +33,7 @@ type Program struct {
 	scalarIn *fixedshape.Type // a plain input as 0-D tensors; nil otherwise
 	plainOut bool             // a 0-D tensor result of a plain input is a plain column
 	graph    *graphProgram    // of a graph expression (the engine)
+	vgraph   *varGraph        // of a graph reading a variable-shape column
 	opts     []Option         // of every evaluation
 }
 
@@ -61,9 +64,9 @@ type Program struct {
 // message lists the schema's columns, a column that is not a tensor or
 // number, an expression that fails Check, shapes that do not broadcast,
 // a result type that cannot be decided before data), with the place in
-// the text; a graph reading a variable-shape column wraps
-// arrow.ErrNotImplemented. A result with a size-0 dimension fails as
-// fixedshape.NewType does.
+// the text; a graph over variable-shape columns whose result is bool
+// tensors of varying shape wraps arrow.ErrNotImplemented. A result with
+// a size-0 dimension fails as fixedshape.NewType does.
 func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	if len(text) > MaxText {
 		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
@@ -85,7 +88,7 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	}
 	if errors.Is(err, errVarInput) {
 		if g, gerr := parseGraph(text); gerr == nil && !isChain(g) {
-			return nil, newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("column %q is variable-shape: expressions beyond one chain over one column (two tensors, comparisons, functions beyond abs and sqrt, views after computing, nested reductions) read fixed-shape and plain columns only", schema.Field(b.col).Name))
+			return compileGraph(text, g, schema, x, o, opts)
 		}
 		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
@@ -265,6 +268,9 @@ func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if p.graph != nil {
 		return p.evalBatch(rec)
 	}
+	if p.vgraph != nil {
+		return p.evalVarBatch(rec)
+	}
 	if int(rec.NumCols()) <= p.col {
 		return nil, errorf("a batch of %d columns has no column %d (%q)", rec.NumCols(), p.col, p.Input())
 	}
@@ -284,6 +290,9 @@ func (p *Program) Eval(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {
 	if p.graph != nil {
 		return p.evalOne(arr)
+	}
+	if p.vgraph != nil {
+		return p.evalVarOne(arr)
 	}
 	if !arrow.TypeEqual(arr.DataType(), p.inType) {
 		return nil, errorf("column %q: a column of %v, not %v", p.Input(), arr.DataType(), p.inType)

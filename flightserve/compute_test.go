@@ -20,16 +20,17 @@ import (
 
 // TestTicketComputing evaluates in tickets the computations the README
 // shows (normalize, standardize, a mask, softmax, a projection by a
-// loaded matrix, a distance between two columns) and compares each
+// loaded matrix, a distance between two columns), and graphs over a
+// variable-shape column, and compares each
 // result with the same program evaluated on the local file.
 func TestTicketComputing(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"embeddings.arrow", "images.arrow", "pairs.arrow", "proj.npy"} {
+	for _, name := range []string{"embeddings.arrow", "images.arrow", "pairs.arrow", "proj.npy", "varshape/sizes.arrow"} {
 		b, err := os.ReadFile(filepath.Join("..", "testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -51,6 +52,9 @@ func TestTicketComputing(t *testing.T) {
 		{"softmax", "embeddings.arrow", "exp(x - x.max()) / exp(x - x.max()).sum()"},
 		{"projection", "pairs.arrow", `q @ load("proj.npy")`},
 		{"distance", "pairs.arrow", "norm(q - d, axis=-1)"},
+		{"variable-shape standardize", "sizes.arrow", "(x - x.mean(axis=(0, 1), keepdims=True)) / (x.std(axis=(0, 1), keepdims=True) + 1)"},
+		{"variable-shape mask counted", "sizes.arrow", "(x > 128).sum(axis=(0, 1))"},
+		{"variable-shape per-row number", "sizes.arrow", "image.astype(float32).max() * id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := c.Get(ctx, flightserve.Ticket{Path: tc.path, Expr: tc.text})

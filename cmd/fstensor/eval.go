@@ -39,7 +39,7 @@ mean, min, max, argmax, argmin, var and std (with ddof=) with axis= and keepdims
 norm(x, axis=...)) and dot/cosine/l2/l2sq(x, CONSTANT). A result with no axes left (x.mean()) is a plain column,
 one value per row (a 0-D tensor column in .npy .npz .pb .zio .dt).
 
-Beyond one chain, EXPR is any NumPy-style expression of fixed-shape and plain columns:
+Beyond one chain, EXPR is any NumPy-style expression of tensor and plain columns:
 x / norm(x, axis=-1, keepdims=True), x - x.mean(), a - b, dot(a, b), norm(a - b, axis=-1),
 x * scale (a plain column, one number per row), comparisons (x > 100, bool tensors), & | ^ ~,
 // % **, where, minimum, maximum, exp, log, log1p, expm1, tanh, floor, ceil, round, sign,
@@ -54,7 +54,7 @@ of a dense layout) shares the input's buffers under a type whose permutation des
 the layout, instead of being copied to row-major order; other results are copied.
 
 A variable-shape tensor column (arrow.variable_shape_tensor: one shape per row) is
-evaluated row by row, one plan per distinct shape, views and computations alike. The
+evaluated by runs of rows, one plan per distinct combination of row shapes. The
 output type is decided before the first batch is written, from the expression and the
 column type alone: a plain column when no axis is left (x.mean(), dot(x, CONSTANT)), a
 fixed-shape column when no result axis depends on a size that varies between rows (x[0, 0],

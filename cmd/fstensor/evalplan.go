@@ -39,6 +39,9 @@ type evalCol struct {
 	// vfixed, with --fixed, evaluates a variable-shape result into the
 	// fixed-shape type of the first valid row's result (field.Type).
 	vfixed *expr.VarPlan
+	// gfixed, with --fixed, converts a graph's variable-shape result to
+	// the fixed-shape type of the first valid row's result (field.Type).
+	gfixed bool
 	zeroD  bool // a plain result written as 0-D tensors
 	fused  int  // 1 + prog's result column in evalPlan.fused; 0: none
 }
@@ -157,7 +160,12 @@ func (ep *evalPlan) replace(i int, p *expr.Program, text string) error {
 	c.field.Type = p.Schema().Field(0).Type
 	if vt, ok := varshape.TypeOf(ep.in.Field(i).Type); ok && ep.fixed {
 		if _, ok := c.field.Type.(*varshape.Type); ok {
-			c.vfixed = expr.ParseVar(text, vt) // typed by schema from the first batch
+			// typed by schema from the first batch
+			if p.Graph() {
+				c.gfixed = true
+			} else {
+				c.vfixed = expr.ParseVar(text, vt)
+			}
 			return nil
 		}
 	}
@@ -267,8 +275,14 @@ func (ep *evalPlan) schema(first arrow.RecordBatch) (*arrow.Schema, error) {
 	fields := make([]arrow.Field, len(ep.cols))
 	for k := range ep.cols {
 		c := &ep.cols[k]
-		if vt, ok := varshape.TypeOf(c.field.Type); ok && c.vfixed != nil {
-			rt, err := fixedResultType(c.vfixed, vt, first, c.src)
+		if vt, ok := varshape.TypeOf(c.field.Type); ok && (c.vfixed != nil || c.gfixed) {
+			var rt arrow.DataType
+			var err error
+			if c.gfixed {
+				rt, err = graphFixedType(c.prog, first)
+			} else {
+				rt, err = fixedResultType(c.vfixed, vt, first, c.src)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
 			}
@@ -343,8 +357,67 @@ func (c *evalCol) eval(rec, fused arrow.RecordBatch) (arrow.Array, error) {
 			out.Release()
 		}
 	}
+	if err == nil && c.gfixed {
+		res, err = toFixed(res, c.field.Type)
+	}
 	if err == nil && c.zeroD {
 		res, err = asTensors(res, c.field.Type)
 	}
 	return res, err
+}
+
+// graphFixedType returns, for --fixed, the fixed-shape type of the
+// result of p, a graph whose result is variable-shape, on the first
+// valid row of first (nil: none).
+func graphFixedType(p *expr.Program, first arrow.RecordBatch) (arrow.DataType, error) {
+	if first == nil {
+		return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
+	}
+	out, err := p.Eval(first)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Release()
+	a, ok := out.Column(0).(*varshape.Array)
+	if !ok {
+		return nil, fmt.Errorf("--fixed: a %T result", out.Column(0))
+	}
+	for r := range a.Len() {
+		if a.IsValid(r) {
+			m, err := metadata.New(a.Shape(nil, r), nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			if m.Size() == 0 {
+				return nil, fmt.Errorf("--fixed: the result of row %d has shape %s, no element, and a fixed-shape column cannot hold that", r, metadata.FormatShape(m.Shape()))
+			}
+			return fixedshape.NewType(a.TensorType().ElemType(), m)
+		}
+	}
+	return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
+}
+
+// toFixed converts a graph's variable-shape result to the fixed-shape
+// type dt of --fixed, releasing it.
+func toFixed(res arrow.Array, dt arrow.DataType) (arrow.Array, error) {
+	defer res.Release()
+	a, ok := res.(*varshape.Array)
+	if !ok {
+		return nil, fmt.Errorf("--fixed: a %T result", res)
+	}
+	want := dt.(*fixedshape.Type)
+	for r := range a.Len() {
+		if a.IsValid(r) && !slices.Equal(a.Shape(nil, r), want.Shape()) {
+			return nil, fmt.Errorf("row %d of %d: the result shape %s differs from the fixed shape %s", r, a.Len(), metadata.FormatShape(a.Shape(nil, r)), metadata.FormatShape(want.Shape()))
+		}
+	}
+	f, err := varshape.ToFixed(mem, a)
+	if err != nil {
+		return nil, err
+	}
+	if !arrow.TypeEqual(f.DataType(), dt) {
+		f.Release()
+		return nil, fmt.Errorf("--fixed: the result type %v differs from %v", f.DataType(), dt)
+	}
+	return f, nil
 }
