@@ -154,7 +154,7 @@ func (p *Program) evalOne(arr arrow.Array) (arrow.Array, error) {
 }
 
 // Graph reports whether p evaluates a graph expression in the engine,
-// rather than a chain through a Plan or a VarPlan (see Compile).
+// rather than a chain through a Plan or a varPlan (see Compile).
 func (p *Program) Graph() bool { return p.graph != nil }
 
 // Fuse returns one Program that evaluates the graph programs progs,

@@ -206,7 +206,7 @@ func FuzzParse(f *testing.F) {
 		if _, err := p.ResultType(); err != nil {
 			return // a size-0 tensor result
 		}
-		out, err := p.EvalArray(in, expr.WithAllocator(mem))
+		out, err := p.Eval(in, expr.WithAllocator(mem))
 		if err != nil {
 			t.Fatalf("EvalArray(%s): %v", e, err)
 		}
