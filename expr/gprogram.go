@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -103,21 +102,6 @@ func readsX(g *gnode) bool {
 		}
 	}
 	return false
-}
-
-// pickError returns the syntax error to report when both the chain
-// parser (old) and the graph parser (gerr) refuse a text: the graph's
-// when the chain parser refused what it does not support or stopped
-// earlier in the text, the chain parser's otherwise.
-func pickError(old, gerr error) error {
-	if errors.Is(old, arrow.ErrNotImplemented) {
-		return gerr
-	}
-	var a, b *Error
-	if errors.As(old, &a) && errors.As(gerr, &b) && b.Pos > a.Pos {
-		return gerr
-	}
-	return old
 }
 
 // evalBatch is Eval of a graph program.

@@ -88,7 +88,8 @@ func TestParseErrors(t *testing.T) {
 		name, text, msg string
 		x               expr.Expr
 	}{
-		{"empty", "", "expected the input name x", x},
+		{"empty", "", "expected an expression", x},
+		{"reduction of a constant", "np.sum(2 * 3)", "sum takes a tensor first, not a constant", x},
 		{"other name", "y[0]", "expected the input name x", x},
 		{"unclosed", "x[1:", "expected", x},
 		{"empty index", "x[]", "empty index", x},
@@ -200,6 +201,9 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Simplify(%s) = %s changes the shape (-want +got):\n%s", e, s, diff)
 		}
 		p, err := expr.CompilePlan(e)
+		if errors.Is(err, arrow.ErrNotImplemented) {
+			return // a graph (x % 2, x + x): a Program's, not a Plan's
+		}
 		if err != nil {
 			t.Fatalf("CompilePlan(%s): %v", e, err)
 		}

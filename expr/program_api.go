@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,40 +71,60 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	if err != nil {
 		return nil, err
 	}
-	b := &binder{schema: schema, x: x, col: -1}
-	p := parser{text: text, cols: b}
-	e, err := p.parse(nil)
-	if err == nil && isGraph(e) {
-		err = errors.New("a graph") // never reported: the graph parser reads the text too
+	g, err := parseGraph(text)
+	if err != nil {
+		return nil, err
 	}
-	if err == nil {
-		if err = Check(e); err == nil {
-			return newProgram(e, schema, b.col, b.viaX, o, opts)
-		}
-	}
-	if errors.Is(err, errVarInput) {
-		if g, gerr := parseGraph(text); gerr == nil && !isChain(g) {
-			return nil, newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("column %q is variable-shape: expressions beyond one chain over one column (two tensors, comparisons, functions beyond abs and sqrt, views after computing, nested reductions) read fixed-shape and plain columns only", schema.Field(b.col).Name))
-		}
-		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
-		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
-			p := parser{text: text, cols: &binder{schema: schema, x: x, col: -1, in: in}}
-			e, err := p.parse(nil)
-			if err != nil {
-				return nil, err
-			}
-			return e, Check(e)
-		})
-		return newVarProgram(vp, schema, b.col, b.viaX, o, opts)
-	}
-	g, gerr := parseGraph(text)
-	if gerr != nil {
-		return nil, pickError(err, gerr)
+	if prog, ok, err := compileChain(text, g, schema, x, o, opts); ok {
+		return prog, err
 	}
 	if err := refuseResultType(o); err != nil {
 		return nil, err
 	}
 	return compileGraph(text, g, schema, x, o, opts)
+}
+
+// compileChain compiles g through a Plan when it is a chain the
+// constructors express over one fixed-shape or plain column, or one Plan
+// per row shape over a variable-shape column; it reports false for any
+// other graph (another column type, an unknown name: the engine's
+// compiler reports those).
+func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options, opts []Option) (*Program, bool, error) {
+	leaf := chainLeaf(g)
+	if leaf == nil {
+		return nil, false, nil
+	}
+	col, viaX := -1, false
+	name := leaf.name
+	if leaf.op == gX {
+		col, viaX, name = x, x >= 0, "x"
+	}
+	if col < 0 {
+		if ix := schema.FieldIndices(name); len(ix) > 0 {
+			col = ix[0]
+		}
+	}
+	if col < 0 {
+		return nil, false, nil
+	}
+	f := schema.Field(col)
+	if vt, ok := varshape.TypeOf(f.Type); ok {
+		vp := newVarPlan(vt, func(in Expr) (Expr, error) { return chainOf(g, in, text) })
+		prog, err := newVarProgram(vp, schema, col, viaX, o, opts)
+		return prog, true, err
+	}
+	in, err := inputOfField(f)
+	if err != nil {
+		return nil, false, nil
+	}
+	e, err := chainOf(g, in, text)
+	if err != nil {
+		// The engine computes on more than a Plan does (bool
+		// arithmetic and reductions): its compiler decides.
+		return nil, false, nil
+	}
+	prog, err := newProgram(e, schema, col, viaX, o, opts)
+	return prog, true, err
 }
 
 // CompileExpr is Compile for an expression built in Go. A graph (built
