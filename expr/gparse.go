@@ -426,8 +426,7 @@ func (p *parser) gcall(w string, at int) (*gnode, error) {
 		args, err := p.gargs(2)
 		return &gnode{op: gEinsum, name: s, args: args}, err
 	case "where":
-		args, err := p.gargs(3)
-		return &gnode{op: gWhere, args: args}, err
+		return p.gwhere()
 	case "minimum", "maximum", "matmul":
 		args, err := p.gargs(2)
 		g := &gnode{op: gBinary, bop: Minimum, args: args}
@@ -490,6 +489,34 @@ func (p *parser) gargs(n int) ([]*gnode, error) {
 	}
 	p.accept(",")
 	return args, p.expect(")")
+}
+
+// gwhere parses the arguments of where after its `(`: three, as NumPy's
+// where(condition, x, y); two fail in NumPy's words, and one
+// (numpy.nonzero's indices) is not supported.
+func (p *parser) gwhere() (*gnode, error) {
+	var args []*gnode
+	for len(args) < 3 {
+		if len(args) > 0 && (!p.accept(",") || p.peek() == ')') {
+			break
+		}
+		a, err := p.gexpr()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, a)
+	}
+	p.accept(",")
+	if err := p.expect(")"); err != nil {
+		return nil, err
+	}
+	switch len(args) {
+	case 1:
+		return nil, p.unsupportedf("where with one argument (the indices of the nonzero elements) is not supported")
+	case 2:
+		return nil, p.errorf("either both or neither of x and y should be given")
+	}
+	return &gnode{op: gWhere, args: args}, nil
 }
 
 // gjoin parses the arguments of concatenate or stack: a tuple or list
