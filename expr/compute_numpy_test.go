@@ -517,7 +517,7 @@ func evalRows(t *testing.T, e expr.Expr, typ *fixedshape.Type, raw []byte, batch
 	for _, workers := range []int{1, 2} {
 		out, err := evalPlan(e, in, expr.WithAllocator(mem), expr.WithWorkers(workers))
 		if err != nil {
-			t.Fatalf("EvalArray: %v", err)
+			t.Fatalf("Eval: %v", err)
 		}
 		if !out.IsNull(batch) || out.NullN() != 1 {
 			t.Errorf("the null tensor's result is not null")

@@ -212,14 +212,14 @@ func FuzzParse(f *testing.F) {
 		}
 		out, err := p.Eval(in, expr.WithAllocator(mem))
 		if err != nil {
-			t.Fatalf("EvalArray(%s): %v", e, err)
+			t.Fatalf("Eval(%s): %v", e, err)
 		}
 		if out.Len() != 2 || !out.IsNull(1) {
-			t.Fatalf("EvalArray(%s) = %v, want 2 values, the second null", e, out)
+			t.Fatalf("Eval(%s) = %v, want 2 values, the second null", e, out)
 		}
 		out.Release()
 		if mem.CurrentAlloc() != 0 {
-			t.Fatalf("EvalArray(%s) leaks %d bytes", e, mem.CurrentAlloc())
+			t.Fatalf("Eval(%s) leaks %d bytes", e, mem.CurrentAlloc())
 		}
 	})
 }
