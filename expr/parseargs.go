@@ -113,22 +113,11 @@ func (p *parser) axisArg() ([]int, error) {
 		}
 		return []int{v}, nil
 	}
-	p.pos++
-	axes := []int{}
-	for !p.accept(")") {
-		v, err := p.int()
-		if err != nil {
-			return nil, err
-		}
-		axes = append(axes, v)
-		if !p.accept(",") {
-			if err := p.expect(")"); err != nil {
-				return nil, err
-			}
-			break
-		}
+	axes, err := p.args() // a tuple: () is no axis, not all of them
+	if axes == nil && err == nil {
+		axes = []int{}
 	}
-	return axes, nil
+	return axes, err
 }
 
 func (p *parser) boolArg() (bool, error) {

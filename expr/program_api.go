@@ -78,10 +78,48 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	if prog, ok, err := compileChain(text, g, schema, x, o, opts); ok {
 		return prog, err
 	}
+	if f, ok := varColumn(g, schema, x); ok {
+		return nil, newErrorOf(arrow.ErrNotImplemented, text, 0, fmt.Sprintf("column %q is variable-shape: expressions beyond one chain over one column (two tensors, comparisons, functions beyond abs and sqrt, views after computing, nested reductions) read fixed-shape and plain columns only", f.Name))
+	}
 	if err := refuseResultType(o); err != nil {
 		return nil, err
 	}
 	return compileGraph(text, g, schema, x, o, opts)
+}
+
+// columnOf returns the column of schema that g, x or a column by name,
+// reads (-1 for none, or when g reads no column), and whether it reads
+// it as x. x stands for column x, or else for a column named x.
+func columnOf(g *gnode, schema *arrow.Schema, x int) (int, bool) {
+	name := g.name
+	switch {
+	case g.op == gX && x >= 0:
+		return x, true
+	case g.op == gX:
+		name = "x"
+	case g.op != gCol:
+		return -1, false
+	}
+	if ix := schema.FieldIndices(name); len(ix) > 0 {
+		return ix[0], false
+	}
+	return -1, false
+}
+
+// varColumn returns the first variable-shape column g reads, x standing
+// for column x.
+func varColumn(g *gnode, schema *arrow.Schema, x int) (arrow.Field, bool) {
+	if col, _ := columnOf(g, schema, x); col >= 0 {
+		if _, ok := varshape.TypeOf(schema.Field(col).Type); ok {
+			return schema.Field(col), true
+		}
+	}
+	for _, a := range g.args {
+		if f, ok := varColumn(a, schema, x); ok {
+			return f, true
+		}
+	}
+	return arrow.Field{}, false
 }
 
 // compileChain compiles g through a Plan when it is a chain the
@@ -94,16 +132,7 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	if leaf == nil {
 		return nil, false, nil
 	}
-	col, viaX := -1, false
-	name := leaf.name
-	if leaf.op == gX {
-		col, viaX, name = x, x >= 0, "x"
-	}
-	if col < 0 {
-		if ix := schema.FieldIndices(name); len(ix) > 0 {
-			col = ix[0]
-		}
-	}
+	col, viaX := columnOf(leaf, schema, x)
 	if col < 0 {
 		return nil, false, nil
 	}
