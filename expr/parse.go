@@ -36,16 +36,22 @@ const (
 // .clip(lo, hi) (None for no bound), abs(x), sqrt(x), the reductions as
 // methods (x.sum(axis=1, keepdims=True); axis an integer, a tuple or
 // None) or functions (sum(x, axis=1), np.mean(x), norm(x, axis=-1)) and
-// dot, cosine, l2, sqeuclidean (or its alias l2sq)(x, constant); with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
+// dot, cosine, l2, sqeuclidean (or its alias l2sq)(x, constant); with
+// any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
 // an expression of tensors of type t, and Parse(text, e) extends e.
 // Integers have at most MaxInt magnitude and fit in an int (so at most
 // math.MaxInt32 on a 32-bit platform).
 //
-// Text beyond one chain (see Graph expressions in the package doc) makes
-// a graph expression in which x stands for x: Parse(text, nil) reads any
-// text of the language as a graph (x and column names unbound), which
-// Compile types against a schema; Parse(text, Input(t)) checks the graph's
-// types and shapes with x of type t and refuses other column names.
+// The text is read as a graph; one that is a chain over x in the
+// language above (views, then element-wise operations with constants,
+// then at most one reduction and element-wise operations on its result)
+// is returned as the chain the constructors build (Equal to it, and
+// CompilePlan takes it). Text beyond one chain (see Graph expressions in
+// the package doc) makes a graph expression in which x stands for x:
+// Parse(text, nil) reads any text of the language as a graph (x and
+// column names unbound), which Compile types against a schema;
+// Parse(text, Input(t)) checks the graph's types and shapes with x of
+// type t and refuses other column names.
 //
 // Parse fails on text over MaxText bytes, more than MaxOps operations,
 // nesting deeper than 200, syntax errors and invalid arguments (Check),
