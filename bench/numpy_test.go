@@ -95,7 +95,7 @@ func fstensorResult(t *testing.T, c bench.Case, impl string) numpyResult {
 		if err != nil {
 			t.Fatal(err)
 		}
-		result = bytes.Clone(out.ValueBytes())
+		result = bytes.Clone(out.(*fixedshape.Array).ValueBytes())
 		out.Release()
 	default:
 		t.Fatalf("unknown impl %q", impl)

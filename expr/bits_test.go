@@ -35,7 +35,7 @@ func evalBoolBoth(t *testing.T, mem memory.Allocator, text string, in *fixedshap
 		defer out.Release()
 		// Compare the whole values buffer, trailing bits included, and
 		// EvalInto into a dirty buffer.
-		bits, first := out.ValueBits()
+		bits, first := out.(*fixedshape.Array).ValueBits()
 		if first != 0 {
 			t.Fatalf("Eval(%s) result starts at bit %d", text, first)
 		}
@@ -198,11 +198,12 @@ func TestBoolTransposeValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer out.Release()
+	res := out.(*fixedshape.Array)
 	for i := range in.Len() {
 		for a := range 5 {
 			for b := range 67 {
 				for c := range 70 {
-					if got, want := out.BoolAt(i, c, a, b), in.BoolAt(i, a, b, c); got != want {
+					if got, want := res.BoolAt(i, c, a, b), in.BoolAt(i, a, b, c); got != want {
 						t.Fatalf("tensor %d: out[%d,%d,%d] = %v, want in[%d,%d,%d] = %v", i, c, a, b, got, a, b, c, want)
 					}
 				}

@@ -68,7 +68,7 @@ func TestChannelSumsU8(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer in.Release()
-			out, err := expr.EvalArray(expr.MustParse(tt.text, expr.Input(typ)), in, expr.WithAllocator(mem))
+			out, err := evalPlan(expr.MustParse(tt.text, expr.Input(typ)), in, expr.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}

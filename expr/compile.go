@@ -38,77 +38,27 @@ func WithLoad(load func(name string) (Const, error)) Option {
 	return func(o *options) { o.load = load }
 }
 
-// binder resolves the identifiers of a Program's text to columns of its
-// schema. The engine reads one input per expression, so every name must
-// resolve to one column.
-type binder struct {
-	schema *arrow.Schema
-	x      int  // the column x stands for; -1: none
-	col    int  // the column read; -1: none yet
-	viaX   bool // col was read as x
-	// in is the input of col when it is given (a row shape of a
-	// variable-shape column); nil takes it from the schema.
-	in Expr
-}
-
-// errVarInput stops the first parse of a text at a variable-shape input,
-// whose expression is built per row shape.
-var errVarInput = errors.New("expr: variable-shape input")
-
-// column parses the name of a column at at, after its word w: x, another
-// identifier not followed by a call, or col("a name"). It reports false
-// when w is none of these.
-func (p *parser) column(w string, at int) (operand, bool, error) {
-	b := p.cols
-	name := w
-	switch {
-	case w == "col" && p.peek() == '(':
-		p.pos++
-		s, err := p.quoted()
-		if err != nil {
-			return operand{}, true, err
+// WithResultType makes t the type of a Program's result over a
+// variable-shape column, in place of the one Compile decides from the
+// column's type before any data (a *varshape.Type whenever a result axis
+// depends on a size that varies between rows): typically a
+// *fixedshape.Type when the caller knows that every row's result has one
+// shape, as `fstensor eval --fixed` learns it from the first row. Schema
+// reports t, and every evaluation writes its rows into it: a fixed-shape
+// t (dense row-major, no permutation) fails on the first row whose
+// result has another shape, naming it; a variable-shape t must have the
+// result's element type and number of dimensions. Compile fails with an
+// error wrapping arrow.ErrInvalid when the expression is not a chain over
+// one variable-shape column or t is not such a type. Evaluation functions
+// ignore it.
+func WithResultType(t arrow.DataType) Option {
+	return func(o *options) {
+		if t == nil {
+			o.invalid("WithResultType", nil, "want a type")
+			return
 		}
-		if err := p.expect(")"); err != nil {
-			return operand{}, true, err
-		}
-		name = s
-	case w == "x":
-	case w == "" || w == "inf" || w == "nan" || p.peek() == '(':
-		return operand{}, false, nil
+		o.resultType = t
 	}
-	end := p.pos
-	p.pos = at
-	var i int
-	switch ix := b.schema.FieldIndices(name); {
-	case w == "x" && b.x >= 0:
-		i = b.x
-	case len(ix) > 0:
-		i = ix[0]
-	case w == "x":
-		return operand{}, true, p.errorf("x names no column: the schema has %s, and x stands for the chosen input column or the only tensor column", columnList(b.schema))
-	default:
-		return operand{}, true, p.errorf("unknown column %q: the schema has %s", name, columnList(b.schema))
-	}
-	if b.col >= 0 && b.col != i {
-		msg := p.errorf("reading two columns (%q and %q) in one expression is not supported yet", b.schema.Field(b.col).Name, b.schema.Field(i).Name).Error()
-		return operand{}, true, fmt.Errorf("%s: %w", msg, arrow.ErrNotImplemented)
-	}
-	if p.used {
-		return operand{}, true, p.errorf("operations between two tensors are not supported (x appears once)")
-	}
-	b.col, b.viaX, p.used = i, w == "x" && b.x == i, true
-	in := b.in
-	if in == nil {
-		var err error
-		if in, err = inputOfField(b.schema.Field(i)); err != nil {
-			if errors.Is(err, errVarInput) {
-				return operand{}, true, err
-			}
-			return operand{}, true, p.errorf("column %q: %v", name, err)
-		}
-	}
-	p.pos = end
-	return operand{e: in, pos: at}, true, nil
 }
 
 // quoted parses a string literal in double or single quotes, in which a
@@ -153,10 +103,11 @@ func columnList(s *arrow.Schema) string {
 
 // inputOfField returns the input expression of a column: its tensors
 // for a fixed-shape column, one 0-D tensor a row for a plain numeric
-// column, and errVarInput for a variable-shape column.
+// column, and an error for a variable-shape column, whose input is one
+// row shape at a time.
 func inputOfField(f arrow.Field) (Expr, error) {
 	if _, ok := varshape.TypeOf(f.Type); ok {
-		return nil, errVarInput
+		return nil, errors.New("is variable-shape")
 	}
 	if t, ok := fixedshape.TypeOf(f.Type); ok {
 		return Input(t), nil

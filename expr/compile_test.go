@@ -160,7 +160,7 @@ func TestProgramComputeCases(t *testing.T) {
 				}
 				return
 			}
-			rt, rerr := expr.ResultType(e)
+			rt, rerr := planType(e)
 			if rerr != nil {
 				if !errors.Is(err, arrow.ErrNotImplemented) && !errors.Is(err, arrow.ErrInvalid) {
 					t.Fatalf("ResultType fails with %v, Compile with %v", rerr, err)
@@ -186,7 +186,7 @@ func TestProgramComputeCases(t *testing.T) {
 			if !out.Schema().Equal(p.Schema()) || !arrow.TypeEqual(out.Column(0).DataType(), p.Schema().Field(0).Type) {
 				t.Fatalf("Eval returned %v, Schema is %v", out.Column(0).DataType(), p.Schema())
 			}
-			want, err := expr.EvalArray(e, in, expr.WithAllocator(mem))
+			want, err := evalPlan(e, in, expr.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}

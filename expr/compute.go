@@ -272,6 +272,18 @@ func broadcast(a, b []int) ([]int, bool) {
 	return out, true
 }
 
+// clipOf returns Clip(x, lo, hi) with a bound only where has says so.
+func clipOf(x Expr, lo, hi Const, hasLo, hasHi bool) Expr {
+	var l, h *Const
+	if hasLo {
+		l = &lo
+	}
+	if hasHi {
+		h = &hi
+	}
+	return Clip(x, l, h)
+}
+
 // recompute rebuilds computing node n over the operand y.
 func recompute(n *node, y Expr) Expr {
 	switch n.op {
@@ -280,14 +292,7 @@ func recompute(n *node, y Expr) Expr {
 	case opArith:
 		return arith(y, n.bop, n.c, n.left)
 	case opClip:
-		var lo, hi *Const
-		if n.hasLo {
-			lo = &n.c
-		}
-		if n.hasHi {
-			hi = &n.c2
-		}
-		return Clip(y, lo, hi)
+		return clipOf(y, n.c, n.c2, n.hasLo, n.hasHi)
 	case opAbs:
 		return Abs(y)
 	case opSqrt:

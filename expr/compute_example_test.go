@@ -21,9 +21,13 @@ func Example_normalize() {
 	if err != nil {
 		panic(err)
 	}
-	t, _ := expr.ResultType(e)
+	p, err := expr.CompilePlan(e)
+	if err != nil {
+		panic(err)
+	}
+	t, _ := p.ResultType()
 	fmt.Println(t)
-	out, err := expr.EvalArray(e, in)
+	out, err := p.Eval(in)
 	if err != nil {
 		panic(err)
 	}
@@ -42,8 +46,8 @@ func Example_reduce() {
 	defer in.Release()
 
 	for _, text := range []string{"x.mean()", "x.argmax()", "x.max(axis=0)", "norm(x, axis=1)"} {
-		e := expr.MustParse(text, expr.Input(typ))
-		out, err := expr.EvalArray(e, in)
+		p := expr.MustCompilePlan(expr.MustParse(text, expr.Input(typ)))
+		out, err := p.Eval(in)
 		if err != nil {
 			panic(err)
 		}

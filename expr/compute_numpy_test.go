@@ -452,7 +452,7 @@ func TestComputeNumPy(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			rt, err := expr.ResultType(e)
+			rt, err := planType(e)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -515,9 +515,9 @@ func evalRows(t *testing.T, e expr.Expr, typ *fixedshape.Type, raw []byte, batch
 	defer in.Release()
 	var rows [][]byte
 	for _, workers := range []int{1, 2} {
-		out, err := expr.EvalArray(e, in, expr.WithAllocator(mem), expr.WithWorkers(workers))
+		out, err := evalPlan(e, in, expr.WithAllocator(mem), expr.WithWorkers(workers))
 		if err != nil {
-			t.Fatalf("EvalArray: %v", err)
+			t.Fatalf("Eval: %v", err)
 		}
 		if !out.IsNull(batch) || out.NullN() != 1 {
 			t.Errorf("the null tensor's result is not null")

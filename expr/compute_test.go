@@ -33,7 +33,7 @@ func evalValues[T fixedshape.Elem](t *testing.T, elem arrow.DataType, text strin
 		t.Fatal(err)
 	}
 	defer in.Release()
-	out, err := expr.EvalArray(expr.MustParse(text, expr.Input(typ)), in, expr.WithAllocator(mem))
+	out, err := evalPlan(expr.MustParse(text, expr.Input(typ)), in, expr.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,13 +267,7 @@ func TestComputePlan(t *testing.T) {
 	if rt, err := scalar.ResultType(); err != nil || !arrow.TypeEqual(rt, f64) || !scalar.Scalar() {
 		t.Errorf("ResultType = %v, %v, Scalar %v; want float64, true", rt, err, scalar.Scalar())
 	}
-	if _, err := scalar.Eval(in); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("Eval of a per-tensor value = %v, want ErrInvalid", err)
-	}
-	if _, err := scalar.Type(); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("Type of a per-tensor value = %v, want ErrInvalid", err)
-	}
-	out, err := scalar.EvalArray(in, expr.WithAllocator(mem))
+	out, err := scalar.Eval(in, expr.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +332,7 @@ func TestComputeLarge(t *testing.T) {
 			p := expr.MustCompilePlan(expr.MustParse(text, expr.Input(typ)))
 			var outs []arrow.Array
 			for _, workers := range []int{1, 2} {
-				out, err := p.EvalArray(in, expr.WithAllocator(mem), expr.WithWorkers(workers))
+				out, err := p.Eval(in, expr.WithAllocator(mem), expr.WithWorkers(workers))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -350,7 +344,7 @@ func TestComputeLarge(t *testing.T) {
 			}
 			for _, i := range []int{0, 5, 77, rows - 1} {
 				one := array.NewSlice(in, int64(i), int64(i+1)).(*fixedshape.Array)
-				got, err := p.EvalArray(one, expr.WithAllocator(mem))
+				got, err := p.Eval(one, expr.WithAllocator(mem))
 				one.Release()
 				if err != nil {
 					t.Fatal(err)
@@ -444,7 +438,7 @@ func TestFloat16SumsRounded(t *testing.T) {
 				return s
 			}},
 		} {
-			out, err := expr.EvalArray(expr.MustParse(tt.text, expr.Input(typ)), in)
+			out, err := evalPlan(expr.MustParse(tt.text, expr.Input(typ)), in)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -88,7 +88,7 @@ func evalInt64(t *testing.T, e expr.Expr) ([]int64, error) {
 		t.Fatal(err)
 	}
 	defer in.Release()
-	out, err := expr.Eval(e, in, expr.WithAllocator(mem))
+	out, err := evalTensors(e, in, expr.WithAllocator(mem))
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,10 @@
 // # Entry points
 //
 // Compile (text) and CompileExpr (an Expr built in Go) compile an
-// expression for the columns of an Arrow schema into a Program, the one
-// entry point of the command's eval and of the Flight server:
+// expression for the columns of an Arrow schema into a Program, the way
+// to evaluate record batches and columns, fixed-shape, variable-shape or
+// plain, and the one entry point of the command's eval and of the Flight
+// server:
 //
 //	p, err := expr.Compile("norm(emb, axis=-1)", schema, expr.WithName("norms"))
 //	p.Schema()          // the result's schema, before any data
@@ -19,22 +21,27 @@
 // any other identifier names a column, col("a name") any column; a column
 // may be fixed-shape, variable-shape or plain numeric (one number per row,
 // read as a 0-D tensor). Options: WithInput, WithName, WithLoad,
-// WithAllocator, WithWorkers, WithRelabel.
+// WithResultType, WithAllocator, WithWorkers, WithRelabel. Fuse makes
+// several programs of one schema one program that reads each column once.
+//
+// The final API is, besides:
+//
+//   - Parse (MustParse) and the constructors (Subscript, Transpose,
+//     Reshape, Astype, Arith, Reduce, Similarity, X, Col, Binary, Call,
+//     ...) build an Expr; Check, Equal and String examine it.
+//   - CompilePlan (MustCompilePlan) lowers a chain over one fixed-shape
+//     input to a Plan, for a Go caller holding one column or tensor who
+//     wants the strided-view primitives: Plan.ResultType (the result
+//     type before data), Plan.Eval (a new column), Plan.EvalInto (into a
+//     caller's buffer, reused across batches), Apply (one
+//     fixedshape.Tensor), Plan.Metadata, Plan.Relabel, Plan.Scalar.
 //
 // An expression that is one chain over one column (views, then
 // element-wise work with constants, then at most one reduction: the
-// language of the sections below) runs through a Plan. Every other
-// expression is a graph (see Graph expressions) and runs in the engine,
-// which evaluates blocks of rows with every intermediate in cache.
-//
-// Beneath it, and for callers that hold one tensor column: Parse and the
-// constructors make an Expr; CompilePlan lowers it to a Plan over
-// fixed-shape columns (Plan.EvalArray, Plan.Eval, Plan.EvalInto,
-// Plan.ResultType; Apply for one tensor); CompileVar and ParseVar make a
-// VarPlan over variable-shape columns (VarPlan.Eval, VarPlan.EvalAs,
-// VarPlan.EvalInto, VarPlan.ResultType). Eval, EvalArray, EvalVar and
-// ResultType are shorthands that compile a plan and make one call, kept
-// for the examples and the docs that use them.
+// language of the sections below) runs through a Plan (one per distinct
+// row shape of a variable-shape column). Every other expression is a
+// graph (see Graph expressions) and runs in the engine, which evaluates
+// blocks of rows with every intermediate in cache.
 //
 // # Overview
 //
@@ -58,7 +65,8 @@
 //	expr.Subscript(x, expr.Range(4, -4), expr.All(), expr.Step(-1))
 //
 // Before any data, Expr.Metadata gives the result's logical shape and
-// names, and Plan.Type the result column's type, for an output schema.
+// names, and Plan.ResultType the result column's type, for an output
+// schema.
 //
 // CompilePlan lowers an expression to a Plan, in the manner of regexp/syntax:
 // every chain of slices, indexes, transposes and new axes becomes one
@@ -142,27 +150,45 @@
 //
 // A computing plan reads each element of its view once, through the
 // view's strides (no intermediate column), in the source's memory order
-// for a reduction. Plan.EvalArray returns the result: a tensor column, or
-// a plain Arrow array (*array.Float64, *array.Int64...) when a reduction
-// leaves no axes (Plan.Scalar); Plan.ResultType and ResultType give its
-// type before any data. Plan.Eval and EvalInto also take computing plans
-// with tensor results; Apply takes view plans only.
+// for a reduction. Plan.Eval returns the result: a tensor column, or a
+// plain Arrow array (*array.Float64, *array.Int64...) when a reduction
+// leaves no axes (Plan.Scalar); Plan.ResultType (Program.Schema) gives
+// its type before any data. Plan.EvalInto takes computing plans too;
+// Apply takes view plans only.
 //
-// Variable-shape columns (package varshape) take the same text: ParseVar
-// and CompileVar return a VarPlan that compiles one Plan per distinct row
-// shape, and EvalVar (VarPlan.Eval) returns a fixed-shape column when every
-// row's result has one shape and a variable-shape column otherwise; an
-// error names the row. A stream whose schema is fixed before its first
-// batch takes VarPlan.ResultType (fixed-shape only when no result axis
-// depends on a size that varies between rows) and VarPlan.EvalAs, which
-// evaluates every batch into that type. Computing expressions work there
-// too, each row through the computing plan of its shape: a result with no
-// axes left (x.mean(), dot(x, c)) is a plain column of one value per row;
-// x.astype(float32).mean(axis=(0, 1)) of images of any height and width is
-// a fixed-shape (3) column; an element-wise result keeps the rows' shapes.
-// A row whose shape the expression fails on (the max of an empty row, a
-// constant that does not broadcast against it) fails the call, naming the
-// row and its shape.
+// # Variable-shape columns
+//
+// A chain over a variable-shape column (package varshape) compiles one
+// Plan per distinct row shape: each row evaluates the chain on an input
+// of its own shape, names and permutation, so `x[:224, :224]` crops every
+// row and `x[17]` fails on the rows with 17 rows or fewer. The Program's
+// result type is decided from the expression and the column type alone,
+// before any row is seen (a writer's schema is fixed before its first
+// batch): a *fixedshape.Type when the result shape is the same for every
+// input shape the type allows, and a *varshape.Type otherwise, whose
+// uniform shape fixes the result axes that do not depend on the input's
+// free sizes. An axis of the result is fixed when it comes from a fixed
+// axis of the type's uniform shape (sliced, indexed or moved), from a new
+// axis, or from a reshape that names its size; an axis sliced from a free
+// one is not, whatever the slice (`x[:224, :224]` of images of any size
+// has fewer rows for a smaller image), and neither is the -1 of a reshape
+// of an input with a free size. Results of no element make a
+// variable-shape type. WithResultType replaces that type by the caller's
+// (a fixed shape known to hold for every row).
+//
+// Computing expressions work there too, each row through the computing
+// plan of its shape: a result with no axes left (x.mean(), dot(x, c)) is
+// a plain column of one value per row; x.astype(float32).mean(axis=(0,
+// 1)) of images of any height and width is a fixed-shape (3) column (a
+// constant broadcast against the tensor keeps the tensor's axes, with the
+// constant's size on the axes where it has one other than 1); an
+// element-wise result keeps the rows' shapes. Every batch is evaluated
+// into the result type; a row that does not fit it, or whose shape the
+// expression fails on (the max of an empty row, a constant that does not
+// broadcast against it), fails the call, naming the row and its shape.
+// Null rows are null (zero-filled in a fixed-shape or plain result, empty
+// in a variable-shape one).
+//
 // Compile takes graphs over variable-shape columns too (expressions
 // beyond one chain, several columns): see Graph expressions.
 //

@@ -16,8 +16,10 @@ import (
 	"github.com/fstensor/fstensor/metadata"
 )
 
-// Option configures Eval. An invalid option value (a nil allocator,
-// workers below 1) fails the evaluation before it starts, with an *Error
+// Option configures Compile (CompileExpr) and the evaluations of a
+// Program or a Plan: the options of Compile are those of every
+// evaluation of its Program. An invalid option value (a nil allocator,
+// workers below 1) fails the call before it starts, with an *Error
 // wrapping fstensor.ErrOption and arrow.ErrInvalid.
 type Option func(*options)
 
@@ -29,6 +31,7 @@ type options struct {
 	input, name       string
 	inputSet, nameSet bool
 	load              func(string) (Const, error) // WithLoad
+	resultType        arrow.DataType              // WithResultType
 	err               error                       // of the first invalid option
 }
 
@@ -88,58 +91,23 @@ func config(opts []Option) (options, error) {
 	return o, o.err
 }
 
-// Eval compiles e and evaluates it over every tensor of in; see Plan.Eval.
-// It is a shorthand for CompilePlan and Plan.Eval; Compile is the entry
-// point for columns of a schema.
-func Eval(e Expr, in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
-	p, err := CompilePlan(e)
-	if err != nil {
-		return nil, err
-	}
-	return p.Eval(in, opts...)
-}
-
-// Type returns the type of the result column: the plan's element type and
-// result metadata, dense row-major. It fails like fixedshape.NewType, with
-// arrow.ErrNotImplemented when the result shape has a size-0 dimension.
-func (p *Plan) Type() (*fixedshape.Type, error) {
+// tensorType returns the type of a tensor result column: the plan's
+// element type and result metadata, dense row-major. It fails like
+// fixedshape.NewType, with arrow.ErrNotImplemented when the result shape
+// has a size-0 dimension.
+func (p *Plan) tensorType() (*fixedshape.Type, error) {
 	if p.comp != nil {
 		if p.comp.scalar {
-			return nil, errorf("the result of %s is one value per tensor, not a tensor (see ResultType)", p.expr)
+			return nil, errorf("the result of %s is one value per tensor, not a tensor", p.expr)
 		}
 		return fixedshape.NewType(p.comp.elem.arrow(), p.comp.meta)
 	}
 	return fixedshape.NewType(p.elem, p.out)
 }
 
-// Eval evaluates the plan over every tensor of in and returns a new column
-// of the result type (Plan.Type) with dense row-major storage allocated
-// from the option's allocator; the caller releases it. Null tensors stay
-// null, their slots zero-filled. in may be a slice of a larger array. With
-// WithRelabel, a relabelling result shares in's buffers instead.
-//
-// in must have the plan's input element type, logical shape and layout
-// (permutation); its dimension names do not matter. Errors wrap
-// arrow.ErrInvalid (a mismatched input), or come from Plan.Type.
-func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, error) {
-	if p.comp != nil {
-		if p.comp.scalar {
-			return nil, errorf("the result of %s is one value per tensor, not a tensor (use EvalArray)", p.expr)
-		}
-		out, err := p.EvalArray(in, opts...)
-		if err != nil {
-			return nil, err
-		}
-		return out.(*fixedshape.Array), nil
-	}
-	o, err := config(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.checkInput(in.TensorType()); err != nil {
-		return nil, err
-	}
-	if o.relabel && p.ok {
+// evalView is Plan.Eval of a view plan (no computing operation).
+func (p *Plan) evalView(in *fixedshape.Array, o options) (*fixedshape.Array, error) {
+	if p.ok && o.relabel {
 		perm := p.relabel
 		if slices.Equal(perm, p.identity()) {
 			perm = nil
@@ -154,7 +122,7 @@ func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (*fixedshape.Array, er
 		}
 		return fixedshape.NewArray(typ, in.Storage())
 	}
-	typ, err := p.Type()
+	typ, err := p.tensorType()
 	if err != nil {
 		return nil, err
 	}

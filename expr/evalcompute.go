@@ -11,67 +11,54 @@ import (
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
 
-// ResultType returns the type of the column e evaluates to (see
-// Plan.ResultType), without data. Errors are Check's and
-// Plan.ResultType's. It is a shorthand for CompilePlan and
-// Plan.ResultType; Program.Schema gives the same before data for columns
-// of a schema.
-func ResultType(e Expr) (arrow.DataType, error) {
-	p, err := CompilePlan(e)
-	if err != nil {
-		return nil, err
-	}
-	return p.ResultType()
-}
-
-// EvalArray compiles e and evaluates it over every tensor of in; see
-// Plan.EvalArray. It is a shorthand for CompilePlan and Plan.EvalArray;
-// Compile is the entry point for columns of a schema.
-func EvalArray(e Expr, in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
-	p, err := CompilePlan(e)
-	if err != nil {
-		return nil, err
-	}
-	return p.EvalArray(in, opts...)
-}
-
 // Scalar reports whether the plan's result is one value per tensor (a
 // reduction that leaves no axes, a similarity): a plain Arrow array
 // rather than a tensor column.
 func (p *Plan) Scalar() bool { return p.comp != nil && p.comp.scalar }
 
-// ResultType returns the type of the column Plan.EvalArray returns: the
-// element type itself (float64 for the mean of integers, int64 for
-// ArgMax...) when the result is one value per tensor (Plan.Scalar), and
-// otherwise a *fixedshape.Type of the result's element type and metadata,
-// dense row-major. A tensor result with a size-0 dimension fails as
-// fixedshape.NewType does, with arrow.ErrNotImplemented.
+// ResultType returns the type of the column Plan.Eval returns, before
+// any data: the element type itself (float64 for the mean of integers,
+// int64 for ArgMax...) when the result is one value per tensor
+// (Plan.Scalar), and otherwise a *fixedshape.Type of the result's element
+// type and metadata, dense row-major (Plan.Metadata). A tensor result
+// with a size-0 dimension fails as fixedshape.NewType does, with
+// arrow.ErrNotImplemented.
 func (p *Plan) ResultType() (arrow.DataType, error) {
 	if p.Scalar() {
 		return p.comp.elem.arrow(), nil
 	}
-	return p.Type()
+	return p.tensorType()
 }
 
-// EvalArray evaluates the plan over every tensor of in, as Plan.Eval does
-// for view expressions, and returns a column of Plan.ResultType allocated
-// from the option's allocator (the caller releases it): a
-// *fixedshape.Array for a tensor result, a plain Arrow array (such as
-// *array.Float64) for one value per tensor. Null tensors give nulls
-// (zero-filled slots). A computing expression reads each input element
-// of its view once, through the view's strides, and allocates only the
-// result and per-worker scratch. It has Plan.Eval's errors; WithRelabel
-// applies to view expressions only.
-func (p *Plan) EvalArray(in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
-	if p.comp == nil {
-		return p.Eval(in, opts...)
-	}
+// Eval evaluates the plan over every tensor of in and returns a new
+// column of Plan.ResultType allocated from the option's allocator (the
+// caller releases it): a *fixedshape.Array, dense row-major, for a tensor
+// result, and a plain Arrow array (such as *array.Float64) for one value
+// per tensor. Null tensors give nulls (zero-filled slots). in may be a
+// slice of a larger array. With WithRelabel, a view result that only
+// relabels in's elements (Plan.Relabel) shares in's buffers instead,
+// under a type whose permutation describes them. A computing expression
+// reads each input element of its view once, through the view's strides,
+// and allocates only the result and per-worker scratch.
+//
+// in must have the plan's input element type, logical shape and layout
+// (permutation); its dimension names do not matter. Errors wrap
+// arrow.ErrInvalid (a mismatched input, an invalid option), or come from
+// Plan.ResultType.
+func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
 	o, err := config(opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := p.checkInput(in.TensorType()); err != nil {
 		return nil, err
+	}
+	if p.comp == nil {
+		a, err := p.evalView(in, o)
+		if err != nil {
+			return nil, err // not a typed nil in the interface
+		}
+		return a, nil
 	}
 	typ, err := p.ResultType()
 	if err != nil {

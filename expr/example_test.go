@@ -21,7 +21,11 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println(e, e.Metadata())
-	out, err := expr.Eval(e, in, expr.WithAllocator(memory.DefaultAllocator))
+	p, err := expr.CompilePlan(e)
+	if err != nil {
+		panic(err)
+	}
+	out, err := p.Eval(in, expr.WithAllocator(memory.DefaultAllocator))
 	if err != nil {
 		panic(err)
 	}
@@ -99,13 +103,13 @@ func ExampleFrom() {
 }
 
 // The type of the result column before any data, for an output schema.
-func ExamplePlan_Type() {
+func ExamplePlan_ResultType() {
 	typ := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{3, 224, 224}, []string{"C", "H", "W"}, nil))
 	p, err := expr.CompilePlan(expr.Transpose(expr.Subscript(expr.Input(typ), expr.All(), expr.Range(16, -16), expr.Range(16, -16)), 1, 2, 0))
 	if err != nil {
 		panic(err)
 	}
-	out, err := p.Type()
+	out, err := p.ResultType()
 	if err != nil {
 		panic(err)
 	}

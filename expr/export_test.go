@@ -1,6 +1,10 @@
 package expr
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/fstensor/fstensor/varshape"
+)
 
 // The simplifier, slice arithmetic and stages of a plan are checked by
 // the external tests (against NumPy and ndindex) but are not API.
@@ -23,8 +27,21 @@ func (p *Plan) Stages() []Stage {
 }
 
 // Plans returns the number of distinct row shapes compiled so far.
-func (p *VarPlan) Plans() int {
+func (p *varPlan) Plans() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.plans)
 }
+
+// VarPlan is the per-row-shape plan behind a Program over a
+// variable-shape column, checked directly by the tests of its kernels
+// and its result type.
+type VarPlan = varPlan
+
+// ParseVar returns the plan of text over columns of typ.
+func ParseVar(text string, typ *varshape.Type) *VarPlan {
+	return newVarPlan(typ, func(x Expr) (Expr, error) { return Parse(text, x) })
+}
+
+// CompileVar returns the plan of e over columns of typ.
+var CompileVar = compileVar

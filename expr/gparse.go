@@ -6,10 +6,13 @@ import (
 	"github.com/fstensor/fstensor/search"
 )
 
-// The parser of graph expressions: the whole language of the package
-// doc, with Python's precedence. Every identifier that is not a call
-// names a column (x the input column); the names are bound to a schema
-// when the graph is compiled (lower.go).
+// The parser of the text: the whole language of the package doc, with
+// Python's precedence, read into a graph. Every identifier that is not a
+// call names a column (x the input column); the names are bound to a
+// schema when the graph is compiled (lower.go). A graph that is one
+// chain over one column becomes the chain the constructors build
+// (gchain.go), which a Plan evaluates; the arguments of methods and
+// calls are read by parseargs.go, constants by parseconst.go.
 
 // parseGraph parses text into a graph expression.
 func parseGraph(text string) (*gnode, error) {
@@ -386,8 +389,8 @@ func (p *parser) gprimary() (*gnode, error) {
 	}
 	p.pos++
 	if d := dtypeNamed(w); d != dtNone {
-		o, err := p.typedConst(d, at)
-		return &gnode{op: gConst, c: o.c, pos: at}, err
+		c, err := p.typedConst(d)
+		return &gnode{op: gConst, c: c, pos: at}, err
 	}
 	g, err := p.gcall(w, at)
 	if err != nil {
@@ -423,8 +426,7 @@ func (p *parser) gcall(w string, at int) (*gnode, error) {
 		args, err := p.gargs(2)
 		return &gnode{op: gEinsum, name: s, args: args}, err
 	case "where":
-		args, err := p.gargs(3)
-		return &gnode{op: gWhere, args: args}, err
+		return p.gwhere()
 	case "minimum", "maximum", "matmul":
 		args, err := p.gargs(2)
 		g := &gnode{op: gBinary, bop: Minimum, args: args}
@@ -452,6 +454,11 @@ func (p *parser) gcall(w string, at int) (*gnode, error) {
 	a, err := p.gexpr()
 	if err != nil {
 		return nil, err
+	}
+	if a.op == gConst {
+		// As the method form: constants take no reductions.
+		p.pos = a.pos
+		return nil, p.errorf("%s takes a tensor first, not a constant", w)
 	}
 	g := &gnode{op: gReduce, red: r, args: []*gnode{a}}
 	if !p.accept(")") {
@@ -482,6 +489,34 @@ func (p *parser) gargs(n int) ([]*gnode, error) {
 	}
 	p.accept(",")
 	return args, p.expect(")")
+}
+
+// gwhere parses the arguments of where after its `(`: three, as NumPy's
+// where(condition, x, y); two fail in NumPy's words, and one
+// (numpy.nonzero's indices) is not supported.
+func (p *parser) gwhere() (*gnode, error) {
+	var args []*gnode
+	for len(args) < 3 {
+		if len(args) > 0 && (!p.accept(",") || p.peek() == ')') {
+			break
+		}
+		a, err := p.gexpr()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, a)
+	}
+	p.accept(",")
+	if err := p.expect(")"); err != nil {
+		return nil, err
+	}
+	switch len(args) {
+	case 1:
+		return nil, p.unsupportedf("where with one argument (the indices of the nonzero elements) is not supported")
+	case 2:
+		return nil, p.errorf("either both or neither of x and y should be given")
+	}
+	return &gnode{op: gWhere, args: args}, nil
 }
 
 // gjoin parses the arguments of concatenate or stack: a tuple or list

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -110,21 +109,6 @@ func readsX(g *gnode) bool {
 	return false
 }
 
-// pickError returns the syntax error to report when both the chain
-// parser (old) and the graph parser (gerr) refuse a text: the graph's
-// when the chain parser refused what it does not support or stopped
-// earlier in the text, the chain parser's otherwise.
-func pickError(old, gerr error) error {
-	if errors.Is(old, arrow.ErrNotImplemented) {
-		return gerr
-	}
-	var a, b *Error
-	if errors.As(old, &a) && errors.As(gerr, &b) && b.Pos > a.Pos {
-		return gerr
-	}
-	return old
-}
-
 // evalBatch is Eval of a graph program.
 func (p *Program) evalBatch(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, len(p.graph.cols))
@@ -159,7 +143,7 @@ func (p *Program) evalOne(arr arrow.Array) (arrow.Array, error) {
 }
 
 // Graph reports whether p evaluates a graph expression in the engine,
-// rather than a chain through a Plan or a VarPlan (see Compile).
+// rather than a chain through a Plan or a varPlan (see Compile).
 func (p *Program) Graph() bool { return p.graph != nil || p.vgraph != nil }
 
 // Fuse returns one Program that evaluates the graph programs progs,

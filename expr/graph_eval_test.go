@@ -215,6 +215,8 @@ func TestGraphErrors(t *testing.T) {
 		{"unknown column", "a + d", `unknown column "d": the schema has columns "a", "b"`, 4},
 		{"no load", `a @ load("W.npy")`, "load(\"W.npy\") needs the WithLoad option", 17},
 		{"einsum output", "einsum('ij,j->k', a, v)", "einstein sum subscripts string included output subscript 'k' which never appeared in an input", 23},
+		{"einsum sizes", "einsum('ij,kj->ki', a, v[None, :2])", "operands could not be broadcast together with remapped shapes [original->remapped]: (2,3)->(2,3) (1,2)->(1,newaxis,2) ", 35},
+		{"where two arguments", "where(a > 1, 1)", "either both or neither of x and y should be given", 15},
 		{"weak integer out of range", "u + 300", "Python integer 300 out of bounds for uint8", 2},
 		{"a view out of bounds after computing", "(a * 2)[2]", "index 2 is out of bounds for axis 0 with size 2", 10},
 	}

@@ -184,7 +184,7 @@ func (l *lowerer) einsum(g *gnode) (*engine.Node, error) {
 		}
 		for j, c := range []byte(ins[i]) {
 			if s, ok := size[c]; ok && s != n.Shape[j] && s != 1 && n.Shape[j] != 1 {
-				return nil, l.errorf(g, "einsum: subscript '%c' has size %d in operand %d and %d before", c, n.Shape[j], i, s)
+				return nil, l.errorf(g, "%s", einsumBroadcastMsg(ins, out, ns))
 			}
 			if s, ok := size[c]; !ok || s == 1 {
 				size[c] = n.Shape[j]

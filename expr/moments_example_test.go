@@ -21,7 +21,7 @@ func Example_varStd() {
 		expr.MustParse("var(x, axis=1, ddof=1)", expr.Input(typ)),
 		expr.ReduceDdof(expr.Input(typ), expr.Std, 1, false, 0),
 	} {
-		out, err := expr.EvalArray(e, in)
+		out, err := expr.MustCompilePlan(e).Eval(in)
 		if err != nil {
 			panic(err)
 		}

@@ -138,7 +138,7 @@ func TestVarStdOffset(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
 			e := expr.MustParse(tt.text, expr.Input(typ))
-			out, err := expr.EvalArray(e, in, expr.WithAllocator(mem))
+			out, err := evalPlan(e, in, expr.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}

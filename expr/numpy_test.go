@@ -257,7 +257,7 @@ func evalNumpyCase[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | fl
 		if err != nil {
 			t.Fatalf("Eval: %v", err)
 		}
-		col, err := fixedshape.ColumnOf[T](out)
+		col, err := fixedshape.ColumnOf[T](out.(*fixedshape.Array))
 		if err != nil {
 			out.Release()
 			t.Fatal(err)

@@ -46,7 +46,7 @@ func TestInvalidOptions(t *testing.T) {
 	}{
 		{"Eval view", func(opts ...expr.Option) error { return release(view.Eval(in, opts...)) }},
 		{"Eval compute", func(opts ...expr.Option) error { return release(compute.Eval(in, opts...)) }},
-		{"EvalArray compute", func(opts ...expr.Option) error { return release(compute.EvalArray(in, opts...)) }},
+		{"Eval compute", func(opts ...expr.Option) error { return release(compute.Eval(in, opts...)) }},
 		{"EvalInto view", func(opts ...expr.Option) error { return view.EvalInto(dst, in, opts...) }},
 		{"EvalInto compute", func(opts ...expr.Option) error { return compute.EvalInto(dst, in, opts...) }},
 		{"VarPlan.Eval", func(opts ...expr.Option) error { return release(vplan.Eval(vin, opts...)) }},

@@ -36,16 +36,22 @@ const (
 // .clip(lo, hi) (None for no bound), abs(x), sqrt(x), the reductions as
 // methods (x.sum(axis=1, keepdims=True); axis an integer, a tuple or
 // None) or functions (sum(x, axis=1), np.mean(x), norm(x, axis=-1)) and
-// dot, cosine, l2, sqeuclidean (or its alias l2sq)(x, constant); with any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
+// dot, cosine, l2, sqeuclidean (or its alias l2sq)(x, constant); with
+// any spacing. `x` stands for x itself, so Parse(text, Input(t)) makes
 // an expression of tensors of type t, and Parse(text, e) extends e.
 // Integers have at most MaxInt magnitude and fit in an int (so at most
 // math.MaxInt32 on a 32-bit platform).
 //
-// Text beyond one chain (see Graph expressions in the package doc) makes
-// a graph expression in which x stands for x: Parse(text, nil) reads any
-// text of the language as a graph (x and column names unbound), which
-// Compile types against a schema; Parse(text, Input(t)) checks the graph's
-// types and shapes with x of type t and refuses other column names.
+// The text is read as a graph; one that is a chain over x in the
+// language above (views, then element-wise operations with constants,
+// then at most one reduction and element-wise operations on its result)
+// is returned as the chain the constructors build (Equal to it, and
+// CompilePlan takes it). Text beyond one chain (see Graph expressions in
+// the package doc) makes a graph expression in which x stands for x:
+// Parse(text, nil) reads any text of the language as a graph (x and
+// column names unbound), which Compile types against a schema;
+// Parse(text, Input(t)) checks the graph's types and shapes with x of
+// type t and refuses other column names.
 //
 // Parse fails on text over MaxText bytes, more than MaxOps operations,
 // nesting deeper than 200, syntax errors and invalid arguments (Check),
@@ -53,35 +59,23 @@ const (
 // offending token (the operator of a binary operation, the end of a
 // method call); it never panics.
 func Parse(text string, x Expr) (Expr, error) {
-	p := parser{text: text}
 	if len(text) > MaxText {
 		return nil, newError(text[:80], MaxText, fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText))
 	}
-	var err error
-	if x != nil {
-		var e Expr
-		if e, err = p.parse(x); err == nil {
-			if err = Check(e); err == nil {
-				return e, nil
-			}
-			if !isGraph(e) {
-				return nil, err
-			}
-		}
+	g, err := parseGraph(text)
+	if err != nil {
+		return nil, err
 	}
-	g, gerr := parseGraph(text)
-	switch {
-	case gerr != nil && err != nil:
-		return nil, pickError(err, gerr)
-	case gerr != nil:
-		return nil, gerr
-	case x != nil:
-		if err := checkOver(text, g, x); err != nil {
-			return nil, err
-		}
-		g = substX(g, graphOf(x))
+	if x == nil {
+		return graphNode(g), nil
 	}
-	return graphNode(g), nil
+	if leaf := chainLeaf(g); leaf != nil && leaf.op == gX && !isGraph(x) {
+		return chainOf(g, x, text)
+	}
+	if err := checkOver(text, g, x); err != nil {
+		return nil, err
+	}
+	return graphNode(substX(g, graphOf(x))), nil
 }
 
 // checkOver lowers g with x standing for the input of the chain x, for
@@ -145,11 +139,8 @@ func MustParse(text string, x Expr) Expr {
 type parser struct {
 	text  string
 	pos   int
-	x     Expr    // the input
-	used  bool    // x has been read
-	ops   int     // operations so far
-	depth int     // nesting of parentheses, calls and lists
-	cols  *binder // column names of a Program's schema; nil: x only
+	ops   int // operations so far
+	depth int // nesting of parentheses, calls and lists
 }
 
 func (p *parser) errorf(format string, args ...any) *Error {
@@ -212,23 +203,6 @@ func (p *parser) word() string {
 		break
 	}
 	return p.text[start:p.pos]
-}
-
-func (p *parser) parse(x Expr) (Expr, error) {
-	p.x = x
-	o, err := p.sum()
-	if err != nil {
-		return nil, err
-	}
-	if c := p.peek(); c != 0 {
-		return nil, p.errorf("unexpected %q", c)
-	}
-	if o.e == nil {
-		p.pos = 0
-		p.space()
-		return nil, p.errorf("expected the input name x")
-	}
-	return o.e, nil
 }
 
 // items parses the inside of [...] after the '['.

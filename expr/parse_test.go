@@ -88,7 +88,8 @@ func TestParseErrors(t *testing.T) {
 		name, text, msg string
 		x               expr.Expr
 	}{
-		{"empty", "", "expected the input name x", x},
+		{"empty", "", "expected an expression", x},
+		{"reduction of a constant", "np.sum(2 * 3)", "sum takes a tensor first, not a constant", x},
 		{"other name", "y[0]", "expected the input name x", x},
 		{"unclosed", "x[1:", "expected", x},
 		{"empty index", "x[]", "empty index", x},
@@ -200,22 +201,25 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Simplify(%s) = %s changes the shape (-want +got):\n%s", e, s, diff)
 		}
 		p, err := expr.CompilePlan(e)
+		if errors.Is(err, arrow.ErrNotImplemented) {
+			return // a graph (x % 2, x + x): a Program's, not a Plan's
+		}
 		if err != nil {
 			t.Fatalf("CompilePlan(%s): %v", e, err)
 		}
 		if _, err := p.ResultType(); err != nil {
 			return // a size-0 tensor result
 		}
-		out, err := p.EvalArray(in, expr.WithAllocator(mem))
+		out, err := p.Eval(in, expr.WithAllocator(mem))
 		if err != nil {
-			t.Fatalf("EvalArray(%s): %v", e, err)
+			t.Fatalf("Eval(%s): %v", e, err)
 		}
 		if out.Len() != 2 || !out.IsNull(1) {
-			t.Fatalf("EvalArray(%s) = %v, want 2 values, the second null", e, out)
+			t.Fatalf("Eval(%s) = %v, want 2 values, the second null", e, out)
 		}
 		out.Release()
 		if mem.CurrentAlloc() != 0 {
-			t.Fatalf("EvalArray(%s) leaks %d bytes", e, mem.CurrentAlloc())
+			t.Fatalf("Eval(%s) leaks %d bytes", e, mem.CurrentAlloc())
 		}
 	})
 }

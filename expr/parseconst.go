@@ -10,20 +10,20 @@ import (
 
 // typedConst parses the rest of `float32(...)`: a number or a list made
 // a constant of type d.
-func (p *parser) typedConst(d dtype, at int) (operand, error) {
+func (p *parser) typedConst(d dtype) (Const, error) {
 	start := p.pos
-	o, err := p.unary()
+	g, err := p.gunary()
 	if err != nil {
-		return o, err
+		return Const{}, err
 	}
-	if o.e != nil {
+	if g.op != gConst {
 		p.pos = start
-		return o, p.errorf("%s(...) takes a number or a list", d)
+		return Const{}, p.errorf("%s(...) takes a number or a list", d)
 	}
 	if err := p.expect(")"); err != nil {
-		return o, err
+		return Const{}, err
 	}
-	c := o.c
+	c := g.c
 	t := Const{dt: d, typed: true, shape: c.shape}
 	n := len(c.f) + len(c.i)
 	if c.scalar() {
@@ -40,13 +40,13 @@ func (p *parser) typedConst(d dtype, at int) (operand, error) {
 		} else {
 			if !d.fits(c.i[k]) {
 				p.pos = start
-				return o, p.errorf("Python integer %d out of bounds for %s", c.i[k], d)
+				return Const{}, p.errorf("Python integer %d out of bounds for %s", c.i[k], d)
 			}
 			v = c.i[k]
 		}
 		t.i = append(t.i, v)
 	}
-	return operand{c: t, pos: at}, nil
+	return t, nil
 }
 
 // number parses an integer or a float literal.
@@ -96,15 +96,15 @@ type lnode struct {
 func (p *parser) listNode() (lnode, error) {
 	if p.peek() != '[' {
 		at := p.pos
-		o, err := p.unary()
+		g, err := p.gunary()
 		if err != nil {
 			return lnode{}, err
 		}
-		if o.e != nil || !o.c.scalar() {
+		if g.op != gConst || !g.c.scalar() {
 			p.pos = at
 			return lnode{}, p.errorf("lists hold numbers")
 		}
-		return lnode{leaf: true, c: o.c, pos: at}, nil
+		return lnode{leaf: true, c: g.c, pos: at}, nil
 	}
 	if err := p.enter(); err != nil {
 		return lnode{}, err

@@ -53,9 +53,9 @@ type Plan struct {
 // dense result the next stage reads. Stages that copy a whole buffer in
 // order are dropped. Errors are Check's.
 //
-// The plan knows its result before any data: Plan.Type is the type of the
-// column Plan.Eval returns (for an output schema), Plan.Metadata its
-// logical shape and names.
+// The plan knows its result before any data: Plan.ResultType is the
+// type of the column Plan.Eval returns (for an output schema),
+// Plan.Metadata its logical shape and names.
 func CompilePlan(e Expr) (*Plan, error) {
 	if e.node().g != nil {
 		return nil, errGraphPlan

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,11 +16,11 @@ import (
 // it knows the schema of its result before any data (Schema) and
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
 // input, through a Plan for a chain over a fixed-shape or plain numeric
-// input column, a VarPlan for a chain over a variable-shape one, and the
-// engine for a graph, whose buffers it reuses between calls (for a graph
-// over variable-shape columns, one engine program per combination of row
-// shapes, the 64 most recently used kept). A Program is safe for
-// concurrent use.
+// input column, one Plan per distinct row shape for a chain over a
+// variable-shape one, and the engine for a graph, whose buffers it reuses
+// between calls (for a graph over variable-shape columns, one engine
+// program per combination of row shapes, the 64 most recently used kept).
+// A Program is safe for concurrent use.
 type Program struct {
 	in       *arrow.Schema
 	col      int              // the input column
@@ -29,7 +28,7 @@ type Program struct {
 	viaX     bool             // the expression reads it as x
 	schema   *arrow.Schema    // the result: one field
 	plan     *Plan            // of a fixed-shape or plain input
-	vplan    *VarPlan         // of a variable-shape input
+	vplan    *varPlan         // of a variable-shape input
 	scalarIn *fixedshape.Type // a plain input as 0-D tensors; nil otherwise
 	plainOut bool             // a 0-D tensor result of a plain input is a plain column
 	graph    *graphProgram    // of a graph expression (the engine)
@@ -50,14 +49,14 @@ type Program struct {
 //
 // opts are the evaluation options of every Eval (WithAllocator,
 // WithWorkers, WithRelabel, which also sets the result type of a
-// relabelling view), WithInput and WithName.
+// relabelling view), WithInput, WithName, WithLoad and WithResultType.
 //
 // Compile and CompileExpr are two functions rather than one taking an
 // interface so that the compiler checks what is passed, as regexp.Compile
 // and syntax.Parse do.
 //
-// A text that is one chain over one column runs through a Plan (or a
-// VarPlan); any other text is a graph (see Graph expressions in the
+// A text that is one chain over one column runs through a Plan (one per
+// row shape for a variable-shape column); any other text is a graph (see Graph expressions in the
 // package doc), typed here against the schema and run by the engine.
 //
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
@@ -75,37 +74,70 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	if err != nil {
 		return nil, err
 	}
-	b := &binder{schema: schema, x: x, col: -1}
-	p := parser{text: text, cols: b}
-	e, err := p.parse(nil)
-	if err == nil && isGraph(e) {
-		err = errors.New("a graph") // never reported: the graph parser reads the text too
+	g, err := parseGraph(text)
+	if err != nil {
+		return nil, err
 	}
-	if err == nil {
-		if err = Check(e); err == nil {
-			return newProgram(e, schema, b.col, b.viaX, o, opts)
-		}
+	if prog, ok, err := compileChain(text, g, schema, x, o, opts); ok {
+		return prog, err
 	}
-	if errors.Is(err, errVarInput) {
-		if g, gerr := parseGraph(text); gerr == nil && !isChain(g) {
-			return compileGraph(text, g, schema, x, o, opts)
-		}
-		vt, _ := varshape.TypeOf(schema.Field(b.col).Type)
-		vp := newVarPlan(vt, func(in Expr) (Expr, error) {
-			p := parser{text: text, cols: &binder{schema: schema, x: x, col: -1, in: in}}
-			e, err := p.parse(nil)
-			if err != nil {
-				return nil, err
-			}
-			return e, Check(e)
-		})
-		return newVarProgram(vp, schema, b.col, b.viaX, o, opts)
-	}
-	g, gerr := parseGraph(text)
-	if gerr != nil {
-		return nil, pickError(err, gerr)
+	if err := refuseResultType(o); err != nil {
+		return nil, err
 	}
 	return compileGraph(text, g, schema, x, o, opts)
+}
+
+// columnOf returns the column of schema that g, x or a column by name,
+// reads (-1 for none, or when g reads no column), and whether it reads
+// it as x. x stands for column x, or else for a column named x.
+func columnOf(g *gnode, schema *arrow.Schema, x int) (int, bool) {
+	name := g.name
+	switch {
+	case g.op == gX && x >= 0:
+		return x, true
+	case g.op == gX:
+		name = "x"
+	case g.op != gCol:
+		return -1, false
+	}
+	if ix := schema.FieldIndices(name); len(ix) > 0 {
+		return ix[0], false
+	}
+	return -1, false
+}
+
+// compileChain compiles g through a Plan when it is a chain the
+// constructors express over one fixed-shape or plain column, or one Plan
+// per row shape over a variable-shape column; it reports false for any
+// other graph (another column type, an unknown name: the engine's
+// compiler reports those).
+func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options, opts []Option) (*Program, bool, error) {
+	leaf := chainLeaf(g)
+	if leaf == nil {
+		return nil, false, nil
+	}
+	col, viaX := columnOf(leaf, schema, x)
+	if col < 0 {
+		return nil, false, nil
+	}
+	f := schema.Field(col)
+	if vt, ok := varshape.TypeOf(f.Type); ok {
+		vp := newVarPlan(vt, func(in Expr) (Expr, error) { return chainOf(g, in, text) })
+		prog, err := newVarProgram(vp, schema, col, viaX, o, opts)
+		return prog, true, err
+	}
+	in, err := inputOfField(f)
+	if err != nil {
+		return nil, false, nil
+	}
+	e, err := chainOf(g, in, text)
+	if err != nil {
+		// The engine computes on more than a Plan does (bool
+		// arithmetic and reductions): its compiler decides.
+		return nil, false, nil
+	}
+	prog, err := newProgram(e, schema, col, viaX, o, opts)
+	return prog, true, err
 }
 
 // CompileExpr is Compile for an expression built in Go. A graph (built
@@ -133,6 +165,9 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 				return Compile(text, schema, opts...) // through a Plan
 			}
 		}
+		if err := refuseResultType(o); err != nil {
+			return nil, err
+		}
 		return compileGraph("", g, schema, x, o, opts)
 	}
 	if x < 0 {
@@ -143,7 +178,7 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 	}
 	f := schema.Field(x)
 	if vt, ok := varshape.TypeOf(f.Type); ok {
-		vp, err := CompileVar(e, vt)
+		vp, err := compileVar(e, vt)
 		if err != nil {
 			return nil, err
 		}
@@ -171,6 +206,9 @@ func configSchema(schema *arrow.Schema, opts []Option) (options, int, error) {
 
 // newProgram compiles e over the fixed-shape or plain column col.
 func newProgram(e Expr, schema *arrow.Schema, col int, viaX bool, o options, opts []Option) (*Program, error) {
+	if err := refuseResultType(o); err != nil {
+		return nil, err
+	}
 	f := schema.Field(col)
 	in, err := inputOfField(f)
 	if err != nil {
@@ -202,14 +240,53 @@ func newProgram(e Expr, schema *arrow.Schema, col int, viaX bool, o options, opt
 	return prog, nil
 }
 
-// newVarProgram makes the Program of vp over the variable-shape column col.
-func newVarProgram(vp *VarPlan, schema *arrow.Schema, col int, viaX bool, o options, opts []Option) (*Program, error) {
+// newVarProgram makes the Program of vp over the variable-shape column
+// col, of WithResultType's type when it is given.
+func newVarProgram(vp *varPlan, schema *arrow.Schema, col int, viaX bool, o options, opts []Option) (*Program, error) {
 	f := schema.Field(col)
 	dt, err := vp.ResultType()
 	if err != nil {
 		return nil, err
 	}
+	if o.resultType != nil {
+		if dt, err = asResultType(o.resultType, dt); err != nil {
+			return nil, err
+		}
+	}
 	return &Program{in: schema, col: col, inType: f.Type, viaX: viaX, vplan: vp, opts: opts, schema: resultSchema(f, dt, viaX, o)}, nil
+}
+
+// asResultType checks t, the type of WithResultType, against dt, the
+// result type decided from the column's type, and returns t.
+func asResultType(t, dt arrow.DataType) (arrow.DataType, error) {
+	elem, nd := dt, 0
+	if ft, ok := dt.(*fixedshape.Type); ok {
+		elem, nd = ft.ElemType(), ft.NDim()
+	} else if vt, ok := varshape.TypeOf(dt); ok {
+		elem, nd = vt.ElemType(), vt.NDim()
+	} else {
+		return nil, errorf("WithResultType(%v): the result is one %v per row", t, dt)
+	}
+	switch u := t.(type) {
+	case *fixedshape.Type:
+		if arrow.TypeEqual(u.ElemType(), elem) && u.NDim() == nd && stride.IsIdentity(u.Permutation()) {
+			return t, nil
+		}
+	case *varshape.Type:
+		if arrow.TypeEqual(u.ElemType(), elem) && u.NDim() == nd && stride.IsIdentity(u.Permutation()) {
+			return t, nil
+		}
+	}
+	return nil, errorf("WithResultType(%v): the result is %d-D %v, dense row-major", t, nd, elem)
+}
+
+// refuseResultType fails when WithResultType is given for a program that
+// is not a chain over a variable-shape column.
+func refuseResultType(o options) error {
+	if o.resultType == nil {
+		return nil
+	}
+	return errorf("WithResultType(%v) takes a chain over one variable-shape column", o.resultType)
 }
 
 // planType returns the type of the column pl's Eval returns: with
@@ -243,9 +320,11 @@ func resultSchema(in arrow.Field, dt arrow.DataType, viaX bool, o options) *arro
 
 // Schema returns the schema of the record batches Eval returns: one
 // column, named by WithName (or see there), of the result's type: a
-// *fixedshape.Type, a *varshape.Type (see VarPlan.ResultType), or a
-// plain Arrow type when each row gives one value (a full reduction, a
-// similarity, arithmetic on a plain column).
+// *fixedshape.Type, a *varshape.Type (for a variable-shape input whose
+// result shape varies with the rows: see Variable-shape columns in the
+// package doc, and WithResultType), or a plain Arrow type when each row
+// gives one value (a full reduction, a similarity, arithmetic on a plain
+// column).
 func (p *Program) Schema() *arrow.Schema { return p.schema }
 
 // Input returns the name of the input column the program reads: for a
@@ -311,7 +390,7 @@ func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {
 	if !ok {
 		return nil, errorf("column %q: a %T, not a fixed-shape array", p.Input(), arr)
 	}
-	return p.plan.EvalArray(a, p.opts...)
+	return p.plan.Eval(a, p.opts...)
 }
 
 // evalPlain evaluates the plan over a plain column read as 0-D tensors
@@ -338,7 +417,7 @@ func (p *Program) evalPlain(arr arrow.Array) (arrow.Array, error) {
 		return nil, err
 	}
 	defer in.Release()
-	res, err := p.plan.EvalArray(in, p.opts...)
+	res, err := p.plan.Eval(in, p.opts...)
 	if err != nil || !p.plainOut {
 		return res, err
 	}

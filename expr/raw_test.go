@@ -196,11 +196,11 @@ func evalTraced(t *testing.T, mem memory.Allocator, text string, in, ref *fixeds
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
-	got, err := expr.Eval(e, in, expr.WithAllocator(mem))
+	got, err := evalTensors(e, in, expr.WithAllocator(mem))
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
-	r, err := expr.Eval(expr.MustParse(text, expr.Input(ref.TensorType())), ref, expr.WithAllocator(mem))
+	r, err := evalTensors(expr.MustParse(text, expr.Input(ref.TensorType())), ref, expr.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}

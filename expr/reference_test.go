@@ -431,7 +431,7 @@ func checkRandom(t *testing.T, r *rand.Rand) {
 		if err != nil {
 			t.Fatalf("Eval(%s): %v", ex, err)
 		}
-		got := toUint64(t, out)
+		got := toUint64(t, out.(*fixedshape.Array))
 		var wantAll []uint64
 		for i := range n {
 			for _, v := range want.vals {
@@ -454,7 +454,7 @@ func checkRandom(t *testing.T, r *rand.Rand) {
 		if err != nil {
 			t.Fatalf("Eval(%s, WithRelabel): %v", ex, err)
 		}
-		if diff := cmp.Diff(wantAll, logicalUint64(t, relabel), cmpopts.EquateEmpty()); diff != "" {
+		if diff := cmp.Diff(wantAll, logicalUint64(t, relabel.(*fixedshape.Array)), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("Eval(%s, WithRelabel) (-want +got):\n%s", ex, diff)
 		}
 		relabel.Release()

@@ -71,12 +71,12 @@ func TestPlanReuse(t *testing.T) {
 			defer a.Release()
 			defer b.Release()
 			for _, in := range []*fixedshape.Array{a, b, a} {
-				got, err := p.EvalArray(in, expr.WithWorkers(1), expr.WithAllocator(mem))
+				got, err := p.Eval(in, expr.WithWorkers(1), expr.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
 				fresh := expr.MustCompilePlan(expr.MustParse(tc.text, expr.Input(tc.typ)))
-				want, err := fresh.EvalArray(in, expr.WithWorkers(1), expr.WithAllocator(mem))
+				want, err := fresh.Eval(in, expr.WithWorkers(1), expr.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}

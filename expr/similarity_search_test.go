@@ -120,7 +120,7 @@ func TestSimilarityMatchesSearch(t *testing.T) {
 func evalSimilarity(t *testing.T, mem memory.Allocator, m search.Metric, col *fixedshape.Array, shape []int, q []float32) []uint32 {
 	t.Helper()
 	e := expr.Similarity(expr.Input(col.TensorType()), m, expr.Array(shape, q))
-	out, err := expr.EvalArray(e, col, expr.WithAllocator(mem))
+	out, err := evalPlan(e, col, expr.WithAllocator(mem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestSimilarityMatchesSearchTypes(t *testing.T) {
 				defer col.Release()
 				defer qa.Release()
 				mem := testvec.CheckedMem(t)
-				out, err := expr.EvalArray(expr.Similarity(expr.Input(col.TensorType()), m, tt.c), col, expr.WithAllocator(mem))
+				out, err := evalPlan(expr.Similarity(expr.Input(col.TensorType()), m, tt.c), col, expr.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -269,7 +269,7 @@ func TestSimilarityOfViewMatchesSearch(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer col.Release()
-				dense, err := expr.Eval(tt.x, col, expr.WithAllocator(mem))
+				dense, err := evalTensors(tt.x, col, expr.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -279,7 +279,7 @@ func TestSimilarityOfViewMatchesSearch(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer qa.Release()
-				out, err := expr.EvalArray(expr.Similarity(tt.x, m, tt.c), col, expr.WithAllocator(mem))
+				out, err := evalPlan(expr.Similarity(tt.x, m, tt.c), col, expr.WithAllocator(mem))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -18,12 +18,12 @@ import (
 // only the result view's shape and strides.
 //
 // t must have the plan's element type and logical shape. Plans of
-// computing expressions are refused (use EvalArray). A tensor whose
+// computing expressions are refused (use Plan.Eval). A tensor whose
 // layout (permutation) differs from the plan's input is still evaluated,
 // through a plan compiled for it on the spot. Errors wrap arrow.ErrInvalid.
 func Apply[T fixedshape.Elem](p *Plan, dst []T, t fixedshape.Tensor[T]) (fixedshape.Tensor[T], error) {
 	if p.comp != nil {
-		return fixedshape.Tensor[T]{}, errorf("Apply takes view expressions; evaluate %s with EvalArray", p.expr)
+		return fixedshape.Tensor[T]{}, errorf("Apply takes view expressions; evaluate %s with Plan.Eval", p.expr)
 	}
 	if want := arrow.GetDataType[T](); !arrow.TypeEqual(want, p.elem) {
 		return fixedshape.Tensor[T]{}, errorf("tensor of %v elements for an expression of %v elements", want, p.elem)

@@ -19,12 +19,12 @@ import (
 	"github.com/fstensor/fstensor/varshape"
 )
 
-// VarPlan evaluates one expression over variable-shape columns: the
+// varPlan evaluates one expression over variable-shape columns: the
 // expression is rebuilt for each distinct row shape and compiled once per
 // shape into a [Plan], kept in a cache. Views and computing expressions
 // alike: each row's result is that of the row alone as a fixed-shape
 // column. It is safe for concurrent use.
-type VarPlan struct {
+type varPlan struct {
 	build func(x Expr) (Expr, error)
 	typ   *varshape.Type
 	mu    sync.Mutex
@@ -35,7 +35,7 @@ type VarPlan struct {
 	slots *[planSlots]atomic.Pointer[planSlot]
 }
 
-// planSlot is one entry of VarPlan.slots, immutable once stored.
+// planSlot is one entry of varPlan.slots, immutable once stored.
 type planSlot struct {
 	shape [4]int32
 	pl    *rowPlan
@@ -56,7 +56,7 @@ type rowPlan struct {
 	streams  bool        // runs.streams(): a streamed row is one CopyRuns
 	outND    int         // the result's number of axes, -1 when more than 4
 	outShape [4]int32    // its shape when it has at most 4 axes
-	entry    planSlot    // this plan's entry of VarPlan.slots
+	entry    planSlot    // this plan's entry of varPlan.slots
 	*Plan
 	runs *runCopy // nil: use the plan's kernels
 	// The result's metadata and element type: the view's, or the
@@ -73,14 +73,14 @@ func (p *rowPlan) sameOut(q *rowPlan) bool {
 	return sameShape(p.res, q.res)
 }
 
-// CompileVar returns the plan of e over columns of typ. e is built on any
+// compileVar returns the plan of e over columns of typ. e is built on any
 // input with typ's element type and number of dimensions (its input shape
 // is only a template): each row evaluates the same chain of operations on
 // an input of the row's shape, names and permutation, so `x[:224, :224]`
 // crops every row and `x[17]` fails on the rows with 17 rows or fewer.
 // It fails with an error wrapping arrow.ErrInvalid when e's input has
 // another element type or number of dimensions.
-func CompileVar(e Expr, typ *varshape.Type) (*VarPlan, error) {
+func compileVar(e Expr, typ *varshape.Type) (*varPlan, error) {
 	if e.node().g != nil {
 		return nil, errGraphPlan
 	}
@@ -98,30 +98,11 @@ func CompileVar(e Expr, typ *varshape.Type) (*VarPlan, error) {
 	}), nil
 }
 
-// ParseVar returns the plan of the index text (Parse's form, for example
-// `x[:224, :224]` or `x.transpose(2, 0, 1)`) over columns of typ. The text
-// is parsed for each distinct row shape, so a syntax error is reported at
-// the first row evaluated.
-func ParseVar(text string, typ *varshape.Type) *VarPlan {
-	return newVarPlan(typ, func(x Expr) (Expr, error) { return Parse(text, x) })
+func newVarPlan(typ *varshape.Type, build func(Expr) (Expr, error)) *varPlan {
+	return &varPlan{build: build, typ: typ, plans: make(map[string]*rowPlan), slots: new([planSlots]atomic.Pointer[planSlot])}
 }
 
-func newVarPlan(typ *varshape.Type, build func(Expr) (Expr, error)) *VarPlan {
-	return &VarPlan{build: build, typ: typ, plans: make(map[string]*rowPlan), slots: new([planSlots]atomic.Pointer[planSlot])}
-}
-
-// EvalVar compiles e for in's type and evaluates it; see VarPlan.Eval. It
-// is a shorthand for CompileVar and VarPlan.Eval; Compile is the entry
-// point for columns of a schema.
-func EvalVar(e Expr, in *varshape.Array, opts ...Option) (arrow.Array, error) {
-	p, err := CompileVar(e, in.TensorType())
-	if err != nil {
-		return nil, err
-	}
-	return p.Eval(in, opts...)
-}
-
-// planSlots is the size of VarPlan's direct-mapped plan cache.
+// planSlots is the size of varPlan's direct-mapped plan cache.
 const planSlots = 4093
 
 // hashShape mixes a shape of up to 4 dimensions into a cache slot hash.
@@ -142,7 +123,7 @@ func shapeKey(dst []byte, shape []int32) []byte {
 // the column's shape child), compiling it on first use. Errors wrap
 // arrow.ErrInvalid: a shape the type refuses, or the expression's error on
 // that shape (an index out of bounds, an impossible reshape).
-func (p *VarPlan) Plan(physicalShape []int) (*Plan, error) {
+func (p *varPlan) Plan(physicalShape []int) (*Plan, error) {
 	s32 := make([]int32, len(physicalShape))
 	for i, d := range physicalShape {
 		if d < 0 || d > math.MaxInt32 {
@@ -157,7 +138,7 @@ func (p *VarPlan) Plan(physicalShape []int) (*Plan, error) {
 	return rp.Plan, nil
 }
 
-func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
+func (p *varPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 	p.mu.Lock()
 	pl, ok := p.plans[string(key)]
 	p.mu.Unlock()
@@ -224,9 +205,9 @@ func (p *VarPlan) plan(key []byte, shape []int32) (*rowPlan, error) {
 //
 // A column whose rows are all null has no row to infer the result shape
 // from: the result is then computed for the uniform shape when the type
-// has a complete one, is a column of nulls of [VarPlan.ResultType] when
+// has a complete one, is a column of nulls of [varPlan.ResultType] when
 // that is one value per row, and is an error otherwise.
-func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) {
+func (p *varPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	o, err := config(opts)
 	if err != nil {
 		return nil, err
@@ -247,7 +228,7 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 		return p.evalScalar(in, rp, common.resElem, o)
 	}
 	if rp.uniform && common.res.Size() > 0 {
-		typ, err := common.Type()
+		typ, err := common.tensorType()
 		if err != nil {
 			return nil, err
 		}
@@ -272,7 +253,7 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 }
 
 // EvalAs is Eval into a column of type typ, chosen beforehand (by
-// [VarPlan.ResultType], or a fixed shape the caller expects), so that
+// [varPlan.ResultType], or a fixed shape the caller expects), so that
 // every batch of a stream makes columns of one type:
 //
 //   - a *fixedshape.Type: every valid row's result must have its shape
@@ -288,7 +269,7 @@ func (p *VarPlan) Eval(in *varshape.Array, opts ...Option) (arrow.Array, error) 
 //
 // A column whose rows are all null needs no plan. Errors wrap
 // arrow.ErrInvalid and name the row, as Eval's.
-func (p *VarPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option) (arrow.Array, error) {
+func (p *varPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option) (arrow.Array, error) {
 	o, err := config(opts)
 	if err != nil {
 		return nil, err
@@ -338,7 +319,7 @@ func (p *VarPlan) EvalAs(typ arrow.DataType, in *varshape.Array, opts ...Option)
 
 // evalVar writes every valid row's dense result into a variable-shape
 // column of type typ.
-func (p *VarPlan) evalVar(in *varshape.Array, rp rowPlans, typ *varshape.Type, o options) (arrow.Array, error) {
+func (p *varPlan) evalVar(in *varshape.Array, rp rowPlans, typ *varshape.Type, o options) (arrow.Array, error) {
 	plans := rp.plans
 	n := in.Len()
 	width := typ.ElemWidth()
@@ -387,7 +368,7 @@ type rowPlans struct {
 // planRows checks in against the plan's type and finds every row's plan.
 // Without a valid row, common is the plan of the type's complete uniform
 // shape; with allNull it may then be nil, and an error otherwise.
-func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
+func (p *varPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 	t := in.TensorType()
 	if t.NDim() != p.typ.NDim() || !arrow.TypeEqual(t.ElemType(), p.typ.ElemType()) ||
 		!samePerm(t.Permutation(), p.typ.Permutation()) {
@@ -476,7 +457,7 @@ func (p *VarPlan) planRows(in *varshape.Array, allNull bool) (rowPlans, error) {
 // column, so a caller can reuse one buffer across batches; the results of
 // a computing expression are of its element type, to which dst must be
 // aligned. It fails like Eval, and when dst is too short.
-func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int, error) {
+func (p *varPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int, error) {
 	o, err := config(opts)
 	if err != nil {
 		return 0, err
@@ -498,7 +479,7 @@ func (p *VarPlan) EvalInto(dst []byte, in *varshape.Array, opts ...Option) (int,
 
 // evalFixed writes every row's result, all of typ's shape, into a
 // fixed-shape column of type typ.
-func (p *VarPlan) evalFixed(in *varshape.Array, rp rowPlans, typ *fixedshape.Type, o options) (*fixedshape.Array, error) {
+func (p *varPlan) evalFixed(in *varshape.Array, rp rowPlans, typ *fixedshape.Type, o options) (*fixedshape.Array, error) {
 	n := in.Len()
 	w := typ.ElemWidth()
 	size := typ.ListSize() * w

@@ -159,7 +159,7 @@ func emptyShape(shape []int) bool { return slices.Contains(shape, 0) }
 
 // evalScalar writes every row's one value into a plain column of type
 // typ (the result element type); null rows are null, zero-filled.
-func (p *VarPlan) evalScalar(in *varshape.Array, rp rowPlans, typ arrow.DataType, o options) (arrow.Array, error) {
+func (p *varPlan) evalScalar(in *varshape.Array, rp rowPlans, typ arrow.DataType, o options) (arrow.Array, error) {
 	n := in.Len()
 	for i, pl := range rp.plans {
 		if pl == nil {
@@ -190,7 +190,7 @@ func (p *VarPlan) evalScalar(in *varshape.Array, rp rowPlans, typ arrow.DataType
 
 // rowShape formats a row's logical shape from its physical one, for
 // errors.
-func (p *VarPlan) rowShape(phys []int32) string {
+func (p *varPlan) rowShape(phys []int32) string {
 	s := make([]int, len(phys))
 	for i, d := range phys {
 		s[i] = int(d)

@@ -14,7 +14,7 @@ import (
 // Computing over images of different sizes: the per-image channel means
 // are a fixed-shape (3) column whatever the sizes, the normalized images
 // keep each row's shape, and the mean of each image is one value per row.
-func ExampleVarPlan_Eval_compute() {
+func ExampleProgram_EvalColumn() {
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{
 		DimNames:     []string{"h", "w", "c"},
 		UniformShape: []int{varshape.Varies, varshape.Varies, 3},
@@ -32,17 +32,17 @@ func ExampleVarPlan_Eval_compute() {
 	images := b.NewArray()
 	defer images.Release()
 
+	schema := arrow.NewSchema([]arrow.Field{{Name: "images", Type: typ, Nullable: true}}, nil)
 	for _, text := range []string{
 		"x.astype(float32).mean(axis=(0, 1))",
 		"(x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])",
 		"x.mean()",
 	} {
-		p := expr.ParseVar(text, typ)
-		rt, err := p.ResultType()
+		p, err := expr.Compile(text, schema)
 		if err != nil {
 			panic(err)
 		}
-		out, err := p.EvalAs(rt, images)
+		out, err := p.EvalColumn(images)
 		if err != nil {
 			panic(err)
 		}

@@ -388,7 +388,7 @@ func fuzzRef(in *varshape.Array, i int, text string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	out, err := expr.EvalArray(e, row)
+	out, err := evalPlan(e, row)
 	if err != nil {
 		return nil, false
 	}

@@ -12,9 +12,11 @@ import (
 	"github.com/fstensor/fstensor/varshape"
 )
 
-// A center crop of images of different sizes: every result has the same
-// shape, so the result is a fixed-shape column.
-func ExampleParseVar() {
+// A center crop of images of different sizes. Compile alone makes it a
+// variable-shape column (a smaller image would give a smaller crop); a
+// caller who knows the images are all large enough asks for a
+// fixed-shape column with WithResultType.
+func ExampleWithResultType() {
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{
 		DimNames:     []string{"h", "w", "c"},
 		UniformShape: []int{varshape.Varies, varshape.Varies, 3},
@@ -29,7 +31,13 @@ func ExampleParseVar() {
 	images := b.NewArray()
 	defer images.Release()
 
-	crops, err := expr.ParseVar("x[:224, :224]", typ).Eval(images)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "images", Type: typ, Nullable: true}}, nil)
+	fixed := fixedshape.MustNewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{224, 224, 3}, []string{"h", "w", "c"}, nil))
+	p, err := expr.Compile("x[:224, :224]", schema, expr.WithResultType(fixed))
+	if err != nil {
+		panic(err)
+	}
+	crops, err := p.EvalColumn(images)
 	if err != nil {
 		panic(err)
 	}
@@ -38,22 +46,24 @@ func ExampleParseVar() {
 	// Output: (224,224,3) names=["h" "w" "c"] 3
 }
 
-// A writer's schema is fixed before its first batch: ResultType decides
-// the result type from the expression and the column type alone. A crop
-// of images of any size is variable-shape (a smaller image gives a
-// smaller crop), a pixel is fixed-shape; EvalAs evaluates every batch
-// into the chosen type.
-func ExampleVarPlan_ResultType() {
+// A writer's schema is fixed before its first batch: a Program over a
+// variable-shape column decides its result type from the expression and
+// the column type alone. A crop of images of any size is variable-shape
+// (a smaller image gives a smaller crop), a pixel is fixed-shape; every
+// batch is evaluated into the Schema's type, and a row that does not fit
+// it fails.
+func ExampleProgram_Schema() {
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{
 		DimNames:     []string{"h", "w", "c"},
 		UniformShape: []int{varshape.Varies, varshape.Varies, 3},
 	})
+	schema := arrow.NewSchema([]arrow.Field{{Name: "images", Type: typ, Nullable: true}}, nil)
 	for _, text := range []string{"x[:224, :224]", "x[0, 0]", "x.transpose(2, 0, 1)"} {
-		rt, err := expr.ParseVar(text, typ).ResultType()
+		p, err := expr.Compile(text, schema)
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("%-22s %v\n", text, rt)
+		fmt.Printf("%-22s %v\n", text, p.Schema().Field(0).Type)
 	}
 
 	b, _ := varshape.NewBuilder[uint8](memory.DefaultAllocator, typ)
@@ -64,9 +74,12 @@ func ExampleVarPlan_ResultType() {
 	}
 	images := b.NewArray()
 	defer images.Release()
-	p := expr.ParseVar("x[:224, :224]", typ)
 	fixed, _ := fixedshape.NewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{224, 224, 3}, []string{"h", "w", "c"}, nil))
-	_, err := p.EvalAs(fixed, images)
+	p, err := expr.Compile("x[:224, :224]", schema, expr.WithResultType(fixed))
+	if err != nil {
+		panic(err)
+	}
+	_, err = p.EvalColumn(images)
 	fmt.Println(err)
 	// Output:
 	// x[:224, :224]          extension<arrow.variable_shape_tensor[value_type=uint8, ndim=3, dim_names=[h,w,c], uniform_shape=[null,null,3]]>

@@ -11,7 +11,7 @@ import (
 	"github.com/fstensor/fstensor/varshape"
 )
 
-// ResultType returns the type of the column [VarPlan.EvalAs] makes for
+// ResultType returns the type of the column [varPlan.EvalAs] makes for
 // every column of the plan's type, decided from the expression and the
 // type alone, before any row is seen (a writer's schema is fixed before
 // its first batch): a *fixedshape.Type when the result shape is the same
@@ -41,10 +41,10 @@ import (
 //
 // The expression's structure is taken from one input shape on which it
 // is valid: a template whose free sizes are large, or of size 1 (where a
-// constant broadcasts), or else any row shape compiled before (by [VarPlan.Plan] or an evaluation). Errors wrap
+// constant broadcasts), or else any row shape compiled before (by [varPlan.Plan] or an evaluation). Errors wrap
 // arrow.ErrInvalid: a syntax error, or an error the expression has on
 // every input (an index out of bounds of a fixed axis).
-func (p *VarPlan) ResultType() (arrow.DataType, error) {
+func (p *varPlan) ResultType() (arrow.DataType, error) {
 	e, err := p.template()
 	if err != nil {
 		return nil, err
@@ -150,7 +150,7 @@ func resultAxes(n *node, in []int, stable bool) ([]int, bool) {
 // template returns the expression built on one input shape where it is
 // valid: the type's uniform shape with large free sizes, else a shape
 // compiled before.
-func (p *VarPlan) template() (Expr, error) {
+func (p *varPlan) template() (Expr, error) {
 	u := p.typ.PhysicalUniformShape()
 	if u == nil {
 		u = slices.Repeat([]int{varshape.Varies}, p.typ.NDim())

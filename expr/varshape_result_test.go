@@ -239,3 +239,49 @@ func TestVarEvalRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestWithResultType checks the types WithResultType takes and refuses
+// at Compile, before any data.
+func TestWithResultType(t *testing.T) {
+	vt := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{UniformShape: []int{varshape.Varies, varshape.Varies, 3}})
+	ft := fixedshape.MustNewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{2, 2, 3}, nil, nil))
+	f32 := fixedshape.MustNewType(arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{2, 2, 3}, nil, nil))
+	flat := fixedshape.MustNewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{12}, nil, nil))
+	permuted := fixedshape.MustNewType(arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{2, 2, 3}, nil, []int{2, 0, 1}))
+	vschema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: vt, Nullable: true}}, nil)
+	fschema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: ft, Nullable: true}}, nil)
+	for _, tt := range []struct {
+		name   string
+		schema *arrow.Schema
+		text   string
+		as     arrow.DataType
+		ok     bool
+	}{
+		{"fixed shape of a crop", vschema, "x[:2, :2]", ft, true},
+		{"variable shape", vschema, "x[:2, :2]", vt, true},
+		{"other element type", vschema, "x[:2, :2]", f32, false},
+		{"other number of dimensions", vschema, "x[:2, :2]", flat, false},
+		{"a permutation", vschema, "x[:2, :2]", permuted, false},
+		{"one value per row", vschema, "x.mean()", arrow.PrimitiveTypes.Float64, false},
+		{"a plain type", vschema, "x[:2, :2]", arrow.PrimitiveTypes.Uint8, false},
+		{"a fixed-shape column", fschema, "x[:2, :2]", ft, false},
+		{"a graph", vschema, "x[:2, :2] > 1", ft, false},
+		{"nil", vschema, "x[:2, :2]", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := expr.Compile(tt.text, tt.schema, expr.WithResultType(tt.as))
+			if !tt.ok {
+				if !errors.Is(err, arrow.ErrInvalid) && !errors.Is(err, arrow.ErrNotImplemented) {
+					t.Fatalf("Compile = %v, want an error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Schema().Field(0).Type; !arrow.TypeEqual(got, tt.as) {
+				t.Errorf("Schema type %v, want %v", got, tt.as)
+			}
+		})
+	}
+}

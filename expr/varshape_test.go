@@ -61,7 +61,7 @@ func rowEval(t *testing.T, in *varshape.Array, i int, text string) arrow.Array {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := expr.EvalArray(e, row)
+	out, err := evalPlan(e, row)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,14 +181,21 @@ func TestEvalVarErrors(t *testing.T) {
 	}
 }
 
-func TestCompileVar(t *testing.T) {
+// TestCompileExprVar compiles a chain built in Go for a variable-shape
+// column.
+func TestCompileExprVar(t *testing.T) {
 	mem := testvec.CheckedMem(t)
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint16, 2, varshape.Options{})
 	in := varColumn(t, mem, typ, [][]int{{3, 5}, {4, 2}})
 	defer in.Release()
 	// The template input's shape does not matter, only its rank and type.
 	e := expr.Transpose(expr.Slice(expr.InputOf(arrow.PrimitiveTypes.Uint16, varshapeMeta(2)), 1, 0, 2, 1))
-	out, err := expr.EvalVar(e, in, expr.WithAllocator(mem))
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
+	p, err := expr.CompileExpr(e, schema, expr.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.EvalColumn(in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -226,11 +226,11 @@ func localTensors(t *testing.T, dir string, tk flightserve.Ticket, column string
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := expr.Eval(e, col)
+	out, err := expr.MustCompilePlan(e).Eval(col)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return out.(*fixedshape.Array)
 }
 
 // listenLoopback listens on a free port of 127.0.0.1.

@@ -119,7 +119,7 @@ func localResult(t *testing.T, dir string, tk flightserve.Ticket, input, text st
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := expr.EvalArray(e, col)
+	out, err := expr.MustCompilePlan(e).Eval(col)
 	if err != nil {
 		t.Fatal(err)
 	}

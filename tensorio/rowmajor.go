@@ -49,7 +49,7 @@ func newRowMajor(schema *arrow.Schema) (*rowMajor, error) {
 		if err != nil {
 			return nil, err
 		}
-		if fields[i].Type, err = p.Type(); err != nil {
+		if fields[i].Type, err = p.ResultType(); err != nil {
 			return nil, err
 		}
 		rm.plans[i], found = p, true

@@ -58,10 +58,10 @@ func BenchmarkTensor(b *testing.B) {
 
 // BenchmarkEval evaluates a crop to the smallest side and a transpose to
 // channels first over uint8 images (h, w, 3), h and w drawn from the side
-// range, on one worker: impl=expr runs the kernels into a reused
-// destination (VarPlan.EvalInto; ns/row is the whole cost of a row),
-// impl=eval is end to end with the result column's allocation, impl=copy
-// is copy() of the result bytes (from a written buffer of that size).
+// range, on one worker, through expr.Program.EvalColumn: impl=eval is end
+// to end with the result column's allocation (ns/row is the whole cost
+// of a row), impl=copy is copy() of the result bytes (from a written
+// buffer of that size).
 // The 300-row case stays in cache.
 func BenchmarkEval(b *testing.B) {
 	for _, sz := range []struct{ rows, lo, hi int }{{10000, 32, 64}, {10000, 96, 160}, {1000, 224, 288}, {300, 32, 64}} {
@@ -77,8 +77,8 @@ func benchEval(b *testing.B, rows, lo, hi int) {
 		{"crop", fmt.Sprintf("x[:%d, :%d]", lo, lo)},
 		{"transpose", "x.transpose(2, 0, 1)"},
 	} {
-		p := expr.ParseVar(op.text, typ)
-		out, err := p.Eval(arr)
+		p := compileVar(b, op.text, typ)
+		out, err := p.EvalColumn(arr)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,27 +88,17 @@ func benchEval(b *testing.B, rows, lo, hi int) {
 		}
 		out.Release()
 		name := fmt.Sprintf("op=%s/dtype=uint8/rows=%d/side=%d-%d", op.name, arr.Len(), lo, hi)
-		b.Run(name+"/impl=expr", func(b *testing.B) {
-			dst := make([]byte, nbytes)
-			b.SetBytes(int64(nbytes))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := p.EvalInto(dst, arr, expr.WithWorkers(1)); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*arr.Len()), "ns/row")
-		})
 		b.Run(name+"/impl=eval", func(b *testing.B) {
 			b.SetBytes(int64(nbytes))
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := p.Eval(arr, expr.WithWorkers(1))
+				out, err := p.EvalColumn(arr)
 				if err != nil {
 					b.Fatal(err)
 				}
 				out.Release()
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*arr.Len()), "ns/row")
 		})
 		b.Run(name+"/impl=copy", func(b *testing.B) {
 			src, dst := make([]byte, nbytes), make([]byte, nbytes)
@@ -133,16 +123,16 @@ func benchEval(b *testing.B, rows, lo, hi int) {
 func BenchmarkPlanPerRow(b *testing.B) {
 	arr := benchImages(b, 10000, 1, 8)
 	defer arr.Release()
-	warm := expr.ParseVar("x[:1, :1]", arr.TensorType())
+	warm := compileVar(b, "x[:1, :1]", arr.TensorType())
 	for _, impl := range []string{"cached", "cold"} {
 		b.Run("rows=10000/impl="+impl, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				p := warm
 				if impl == "cold" {
-					p = expr.ParseVar("x[:1, :1]", arr.TensorType())
+					p = compileVar(b, "x[:1, :1]", arr.TensorType())
 				}
-				out, err := p.Eval(arr, expr.WithWorkers(1))
+				out, err := p.EvalColumn(arr)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -151,4 +141,15 @@ func BenchmarkPlanPerRow(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*arr.Len()), "ns/row")
 		})
 	}
+}
+
+// compileVar compiles text over x, a column of typ, on one worker.
+func compileVar(tb testing.TB, text string, typ *varshape.Type) *expr.Program {
+	tb.Helper()
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
+	p, err := expr.Compile(text, schema, expr.WithWorkers(1))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

@@ -12,8 +12,8 @@
 // shape. [FromFixed] and [ToFixed] convert to and from fixed-shape columns
 // without copying the data buffer; [Array.Row] views one row as a one-row
 // fixed-shape column, the bridge to arrowconv (arrow-go's arrow/tensor),
-// the codecs and expr. Package expr evaluates index expressions over
-// variable-shape columns (expr.EvalVar).
+// the codecs and expr. Package expr evaluates expressions over
+// variable-shape columns (expr.Compile, one plan per distinct row shape).
 //
 // # Layout
 //

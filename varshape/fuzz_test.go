@@ -82,7 +82,12 @@ func FuzzArray(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, text := range []string{"x[1:, ::-1]", "x.T", "x[0]"} {
-			if out, err := expr.ParseVar(text, typ).Eval(arr, expr.WithAllocator(mem)); err == nil {
+			schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ, Nullable: true}}, nil)
+			p, err := expr.Compile(text, schema, expr.WithAllocator(mem))
+			if err != nil {
+				t.Fatalf("%s: %v", text, err)
+			}
+			if out, err := p.EvalColumn(arr); err == nil {
 				out.Release()
 			} else if !errors.Is(err, arrow.ErrInvalid) {
 				t.Fatalf("%s: %v", text, err)

@@ -175,9 +175,9 @@ func parseOutputs(values []string) ([]evalOutput, error) {
 }
 
 // fixedResultType returns, for --fixed, the fixed-shape type of the
-// result of the first valid row of column i of first (nil: none) under
-// vp, whose result type is vt.
-func fixedResultType(vp *expr.VarPlan, vt *varshape.Type, first arrow.RecordBatch, i int) (arrow.DataType, error) {
+// result of text over the first valid row of column i of first (nil:
+// none), a column of type in, whose result type is vt.
+func fixedResultType(text string, in, vt *varshape.Type, first arrow.RecordBatch, i int) (arrow.DataType, error) {
 	var shape []int // the first valid row's physical shape
 	row := -1
 	if first != nil {
@@ -193,11 +193,19 @@ func fixedResultType(vp *expr.VarPlan, vt *varshape.Type, first arrow.RecordBatc
 	if shape == nil {
 		return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
 	}
-	p, err := vp.Plan(shape)
+	m, err := in.RowMetadata(shape)
+	if err == nil {
+		var e expr.Expr
+		if e, err = expr.Parse(text, expr.InputOf(in.ElemType(), m)); err == nil {
+			var p *expr.Plan
+			if p, err = expr.CompilePlan(e); err == nil {
+				m = p.Metadata()
+			}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("row %d: %w", row, err)
 	}
-	m := p.Metadata()
 	if m.Size() == 0 {
 		return nil, fmt.Errorf("--fixed: the result of row %d has shape %s, no element, and a fixed-shape column cannot hold that", row, metadata.FormatShape(m.Shape()))
 	}
@@ -260,11 +268,22 @@ func asTensors(res arrow.Array, typ arrow.DataType) (arrow.Array, error) {
 	return fixedshape.NewArray(ft, st)
 }
 
-// applyExpr evaluates the expression text on every tensor of a.
+// applyExpr evaluates the expression text on every tensor of a, read as
+// x, into a tensor column.
 func applyExpr(a *fixedshape.Array, text string) (*fixedshape.Array, error) {
-	e, err := expr.Parse(text, expr.Input(a.TensorType()))
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: a.DataType(), Nullable: true}}, nil)
+	p, err := expr.Compile(text, schema)
 	if err != nil {
 		return nil, err
 	}
-	return expr.Eval(e, a)
+	out, err := p.EvalColumn(a)
+	if err != nil {
+		return nil, err
+	}
+	res, ok := out.(*fixedshape.Array)
+	if !ok {
+		out.Release()
+		return nil, fmt.Errorf("%w: %s gives one %v per tensor, not a tensor", errUsage, text, out.DataType())
+	}
+	return res, nil
 }

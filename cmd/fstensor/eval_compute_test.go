@@ -63,7 +63,7 @@ func TestEvalCompute(t *testing.T) {
 		"(x.astype(float32) / 255 - float32([0.485, 0.456, 0.406])) / float32([0.229, 0.224, 0.225])",
 	} {
 		e := expr.MustParse(text, expr.Input(src.TensorType()))
-		want, err := expr.EvalArray(e, src)
+		want, err := expr.MustCompilePlan(e).Eval(src)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -142,7 +142,7 @@ func rowResult(t *testing.T, in *varshape.Array, i int, text string) ([]byte, ar
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := expr.EvalArray(e, row)
+	res, err := expr.MustCompilePlan(e).Eval(row)
 	if err != nil {
 		t.Fatal(err)
 	}

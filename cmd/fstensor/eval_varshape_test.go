@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/arrowipc"
-	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
@@ -96,7 +95,7 @@ func readColumn(t *testing.T, path string) (arrow.DataType, [][]byte, [][]int) {
 		switch a := r.RecordBatch().Column(0).(type) {
 		case *varshape.Array:
 			rows, shapes = appendRows(t, rows, shapes, a, func(row *fixedshape.Array) (*fixedshape.Array, error) {
-				return expr.Eval(expr.Input(row.TensorType()), row)
+				return applyExpr(row, "x")
 			})
 		case *fixedshape.Array:
 			size := a.TensorType().ListSize()

@@ -36,9 +36,10 @@ type evalCol struct {
 	src   int
 	prog  *expr.Program
 	added bool // prog reads the whole batch: a new column
-	// vfixed, with --fixed, evaluates a variable-shape result into the
-	// fixed-shape type of the first valid row's result (field.Type).
-	vfixed *expr.VarPlan
+	// fixedText, with --fixed, is the text of a variable-shape chain
+	// result, compiled again into the fixed-shape type of the first valid
+	// row's result once the first batch is read (see schema).
+	fixedText string
 	// gfixed, with --fixed, converts a graph's variable-shape result to
 	// the fixed-shape type of the first valid row's result (field.Type).
 	gfixed bool
@@ -158,13 +159,13 @@ func (ep *evalPlan) replace(i int, p *expr.Program, text string) error {
 	c := &ep.cols[i]
 	c.prog = p
 	c.field.Type = p.Schema().Field(0).Type
-	if vt, ok := varshape.TypeOf(ep.in.Field(i).Type); ok && ep.fixed {
+	if _, ok := varshape.TypeOf(ep.in.Field(i).Type); ok && ep.fixed {
 		if _, ok := c.field.Type.(*varshape.Type); ok {
 			// typed by schema from the first batch
 			if p.Graph() {
 				c.gfixed = true
 			} else {
-				c.vfixed = expr.ParseVar(text, vt)
+				c.fixedText = text
 			}
 			return nil
 		}
@@ -275,15 +276,22 @@ func (ep *evalPlan) schema(first arrow.RecordBatch) (*arrow.Schema, error) {
 	fields := make([]arrow.Field, len(ep.cols))
 	for k := range ep.cols {
 		c := &ep.cols[k]
-		if vt, ok := varshape.TypeOf(c.field.Type); ok && (c.vfixed != nil || c.gfixed) {
-			var rt arrow.DataType
-			var err error
-			if c.gfixed {
-				rt, err = graphFixedType(c.prog, first)
-			} else {
-				rt, err = fixedResultType(c.vfixed, vt, first, c.src)
-			}
+		if vt, ok := varshape.TypeOf(c.field.Type); ok && c.gfixed {
+			rt, err := graphFixedType(c.prog, first)
 			if err != nil {
+				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
+			}
+			c.field.Type = rt
+			if err := ep.finish(c); err != nil {
+				return nil, err
+			}
+		} else if ok && c.fixedText != "" {
+			rt, err := fixedResultType(c.fixedText, ep.in.Field(c.src).Type.(*varshape.Type), vt, first, c.src)
+			if err != nil {
+				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
+			}
+			opts := append(slices.Clip(ep.opts), expr.WithInput(ep.in.Field(c.src).Name), expr.WithResultType(rt))
+			if c.prog, err = expr.Compile(c.fixedText, ep.in, opts...); err != nil {
 				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
 			}
 			c.field.Type = rt
@@ -345,8 +353,6 @@ func (c *evalCol) eval(rec, fused arrow.RecordBatch) (arrow.Array, error) {
 	case c.fused > 0:
 		res = fused.Column(c.fused - 1)
 		res.Retain()
-	case c.vfixed != nil:
-		res, err = c.vfixed.EvalAs(c.field.Type, rec.Column(c.src).(*varshape.Array), expr.WithAllocator(mem))
 	default:
 		// Eval rather than EvalColumn: an expression of x may read other
 		// columns of the batch too.

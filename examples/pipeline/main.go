@@ -47,7 +47,7 @@ func run(in, out string) error {
 	if err != nil {
 		return err
 	}
-	chw, err := plan.Type() // the result's type, before any data
+	chw, err := plan.ResultType() // the result's type, before any data
 	if err != nil {
 		return err
 	}
@@ -72,12 +72,12 @@ func run(in, out string) error {
 		if err != nil {
 			return err
 		}
-		mean, err := meanPlan.EvalArray(images)
+		mean, err := meanPlan.Eval(images)
 		if err != nil {
 			res.Release()
 			return err
 		}
-		rec := array.NewRecordBatch(schema, []arrow.Array{res, mean}, int64(res.Len()))
+		rec := array.NewRecordBatch(schema, []arrow.Array{res, mean}, int64(images.Len()))
 		res.Release() // rec holds its own references
 		mean.Release()
 		err = w.Write(rec)
