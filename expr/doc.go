@@ -24,7 +24,7 @@
 // WithResultType, WithAllocator, WithWorkers, WithRelabel. Fuse makes
 // several programs of one schema one program that reads each column once.
 //
-// The final API is, besides:
+// Besides Compile and Program, the API is:
 //
 //   - Parse (MustParse) and the constructors (Subscript, Transpose,
 //     Reshape, Astype, Arith, Reduce, Similarity, X, Col, Binary, Call,
