@@ -112,7 +112,8 @@
 // (package objstore) only the footer and the chunks of those fields are
 // fetched.
 //
-// Row groups are decoded [WithWorkers] at a time, in parallel, and
+// Row groups are decoded [WithWorkers] at a time, in parallel, from the
+// first call of Next on (opening a reader reads its footer only), and
 // handed out in file order; a batch is a zero-copy slice of a decoded
 // row group of at most [WithBatchRows] rows (batches never span row
 // groups). Memory is bounded by the row groups in flight: the workers'

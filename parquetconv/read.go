@@ -112,16 +112,28 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		return nil, err
 	}
 	pf := rd.pf
-	rd.start()
+	// The decoding starts with the first batch asked, so that a reader
+	// opened ahead of its use (the next file of a dataset) holds its
+	// footer only.
+	started := false
+	next := func() (arrow.RecordBatch, error) {
+		if !started {
+			started = true
+			rd.start()
+		}
+		return rd.next()
+	}
 	closeAll := func() error {
-		rd.stop()
+		if started {
+			rd.stop()
+		}
 		pf.Close()
 		if closeFn != nil {
 			closeFn()
 		}
 		return nil
 	}
-	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
+	return batchreader.New(rd.schema, batchreader.Checked(next, arrowconv.ValidateRecord), closeAll), nil
 }
 
 // openReader reads and checks the footer of the Parquet file r (its
@@ -131,20 +143,42 @@ func openReader(r parquet.ReaderAtSeeker, cfg *config) (*reader, error) {
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	footerLen, err := format.CheckFooter(r, size)
+	pf, dataEnd, err := openFooter(r, size, cfg)
 	if err != nil {
-		return nil, errorf("%w", err)
+		return nil, err
 	}
-	pf, err := file.NewParquetReader(noCloser{r}, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
-	if err != nil {
-		return nil, errorf("%w", err)
-	}
-	rd := &reader{cfg: cfg, r: r, pf: pf, dataEnd: size - 8 - footerLen}
+	rd := &reader{cfg: cfg, r: r, pf: pf, dataEnd: dataEnd}
 	if err := rd.open(); err != nil {
 		pf.Close()
 		return nil, err
 	}
 	return rd, nil
+}
+
+// openFooter reads and checks the footer of the size-byte Parquet file
+// r, once (format.ReadFooter), and hands it to arrow-go's file reader,
+// which would read it again; it returns the reader and where the
+// footer starts. A footer stating an encryption algorithm is left for
+// arrow-go to read and refuse.
+func openFooter(r parquet.ReaderAtSeeker, size int64, cfg *config) (*file.Reader, int64, error) {
+	footer, err := format.ReadFooter(r, size)
+	if err != nil {
+		return nil, 0, errorf("%w", err)
+	}
+	opts := []file.ReadOption{file.WithReadProps(parquet.NewReaderProperties(cfg.mem))}
+	md, err := metadata.NewFileMetaData(footer, nil)
+	if err != nil {
+		return nil, 0, errorf("%w", err)
+	}
+	if !md.IsSetEncryptionAlgorithm() {
+		md.SetSourceFileSize(size)
+		opts = append(opts, file.WithMetadata(md))
+	}
+	pf, err := file.NewParquetReader(noCloser{r}, opts...)
+	if err != nil {
+		return nil, 0, errorf("%w", err)
+	}
+	return pf, size - 8 - int64(len(footer)), nil
 }
 
 // noCloser hides the Close method of a reader from arrow-go's
