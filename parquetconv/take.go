@@ -69,12 +69,12 @@ func Take(r io.ReaderAt, size int64, rows []int64, opts ...Option) (out arrow.Re
 	}
 	defer recovered(&err, "take")
 	sr := section(r, size)
-	pf, dataEnd, err := openFooter(sr, size, cfg)
+	pf, footer, err := openFooter(sr, size, cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer pf.Close()
-	rd := &reader{cfg: cfg, r: sr, pf: pf, dataEnd: dataEnd, ctx: context.Background()}
+	rd := &reader{cfg: cfg, r: sr, pf: pf, dataEnd: size - 8 - int64(len(footer.Bytes)), footerSchema: footer.Schema, ctx: context.Background()}
 	if err := rd.open(); err != nil {
 		return nil, err
 	}

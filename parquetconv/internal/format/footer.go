@@ -23,13 +23,28 @@ const maxSchemaDepth = 64
 // (Take) does not read much more than it needs.
 const tailRead = 8 << 10
 
+// Footer is the footer of a Parquet file as ReadFooter read it.
+type Footer struct {
+	Bytes  []byte // the Thrift FileMetaData, without its length and magic
+	Schema []byte // the bytes of its schema list, within Bytes
+}
+
 // ReadFooter reads the footer of the size-byte file r and checks it
 // before arrow-go parses it: arrow-go sizes Go slices from the counts in
 // the footer (list lengths, the schema's num_children) without checking
-// them against the bytes that hold them. It returns the footer's bytes
-// (the Thrift FileMetaData, without its length and magic), read with one
-// ReadAt when they lie in the file's last 8 KiB, two otherwise.
-func ReadFooter(r io.ReaderAt, size int64) ([]byte, error) {
+// them against the bytes that hold them. The footer is read with one
+// ReadAt when it lies in the file's last 8 KiB, two otherwise.
+func ReadFooter(r io.ReaderAt, size int64) (Footer, error) {
+	footer, err := readFooter(r, size)
+	if err != nil {
+		return Footer{}, err
+	}
+	schema, err := checkFileMetaData(footer)
+	return Footer{Bytes: footer, Schema: schema}, err
+}
+
+// readFooter returns the bytes of the footer of the size-byte file r.
+func readFooter(r io.ReaderAt, size int64) ([]byte, error) {
 	if size < 12 {
 		return nil, errorf("file of %d bytes is too short for Parquet", size)
 	}
@@ -57,15 +72,17 @@ func ReadFooter(r io.ReaderAt, size int64) ([]byte, error) {
 			return nil, errorf("read footer: %w", err)
 		}
 	}
-	return footer, checkFileMetaData(footer)
+	return footer, nil
 }
 
 // checkFileMetaData walks a FileMetaData struct: every list and string
 // within the bytes left, nesting bounded, and the schema a tree whose
-// num_children counts match its elements.
-func checkFileMetaData(b []byte) error {
+// num_children counts match its elements. It returns the bytes of the
+// schema list.
+func checkFileMetaData(b []byte) ([]byte, error) {
 	r := &thriftReader{b: b, what: "footer"}
 	var children []int32
+	var schema []byte
 	r.structFields(func(id int16, typ byte) bool {
 		if id != 2 || typ != tList {
 			return false
@@ -73,6 +90,8 @@ func checkFileMetaData(b []byte) error {
 		if !r.enter() {
 			return true
 		}
+		start := r.p
+		defer func() { schema = b[start:min(r.p, len(b))] }()
 		n, elem := r.listHeader()
 		if n > 0 && elem != tStruct {
 			r.fail("schema list of type %d", elem)
@@ -92,9 +111,9 @@ func checkFileMetaData(b []byte) error {
 		return true
 	})
 	if r.err != nil {
-		return r.err
+		return nil, r.err
 	}
-	return checkSchemaTree(children)
+	return schema, checkSchemaTree(children)
 }
 
 // checkSchemaTree checks the num_children of a flattened schema (depth
