@@ -72,9 +72,9 @@ type reader struct {
 	frErr   error
 	dataEnd int64
 
-	footerSchema []byte // the bytes of the footer's schema list
-	schema  *arrow.Schema // the batches' schema, tensor columns as such
-	fields  []fieldPlan
+	footerSchema []byte        // the bytes of the footer's schema list
+	schema       *arrow.Schema // the batches' schema, tensor columns as such
+	fields       []fieldPlan
 
 	ctx    context.Context
 	cancel context.CancelFunc
