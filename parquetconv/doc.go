@@ -158,8 +158,15 @@
 // columns allocate from [WithAllocator].
 //
 // Readers allocate decoded data from [WithAllocator] (pages and
-// decompression buffers come from the Go heap); the caller releases
-// the reader, and each batch is valid until the next call of Next unless
+// decompression buffers come from the Go heap). With the default,
+// memory.DefaultAllocator, the values of a tensor column chunk of 1 MiB
+// or more are decoded into the buffer of a chunk released before when
+// there is one, which is not cleared first as Go clears every new
+// allocation (the decoder writes every byte: values, and zeros for null
+// tensors): a scan then writes each byte once, as C++ readers over
+// malloc do. The buffers kept are dropped by the garbage collector. The
+// caller
+// releases the reader, and each batch is valid until the next call of Next unless
 // retained. Releasing a reader early waits for the row groups being
 // decoded and releases them.
 //
