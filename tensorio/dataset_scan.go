@@ -40,10 +40,14 @@ func OpenDataset(src []string, opts ...Option) (*Reader, error) {
 // files), so that one large file is read in parallel too. The IPC or
 // Parquet file after those being decoded is opened (its footer and
 // schema read) while they are, so that with one worker too the opening
-// of a file overlaps the decoding of the one before. Memory is bounded
-// by what is in flight: the batch lent, one decoded batch per goroutine
-// (n), what each file's own reader decodes ahead (for Parquet, one row
-// group per worker of its own), and the footer of the file opened ahead.
+// of a file overlaps the decoding of the one before; a goroutine leaves
+// the last batch of its file waiting to be handed out and takes the next
+// file, so that decoding goes on over the files' boundaries as it does
+// over a file's row groups. Memory is bounded by what is in flight: the
+// batch lent, two decoded batches per goroutine (2n: one waiting to be
+// handed out, one being decoded), what each file's own reader decodes
+// ahead (for Parquet, one row group per worker of its own), and the
+// footer of the file opened ahead.
 //
 // Options are Open's, read for every file (WithFormat only as given to
 // NewDataset), and:
@@ -155,8 +159,9 @@ type scan struct {
 	workers int // of each file's Take (Dataset.Take)
 }
 
-// fileOut is what the goroutine of one file hands over: its batches, one
-// at a time, then its error and reader once batches is closed.
+// fileOut is what the goroutine of one file hands over: its batches, in
+// order (one may wait in the channel while the next is decoded), then its
+// error and reader once batches is closed.
 type fileOut struct {
 	batches chan arrow.RecordBatch
 	err     error
@@ -270,7 +275,7 @@ func (s *scan) start(first *Reader) {
 				stopped()
 				return
 			}
-			out := &fileOut{batches: make(chan arrow.RecordBatch), err: err}
+			out := &fileOut{batches: make(chan arrow.RecordBatch, 1), err: err}
 			select {
 			case s.order <- out:
 			case <-s.done:
