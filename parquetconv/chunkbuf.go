@@ -11,28 +11,37 @@ import (
 const minReused = 1 << 20
 
 // chunkBuffers is the allocator of the values of the tensor column
-// chunks a reader decodes when it was given no allocator of its own
-// (memory.DefaultAllocator): buffers of at least minReused bytes are
-// kept when released and handed out again without being cleared, as
-// C's malloc or Arrow C++'s jemalloc do. Go clears every buffer it
-// allocates, so that a chunk read into a new buffer was written twice,
-// cleared then read; the decoders write every byte of a chunk buffer
-// (values, and zeros for null tensors), so the clearing bought nothing.
-// Smaller buffers come from memory.DefaultAllocator. The buffers kept
-// are dropped by the garbage collector as sync.Pool drops what it holds.
+// chunks a reader decodes when its allocator is a *memory.GoAllocator
+// (memory.DefaultAllocator unless replaced): buffers of at least
+// minReused bytes are kept when released and handed out again without
+// being cleared, as C's malloc or Arrow C++'s jemalloc do. Go clears
+// every buffer it allocates, so that a chunk read into a new buffer was
+// written twice, cleared then read; the decoders write every byte of a
+// chunk buffer (values, and zeros for null tensors), so the clearing
+// bought nothing. Smaller buffers come from a GoAllocator. The buffers
+// kept are dropped by the garbage collector as sync.Pool drops what it
+// holds.
 var chunkBuffers memory.Allocator = &reusing{}
 
+// goAlloc allocates what chunkBuffers does not reuse: 64-byte aligned
+// Go memory, which it leaves to the garbage collector.
+var goAlloc = memory.NewGoAllocator()
+
 // chunkAllocator returns the allocator of the chunk buffers of a reader
-// of cfg: chunkBuffers for the default allocator, else cfg's.
+// of cfg: chunkBuffers for a GoAllocator, which frees nothing itself,
+// else cfg's (a checked allocator counts every buffer, a mapping
+// allocator unmaps on Free).
 func chunkAllocator(cfg *config) memory.Allocator {
-	if cfg.mem == memory.DefaultAllocator {
+	if _, ok := cfg.mem.(*memory.GoAllocator); ok {
 		return chunkBuffers
 	}
 	return cfg.mem
 }
 
 // reusing is the allocator behind chunkBuffers: one pool per size class,
-// eight classes per power of two (at most 12.5% of a buffer unused).
+// eight classes per power of two (at most 12.5% of a buffer unused). A
+// buffer is reused when its length, as Allocate returned it, is at least
+// minReused.
 type reusing struct {
 	pools [64 * 8]sync.Pool // of *[]byte, by class
 }
@@ -59,18 +68,18 @@ func classSize(c int) int {
 // cleared, when size is at least minReused.
 func (a *reusing) Allocate(size int) []byte {
 	if size < minReused {
-		return memory.DefaultAllocator.Allocate(size)
+		return goAlloc.Allocate(size)
 	}
 	c := sizeClass(size, true)
 	if p, ok := a.pools[c].Get().(*[]byte); ok {
 		return (*p)[:size]
 	}
-	return memory.DefaultAllocator.Allocate(classSize(c))[:size]
+	return goAlloc.Allocate(classSize(c))[:size]
 }
 
 // Reallocate returns a buffer of size bytes holding b's first bytes.
 func (a *reusing) Reallocate(size int, b []byte) []byte {
-	if size <= cap(b) {
+	if len(b) >= minReused && size >= minReused && size <= cap(b) {
 		return b[:size]
 	}
 	nb := a.Allocate(size)
@@ -81,7 +90,7 @@ func (a *reusing) Reallocate(size int, b []byte) []byte {
 
 // Free keeps b for reuse when it is large enough.
 func (a *reusing) Free(b []byte) {
-	if cap(b) < minReused {
+	if len(b) < minReused {
 		return
 	}
 	b = b[:cap(b)]

@@ -159,7 +159,7 @@
 //
 // Readers allocate decoded data from [WithAllocator] (pages and
 // decompression buffers come from the Go heap). With the default,
-// memory.DefaultAllocator, the values of a tensor column chunk of 1 MiB
+// memory.DefaultAllocator (any *memory.GoAllocator), the values of a tensor column chunk of 1 MiB
 // or more are decoded into the buffer of a chunk released before when
 // there is one, which is not cleared first as Go clears every new
 // allocation (the decoder writes every byte: values, and zeros for null
