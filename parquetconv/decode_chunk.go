@@ -124,7 +124,7 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	if err != nil {
 		return nil, err
 	}
-	buf := memory.NewResizableBuffer(d.cfg.mem)
+	buf := memory.NewResizableBuffer(chunkAllocator(d.cfg))
 	defer buf.Release()
 	buf.Resize(total)
 	d.dict = nil

@@ -112,7 +112,8 @@
 // (package objstore) only the footer and the chunks of those fields are
 // fetched.
 //
-// Row groups are decoded [WithWorkers] at a time, in parallel, and
+// Row groups are decoded [WithWorkers] at a time, in parallel, from the
+// first call of Next on (opening a reader reads its footer only), and
 // handed out in file order; a batch is a zero-copy slice of a decoded
 // row group of at most [WithBatchRows] rows (batches never span row
 // groups). Memory is bounded by the row groups in flight: the workers'
@@ -157,8 +158,15 @@
 // columns allocate from [WithAllocator].
 //
 // Readers allocate decoded data from [WithAllocator] (pages and
-// decompression buffers come from the Go heap); the caller releases
-// the reader, and each batch is valid until the next call of Next unless
+// decompression buffers come from the Go heap). With the default,
+// memory.DefaultAllocator (any *memory.GoAllocator), the values of a tensor column chunk of 1 MiB
+// or more are decoded into the buffer of a chunk released before when
+// there is one, which is not cleared first as Go clears every new
+// allocation (the decoder writes every byte: values, and zeros for null
+// tensors): a scan then writes each byte once, as C++ readers over
+// malloc do. The buffers kept are dropped by the garbage collector. The
+// caller
+// releases the reader, and each batch is valid until the next call of Next unless
 // retained. Releasing a reader early waits for the row groups being
 // decoded and releases them.
 //

@@ -137,8 +137,9 @@ func atLeast1[T int | int64](name string, n T, field func(*config) *T) Option {
 }
 
 // WithAllocator sets the allocator of decoded data and of the writers'
-// buffers (the default is memory.DefaultAllocator). A nil mem is an
-// invalid option.
+// buffers (the default is memory.DefaultAllocator, with which readers
+// reuse the large buffers of tensor column chunks: see the package
+// doc, Memory). A nil mem is an invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) {
 		if mem == nil {

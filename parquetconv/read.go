@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -66,10 +67,14 @@ type reader struct {
 	cfg     *config
 	r       io.ReaderAt
 	pf      *file.Reader
-	fr      *pqarrow.FileReader
-	schema  *arrow.Schema // the batches' schema, tensor columns as such
-	fields  []fieldPlan
+	fr      *pqarrow.FileReader // see fileReader
+	frOnce  sync.Once
+	frErr   error
 	dataEnd int64
+
+	footerSchema []byte        // the bytes of the footer's schema list
+	schema       *arrow.Schema // the batches' schema, tensor columns as such
+	fields       []fieldPlan
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -112,16 +117,28 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		return nil, err
 	}
 	pf := rd.pf
-	rd.start()
+	// The decoding starts with the first batch asked, so that a reader
+	// opened ahead of its use (the next file of a dataset) holds its
+	// footer only.
+	started := false
+	next := func() (arrow.RecordBatch, error) {
+		if !started {
+			started = true
+			rd.start()
+		}
+		return rd.next()
+	}
 	closeAll := func() error {
-		rd.stop()
+		if started {
+			rd.stop()
+		}
 		pf.Close()
 		if closeFn != nil {
 			closeFn()
 		}
 		return nil
 	}
-	return batchreader.New(rd.schema, batchreader.Checked(rd.next, arrowconv.ValidateRecord), closeAll), nil
+	return batchreader.New(rd.schema, batchreader.Checked(next, arrowconv.ValidateRecord), closeAll), nil
 }
 
 // openReader reads and checks the footer of the Parquet file r (its
@@ -131,15 +148,11 @@ func openReader(r parquet.ReaderAtSeeker, cfg *config) (*reader, error) {
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	footerLen, err := format.CheckFooter(r, size)
+	pf, footer, err := openFooter(r, size, cfg)
 	if err != nil {
-		return nil, errorf("%w", err)
+		return nil, err
 	}
-	pf, err := file.NewParquetReader(noCloser{r}, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
-	if err != nil {
-		return nil, errorf("%w", err)
-	}
-	rd := &reader{cfg: cfg, r: r, pf: pf, dataEnd: size - 8 - footerLen}
+	rd := &reader{cfg: cfg, r: r, pf: pf, dataEnd: size - 8 - int64(len(footer.Bytes)), footerSchema: footer.Schema}
 	if err := rd.open(); err != nil {
 		pf.Close()
 		return nil, err
@@ -147,41 +160,53 @@ func openReader(r parquet.ReaderAtSeeker, cfg *config) (*reader, error) {
 	return rd, nil
 }
 
+// openFooter reads and checks the footer of the size-byte Parquet file
+// r, once (format.ReadFooter), and hands it to arrow-go's file reader,
+// which would read it again; it returns the reader and the footer. A
+// footer stating an encryption algorithm is left for arrow-go to read
+// and refuse.
+func openFooter(r parquet.ReaderAtSeeker, size int64, cfg *config) (*file.Reader, format.Footer, error) {
+	footer, err := format.ReadFooter(r, size)
+	if err != nil {
+		return nil, footer, errorf("%w", err)
+	}
+	opts := []file.ReadOption{file.WithReadProps(parquet.NewReaderProperties(cfg.mem))}
+	md, err := metadata.NewFileMetaData(footer.Bytes, nil)
+	if err != nil {
+		return nil, footer, errorf("%w", err)
+	}
+	if !md.IsSetEncryptionAlgorithm() {
+		md.SetSourceFileSize(size)
+		opts = append(opts, file.WithMetadata(md))
+	}
+	pf, err := file.NewParquetReader(noCloser{r}, opts...)
+	if err != nil {
+		return nil, footer, errorf("%w", err)
+	}
+	return pf, footer, nil
+}
+
 // noCloser hides the Close method of a reader from arrow-go's
 // file.Reader, whose Close would close it: only closeFn closes the file.
 type noCloser struct{ parquet.ReaderAtSeeker }
 
 // open checks the stored Arrow schema and the row groups, builds the
-// pqarrow reader and plans the columns.
+// pqarrow reader and plans the columns. The schema and plan of a file
+// whose footer has the schema and key-value metadata of the file opened
+// before are that file's (see schemaPlan).
 func (rd *reader) open() error {
-	md := rd.pf.MetaData()
-	if err := checkStoredSchema(md); err != nil {
-		return err
-	}
-	fr, err := pqarrow.NewFileReader(rd.pf, pqarrow.ArrowReadProperties{BatchSize: int64(rd.cfg.batchRows)}, rd.cfg.mem)
-	if err != nil {
-		return errorf("%w", err)
-	}
-	rd.fr = fr
-	asc, err := fr.Schema()
-	if err != nil {
-		return errorf("%w", err)
-	}
-	full, err := arrowconv.TensorSchema(dropUnsetFieldIDs(asc))
+	plan, err := rd.planSchema()
 	if err != nil {
 		return err
 	}
-	if len(fr.Manifest.Fields) != full.NumFields() {
-		return errorf("schema of %d fields, manifest of %d", full.NumFields(), len(fr.Manifest.Fields))
-	}
+	full := plan.full
 	var fields []arrow.Field
 	for i, f := range full.Fields() {
 		if rd.cfg.columns != nil && !slices.Contains(rd.cfg.columns, f.Name) {
 			continue
 		}
-		sf := &fr.Manifest.Fields[i]
 		fields = append(fields, f)
-		rd.fields = append(rd.fields, fieldPlan{index: i, tensor: planTensor(md, f, i, sf), leaves: leavesOf(sf, nil)})
+		rd.fields = append(rd.fields, fieldPlan{index: i, tensor: plan.tensors[i], leaves: plan.leaves[i]})
 	}
 	rd.schema = full
 	if len(fields) < full.NumFields() {
@@ -492,14 +517,18 @@ func (rd *reader) readField(d *chunkDecoder, g, i int, rows int64) (arrow.Array,
 	for _, l := range rd.fields[i].leaves {
 		inc[l] = true
 	}
-	cr, err := rd.fr.GetFieldReader(rd.ctx, rd.fields[i].index, inc, []int{g})
+	fr, err := rd.fileReader()
+	if err != nil {
+		return nil, err
+	}
+	cr, err := fr.GetFieldReader(rd.ctx, rd.fields[i].index, inc, []int{g})
 	if cr != nil {
 		defer cr.Release() // also on error: arrow-go returns the reader then
 	}
 	if err != nil {
 		return nil, errorf("%w", err)
 	}
-	ch, err := rd.fr.ReadColumn([]int{g}, cr)
+	ch, err := fr.ReadColumn([]int{g}, cr)
 	if err != nil {
 		return nil, errorf("%w", err)
 	}

@@ -3,11 +3,13 @@ package parquetconv_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,12 +22,14 @@ import (
 // countingReader counts the bytes read through it.
 type countingReader struct {
 	*bytes.Reader
-	read atomic.Int64
+	read  atomic.Int64 // bytes
+	calls atomic.Int64 // of ReadAt
 }
 
 func (r *countingReader) ReadAt(p []byte, off int64) (int, error) {
 	n, err := r.Reader.ReadAt(p, off)
 	r.read.Add(int64(n))
+	r.calls.Add(1)
 	return n, err
 }
 
@@ -91,8 +95,8 @@ func readBound(t *testing.T, data []byte, schema *arrow.Schema, names []string) 
 	}
 	defer pf.Close()
 	md := pf.MetaData()
-	// The footer and its length are read twice: checked, then parsed.
-	n := 2 * (int64(binary.LittleEndian.Uint32(data[len(data)-8:])) + 8)
+	// The footer and its length are read once, with the file's last 8 KiB.
+	n := max(int64(binary.LittleEndian.Uint32(data[len(data)-8:]))+8, min(int64(len(data)), 8<<10))
 	for g := range md.NumRowGroups() {
 		for j := range md.Schema.NumColumns() {
 			top, _, _ := strings.Cut(md.Schema.Column(j).Path(), ".")
@@ -122,3 +126,36 @@ func names(s *arrow.Schema) []string {
 }
 
 var _ io.ReaderAt = (*countingReader)(nil)
+
+// TestOpenReadsFooter opens a reader of a file of 50 rows in row groups
+// of 20 with 1 and 2 workers: opening reads the file once (its last
+// bytes, footer included) and decodes nothing until the first Next, even
+// after a wait; reading it all then gives the file's batch back.
+func TestOpenReadsFooter(t *testing.T) {
+	mem := checkedMem(t)
+	rec := takeRecord(t, mem)
+	defer rec.Release()
+	data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(20))
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			cr := &countingReader{Reader: bytes.NewReader(data)}
+			r, err := parquetconv.NewReader(cr, parquetconv.WithAllocator(mem), parquetconv.WithWorkers(workers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Release()
+			time.Sleep(20 * time.Millisecond) // time for decoding goroutines to read, were there any
+			if got := cr.calls.Load(); got != 1 {
+				t.Errorf("opening read the file %d times, want once", got)
+			}
+			checkReadAll(t, rec, r)
+		})
+	}
+	t.Run("closed unread", func(t *testing.T) {
+		r, err := parquetconv.NewReader(bytes.NewReader(data), parquetconv.WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Release()
+	})
+}

@@ -13,8 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/fstensor/fstensor/fixedshape"
@@ -71,16 +69,12 @@ func Take(r io.ReaderAt, size int64, rows []int64, opts ...Option) (out arrow.Re
 	}
 	defer recovered(&err, "take")
 	sr := section(r, size)
-	footerLen, err := format.CheckFooter(sr, size)
+	pf, footer, err := openFooter(sr, size, cfg)
 	if err != nil {
-		return nil, errorf("%w", err)
-	}
-	pf, err := file.NewParquetReader(noCloser{sr}, file.WithReadProps(parquet.NewReaderProperties(cfg.mem)))
-	if err != nil {
-		return nil, errorf("%w", err)
+		return nil, err
 	}
 	defer pf.Close()
-	rd := &reader{cfg: cfg, r: sr, pf: pf, dataEnd: size - 8 - footerLen, ctx: context.Background()}
+	rd := &reader{cfg: cfg, r: sr, pf: pf, dataEnd: size - 8 - int64(len(footer.Bytes)), footerSchema: footer.Schema, ctx: context.Background()}
 	if err := rd.open(); err != nil {
 		return nil, err
 	}
@@ -552,12 +546,9 @@ func (m *memReaderAt) ReadAt(p []byte, off int64) (int, error) {
 func RowCount(r io.ReaderAt, size int64) (n int64, err error) {
 	defer recovered(&err, "row count")
 	sr := io.NewSectionReader(r, 0, size)
-	if _, err := format.CheckFooter(sr, size); err != nil {
-		return 0, errorf("%w", err)
-	}
-	pf, err := file.NewParquetReader(noCloser{sr})
+	pf, _, err := openFooter(sr, size, &config{mem: memory.DefaultAllocator})
 	if err != nil {
-		return 0, errorf("%w", err)
+		return 0, err
 	}
 	defer pf.Close()
 	return pf.NumRows(), nil

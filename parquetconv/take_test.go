@@ -245,15 +245,20 @@ func TestTakeCorrupt(t *testing.T) {
 	}
 }
 
-// TestRowCount reads the row count of a file's footer, and fails on a
-// file cut short.
+// TestRowCount reads the row count of a file's footer with one read of
+// the file's end (the footer is not read again to be parsed), and fails
+// on a file cut short.
 func TestRowCount(t *testing.T) {
 	mem := checkedMem(t)
 	rec := takeRecord(t, mem)
 	defer rec.Release()
 	data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(20))
-	if n, err := parquetconv.RowCount(bytes.NewReader(data), int64(len(data))); n != 50 || err != nil {
+	cr := &countingReader{Reader: bytes.NewReader(data)}
+	if n, err := parquetconv.RowCount(cr, int64(len(data))); n != 50 || err != nil {
 		t.Errorf("RowCount = %d, %v; want 50", n, err)
+	}
+	if got := cr.calls.Load(); got != 1 {
+		t.Errorf("RowCount read the file %d times, want once", got)
 	}
 	if _, err := parquetconv.RowCount(bytes.NewReader(data[:len(data)-1]), int64(len(data)-1)); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("RowCount of a cut file = %v, want an error wrapping arrow.ErrInvalid", err)

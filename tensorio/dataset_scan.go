@@ -37,10 +37,17 @@ func OpenDataset(src []string, opts ...Option) (*Reader, error) {
 // Files are opened and decoded by WithWorkers(n) goroutines, each reading
 // one file ahead of the one handed out, in order; a Parquet file is
 // decoded with n/f workers of its own, f being min(n, the number of
-// files), so that one large file is read in parallel too. Memory is
-// bounded by what is in flight: the batch lent, one decoded batch per
-// goroutine (n), and what each file's own reader decodes ahead (for
-// Parquet, one row group per worker of its own).
+// files), so that one large file is read in parallel too. The IPC or
+// Parquet file after those being decoded is opened (its footer and
+// schema read) while they are, so that with one worker too the opening
+// of a file overlaps the decoding of the one before; a goroutine leaves
+// the last batch of its file waiting to be handed out and takes the next
+// file, so that decoding goes on over the files' boundaries as it does
+// over a file's row groups. Memory is bounded by what is in flight: the
+// batch lent, two decoded batches per goroutine (2n: one waiting to be
+// handed out, one being decoded), what each file's own reader decodes
+// ahead (for Parquet, one row group per worker of its own), and the
+// footer of the file opened ahead.
 //
 // Options are Open's, read for every file (WithFormat only as given to
 // NewDataset), and:
@@ -152,8 +159,9 @@ type scan struct {
 	workers int // of each file's Take (Dataset.Take)
 }
 
-// fileOut is what the goroutine of one file hands over: its batches, one
-// at a time, then its error and reader once batches is closed.
+// fileOut is what the goroutine of one file hands over: its batches, in
+// order (one may wait in the channel while the next is decoded), then its
+// error and reader once batches is closed.
 type fileOut struct {
 	batches chan arrow.RecordBatch
 	err     error
@@ -236,7 +244,10 @@ func (s *scan) plan(fs *arrow.Schema) error {
 
 // start launches the goroutine that hands the files to at most
 // c.workers goroutines at once, in order; first is the open reader of
-// the first file.
+// the first file. The goroutine opens the next IPC or Parquet file
+// (their footers, no batch: see opensAhead) while it waits for a
+// goroutine to free up, so that the opening overlaps the decoding of
+// the files before it.
 func (s *scan) start(first *Reader) {
 	w := s.c.workers
 	s.order = make(chan *fileOut, w+1)
@@ -246,9 +257,12 @@ func (s *scan) start(first *Reader) {
 	go func() {
 		defer close(s.order)
 		for k, j := range s.files {
-			r := first
+			r, err := first, error(nil)
 			if k > 0 {
 				r = nil
+				if s.opensAhead(j) {
+					r, err = Open(s.d.files[j], opts...)
+				}
 			}
 			stopped := func() {
 				if r != nil {
@@ -261,7 +275,7 @@ func (s *scan) start(first *Reader) {
 				stopped()
 				return
 			}
-			out := &fileOut{batches: make(chan arrow.RecordBatch)}
+			out := &fileOut{batches: make(chan arrow.RecordBatch, 1), err: err}
 			select {
 			case s.order <- out:
 			case <-s.done:
@@ -274,11 +288,24 @@ func (s *scan) start(first *Reader) {
 	}()
 }
 
-// produce reads file j (from r, or else opening it) and hands its
-// batches over, in order.
+// opensAhead reports whether file j is opened before a goroutine is free
+// to read it: IPC files and Parquet files, whose opening reads their
+// footer and schema only (a Parquet reader decodes from its first Next
+// on). Files of other formats are read whole when opened, and are opened
+// by the goroutine that reads them.
+func (s *scan) opensAhead(j int) bool {
+	f := s.d.format[j]
+	return f == IPCFile || f == Parquet
+}
+
+// produce reads file j (from r, or else opening it, unless out holds the
+// error of opening it) and hands its batches over, in order.
 func (s *scan) produce(j int, out *fileOut, r *Reader, opts []Option) {
 	defer func() { <-s.sem }()
 	defer close(out.batches)
+	if out.err != nil {
+		return
+	}
 	if r == nil {
 		var err error
 		if r, err = Open(s.d.files[j], opts...); err != nil {

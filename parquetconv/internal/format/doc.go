@@ -1,6 +1,6 @@
 // Package format reads and writes the parts of the Parquet format that
 // package parquetconv decodes itself rather than through arrow-go: the
-// Thrift compact protocol of the footer and page headers ([CheckFooter],
+// Thrift compact protocol of the footer and page headers ([ReadFooter],
 // [ParsePageHeader]) and the RLE/bit-packed hybrid encoding of levels and
 // dictionary indices ([LevelEncoder], [HybridReader], [DecodeHybrid],
 // [AllEqual], [RepWalker]).

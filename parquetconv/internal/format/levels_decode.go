@@ -1,5 +1,10 @@
 package format
 
+import (
+	"encoding/binary"
+	"math"
+)
+
 // The RLE/bit-packed hybrid encoding of levels and dictionary indices:
 // a sequence of runs, each a ULEB128 header whose low bit tells a
 // bit-packed run (header>>1 groups of 8 values, bitWidth bytes per
@@ -187,6 +192,16 @@ func (w *RepWalker) Walk(b []byte, count int) error {
 		}
 		i := 0
 		for ; i+8 <= run.N; i += 8 {
+			// 64 levels of 1 inside a tensor at once, then 8: the levels
+			// of a row of a tensor column are a 0 and then 1s.
+			if w.Pos > 0 && i+64 <= run.N && w.Pos+64 <= w.N && binary.LittleEndian.Uint64(run.Packed[i>>3:]) == math.MaxUint64 {
+				w.Pos += 64
+				if w.Pos == w.N {
+					w.Rows, w.Pos = w.Rows+1, 0
+				}
+				i += 56
+				continue
+			}
 			if c := run.Packed[i>>3]; c == 0xff && w.Pos > 0 && w.Pos+8 <= w.N {
 				w.Pos += 8
 				if w.Pos == w.N {
