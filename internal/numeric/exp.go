@@ -11,7 +11,9 @@ import "math"
 // is math.Exp's wherever e^x is not within about 2^-50 of the midpoint of
 // two float32 values, and one ULP from it there. NaN gives the same NaN,
 // +Inf and arguments above about 88.72 give +Inf, -Inf and arguments
-// below about -103.97 give 0, subnormal results are rounded once.
+// below about -103.97 give 0, subnormal results are rounded once. Where
+// the CPU has AVX-512F, a kernel of eight float64 lanes does the same
+// operations, with the same bits.
 func ExpF32(d, a []float32) {
 	a = a[:len(d)]
 	n := expF32(d, a)
@@ -19,3 +21,7 @@ func ExpF32(d, a []float32) {
 		d[j] = float32(math.Exp(float64(a[j])))
 	}
 }
+
+// useAVX512 selects the AVX-512 exp kernel where the CPU has it; tests
+// turn it off to cover the AVX2 one.
+var useAVX512 = hasAVX512

@@ -1,6 +1,7 @@
 package numeric_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -46,31 +47,49 @@ func TestExpF32(t *testing.T) {
 		}
 	}
 	paths(t, func(t *testing.T) {
-		for _, tc := range []struct {
-			name    string
-			inPlace bool
-		}{{"into another slice", false}, {"in place", true}} {
-			t.Run(tc.name, func(t *testing.T) {
-				for _, m := range []int{0, 1, 7, 8, 9, 23, 24, n} {
-					src := append([]float32(nil), a[:m]...)
-					d := make([]float32, m)
-					if tc.inPlace {
-						d = src
-					}
-					numeric.ExpF32(d, src)
-					bad := 0
-					for i, g := range d {
-						if !expWant(a[i], g) {
-							if bad++; bad <= 5 {
-								t.Errorf("len %d: exp(%g) (bits %#08x) = %g (bits %#08x), want %g",
-									m, a[i], math.Float32bits(a[i]), g, math.Float32bits(g), float32(math.Exp(float64(a[i]))))
-							}
-						}
-					}
-				}
+		for _, k := range []struct {
+			name string
+			on   bool
+		}{{"avx512", true}, {"no avx512", false}} {
+			if k.on && !numeric.HasAVX512() {
+				continue
+			}
+			t.Run(k.name, func(t *testing.T) {
+				defer numeric.SetAVX512(k.on)()
+				expCases(t, a)
 			})
 		}
 	})
+}
+
+// expCases runs ExpF32 over prefixes of a, into another slice and in
+// place.
+func expCases(t *testing.T, a []float32) {
+	n := len(a)
+	for _, tc := range []struct {
+		name    string
+		inPlace bool
+	}{{"into another slice", false}, {"in place", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, m := range []int{0, 1, 7, 8, 9, 15, 16, 23, 24, 31, 32, 33, n} {
+				src := append([]float32(nil), a[:m]...)
+				d := make([]float32, m)
+				if tc.inPlace {
+					d = src
+				}
+				numeric.ExpF32(d, src)
+				bad := 0
+				for i, g := range d {
+					if !expWant(a[i], g) {
+						if bad++; bad <= 5 {
+							t.Errorf("len %d: exp(%g) (bits %#08x) = %g (bits %#08x), want %g",
+								m, a[i], math.Float32bits(a[i]), g, math.Float32bits(g), float32(math.Exp(float64(a[i]))))
+						}
+					}
+				}
+			}
+		})
+	}
 }
 
 // BenchmarkExpF32 runs ExpF32 over 4096 elements in cache, beside the
@@ -81,13 +100,16 @@ func BenchmarkExpF32(b *testing.B) {
 		a[i] = float32(i%200) / 10
 	}
 	d := make([]float32, len(a))
-	b.Run("impl=kernel", func(b *testing.B) {
-		b.SetBytes(int64(4 * len(a)))
-		b.ReportAllocs()
-		for b.Loop() {
-			numeric.ExpF32(d, a)
-		}
-	})
+	for _, on := range []bool{true, false} {
+		b.Run(fmt.Sprintf("impl=kernel/avx512=%v", on && numeric.HasAVX512()), func(b *testing.B) {
+			defer numeric.SetAVX512(on)()
+			b.SetBytes(int64(4 * len(a)))
+			b.ReportAllocs()
+			for b.Loop() {
+				numeric.ExpF32(d, a)
+			}
+		})
+	}
 	b.Run("impl=math", func(b *testing.B) {
 		b.SetBytes(int64(4 * len(a)))
 		b.ReportAllocs()
