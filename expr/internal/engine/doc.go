@@ -43,7 +43,9 @@
 // kernels (a division by a broadcast value through its reciprocal, with
 // division's bits); a root computed by them writes its output column with
 // non-temporal stores and prefetches the next block's inputs meanwhile,
-// so that reading them overlaps the writing. A root that is a chain of + - * / by such
+// so that reading them overlaps the writing (a division by a row's value,
+// as in a normalization, prefetches a line each line it stores, which
+// keeps the prefetches from stalling the stores). A root that is a chain of + - * / by such
 // constants over a float32 node, or over a uint8 input cast to float32
 // ((x.astype(float32) - mean) / std, x * 2 + 1), runs as one
 // numeric.ChainU8F32 or ChainF32 pass. A node whose one consumer
