@@ -20,6 +20,27 @@ func DivScalarF32(d, a []float32, c float32) { divScalar(d, a, c, false) }
 // aligned). d must not overlap a.
 func DivScalarStreamF32(d, a []float32, c float32) { divScalar(d, a, c, true) }
 
+// DivScalarStreamPrefetchF32 is DivScalarStreamF32 that also prefetches
+// pf's whole 64-byte lines (as Prefetch does), one each 64 bytes written
+// where the kernel allows, the rest after: the next block's input read
+// while this one is written, without the bursts of prefetches that stall
+// the stores. d must not overlap a; pf is only read by the caches.
+func DivScalarStreamPrefetchF32(d, a []float32, c float32, pf []byte) {
+	a = a[:len(d)]
+	n := 0
+	if len(d) > 0 && &d[0] != &a[0] {
+		n = divScalarPF(d, a, c, pf)
+	}
+	if n == 0 {
+		divScalar(d, a, c, true)
+		Prefetch(pf)
+		return
+	}
+	for j := n; j < len(d); j++ {
+		d[j] = a[j] / c
+	}
+}
+
 func divScalar(d, a []float32, c float32, stream bool) {
 	a = a[:len(d)]
 	n := 0

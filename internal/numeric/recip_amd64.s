@@ -71,3 +71,54 @@ done:
 	SETNE      tiny+40(FP)
 	VZEROUPPER
 	RET
+
+// func recipF32x8PF(d, a unsafe.Pointer, n int, r float64, pf unsafe.Pointer, lines int) (tiny bool)
+// Is recipF32x8 with non-temporal stores (d 32-byte aligned) that also
+// prefetches the lines 64-byte lines from pf: one each 64 bytes stored,
+// so that the reads of the next data spread over the writes, and those
+// left after the stores.
+TEXT ·recipF32x8PF(SB), NOSPLIT, $0-49
+	MOVQ         d+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSD r+24(FP), Y2
+	MOVQ         pf+32(FP), R8
+	MOVQ         lines+40(FP), BX
+	VPBROADCASTD recipExpMask<>(SB), Y5
+	VPBROADCASTD recipTiny<>(SB), Y7
+	VPBROADCASTD recipAbsMask<>(SB), Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	SHRQ         $3, CX
+
+pfloop:
+	RECIP
+	VMOVNTPS Y0, (DI)
+	TESTQ    $63, DI
+	JNZ      pfnext
+	TESTQ    BX, BX
+	JZ       pfnext
+	PREFETCHT0 (R8)
+	ADDQ     $64, R8
+	DECQ     BX
+
+pfnext:
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  pfloop
+	SFENCE
+
+pfrest:
+	TESTQ BX, BX
+	JZ    pfdone
+	PREFETCHT0 (R8)
+	ADDQ  $64, R8
+	DECQ  BX
+	JMP   pfrest
+
+pfdone:
+	VPTEST     Y12, Y12
+	SETNE      tiny+48(FP)
+	VZEROUPPER
+	RET

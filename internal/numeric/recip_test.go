@@ -11,11 +11,13 @@ import (
 // TestDivScalar checks that DivScalarF32 gives the bits of float32
 // division on random bit patterns (subnormals, infinities and NaN
 // included), on quotients of integers and on quotients near the smallest
-// normal value, on both paths and in place.
+// normal value, on both paths and in place, and DivScalarStreamPrefetchF32
+// the same with any prefetched bytes and destination alignment.
 func TestDivScalar(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 		float32(math.NaN()), math.SmallestNonzeroFloat32, math.MaxFloat32, 1, -1, 3, 0.1, 7e-39}
+	pf := make([]byte, 1000) // prefetched lines: shorter or longer than d's
 	paths(t, func(t *testing.T) {
 		for trial := range 3000 {
 			c := math.Float32frombits(r.Uint32())
@@ -39,13 +41,18 @@ func TestDivScalar(t *testing.T) {
 					a[i] = math.Float32frombits(r.Uint32())
 				}
 			}
-			for _, mode := range []string{"to", "stream", "in place"} {
+			for _, mode := range []string{"to", "stream", "stream prefetch", "stream prefetch misaligned", "in place"} {
 				d := aligned32(n)
 				switch mode {
 				case "to":
 					numeric.DivScalarF32(d, a, c)
 				case "stream":
 					numeric.DivScalarStreamF32(d, a, c)
+				case "stream prefetch":
+					numeric.DivScalarStreamPrefetchF32(d, a, c, pf[:r.IntN(len(pf))])
+				case "stream prefetch misaligned":
+					d = aligned32(n + 1)[1:]
+					numeric.DivScalarStreamPrefetchF32(d, a, c, pf[r.IntN(64):])
 				default:
 					copy(d, a)
 					numeric.DivScalarF32(d, d, c)

@@ -43,7 +43,9 @@
 // kernels (a division by a broadcast value through its reciprocal, with
 // division's bits); a root computed by them writes its output column with
 // non-temporal stores and prefetches the next block's inputs meanwhile,
-// so that reading them overlaps the writing. A root that is a chain of + - * / by such
+// so that reading them overlaps the writing (a division by a row's value,
+// as in a normalization, prefetches a line each line it stores, which
+// keeps the prefetches from stalling the stores). A root that is a chain of + - * / by such
 // constants over a float32 node, or over a uint8 input cast to float32
 // ((x.astype(float32) - mean) / std, x * 2 + 1), runs as one
 // numeric.ChainU8F32 or ChainF32 pass. A node whose one consumer
@@ -57,7 +59,10 @@
 //
 // Floats are computed in their type, float16 in float32 rounded to
 // float16 after each operation; exp, log, tanh and the other functions
-// through Go's math in float64, rounded. Integer arithmetic wraps
+// through Go's math in float64, rounded, but float32 exp through
+// numeric.ExpF32 (AVX2 and FMA: a float64 polynomial within 2^-50 of
+// e^x, rounded: math.Exp's bits except within that distance of the
+// midpoint of two float32 values, one ULP from them there). Integer arithmetic wraps
 // around. Reductions follow package expr: sums of floats accumulate in
 // float64, pairwise (numeric.SumF32); min and max propagate NaN, argmax
 // and argmin return the first NaN; Var and Std are two passes in

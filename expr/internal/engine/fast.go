@@ -41,6 +41,12 @@ func walkF32(ws *workspace, op, rop numeric.Op, d, a, b []float32) {
 	runs := w.left - 1
 	for k := 0; w.next(); k++ {
 		n := w.inner
+		if ws.stream && op == numeric.Div && w.step[1] == 1 && w.step[2] == 0 {
+			// Each row divided by its value (a normalization): the
+			// kernel spreads the next block's prefetches over its stores.
+			numeric.DivScalarStreamPrefetchF32(d[w.off[0]:w.off[0]+n], a[w.off[1]:], b[w.off[2]], ws.shareNext(k, runs))
+			continue
+		}
 		runF32(op, rop, d[w.off[0]:w.off[0]+n], a, b, w.off[1], w.off[2], w.step[1], w.step[2], ws.stream)
 		if ws.stream {
 			// The next block's inputs load while this one is written.

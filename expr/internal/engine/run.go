@@ -217,3 +217,19 @@ func (ws *workspace) prefetchNext(k, runs int) {
 		numeric.Prefetch(b[from:to])
 	}
 }
+
+// shareNext is prefetchNext for a kernel that prefetches as it stores:
+// it returns the first input's share of run k, for the kernel, and
+// prefetches the others' shares.
+func (ws *workspace) shareNext(k, runs int) []byte {
+	var first []byte
+	for i, b := range ws.pf {
+		from, to := len(b)*k/runs, len(b)*(k+1)/runs
+		if i == 0 {
+			first = b[from:to]
+		} else {
+			numeric.Prefetch(b[from:to])
+		}
+	}
+	return first
+}

@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/fstensor/fstensor/internal/numeric"
+)
 
 type integer interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
@@ -36,11 +40,24 @@ func unaryF[T float](fn Fn, d, a []T) {
 				d[j] = v // NaN
 			}
 		}
+	case Exp:
+		if df, ok := any(d).([]float32); ok {
+			numeric.ExpF32(df, any(a).([]float32)) // math.Exp's bits but within 2^-50 of a midpoint
+			return
+		}
+		expF(d, a)
 	default:
 		f := floatFn(fn)
 		for j, v := range a {
 			d[j] = T(f(float64(v)))
 		}
+	}
+}
+
+// expF sets d[j] = exp(a[j]) through float64.
+func expF[T float](d, a []T) {
+	for j, v := range a {
+		d[j] = T(math.Exp(float64(v)))
 	}
 }
 
