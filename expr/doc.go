@@ -288,11 +288,8 @@
 // # Memory
 //
 // Expressions and plans hold no Arrow memory. Eval allocates the result's
-// values and validity from the allocator given by WithAllocator; by
-// default buffers of 4 MiB or more are anonymous mappings on transparent
-// huge pages (as hugepage.Allocator's), which Release gives back to the
-// system, and smaller ones come from memory.DefaultAllocator. The caller
-// releases the result (a large one never released stays mapped). A relabelled
+// values and validity from the allocator given by WithAllocator (default
+// memory.DefaultAllocator); the caller releases the result. A relabelled
 // result shares the input's buffers and holds its own references to them.
 // Copies split rows across up to GOMAXPROCS goroutines (WithWorkers) and
 // allocate nothing per tensor; computing plans allocate per-worker

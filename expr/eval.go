@@ -44,11 +44,8 @@ func (o *options) invalid(name string, value any, why string) {
 	}
 }
 
-// WithAllocator makes Eval allocate the result's buffers from mem. By
-// default buffers of 4 MiB or more are mapped on huge pages, as
-// hugepage.Allocator maps them, and smaller ones come from
-// memory.DefaultAllocator: release every result (arrow-go's Release),
-// or its mapping is never given back. A nil mem is an invalid option.
+// WithAllocator makes Eval allocate the result's buffers from mem instead
+// of memory.DefaultAllocator. A nil mem is an invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(o *options) {
 		if mem == nil {
@@ -83,9 +80,9 @@ func WithWorkers(n int) Option {
 // value, an *Error wrapping fstensor.ErrOption. A nil Option is skipped.
 func config(opts []Option) (options, error) {
 	if len(opts) == 0 { // the options escape only when there are some
-		return options{mem: defaultMem, workers: runtime.GOMAXPROCS(0)}, nil
+		return options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}, nil
 	}
-	o := options{mem: defaultMem, workers: runtime.GOMAXPROCS(0)}
+	o := options{mem: memory.DefaultAllocator, workers: runtime.GOMAXPROCS(0)}
 	for _, f := range opts {
 		if f != nil {
 			f(&o)
