@@ -34,7 +34,7 @@
 // lanes: an error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
 // float64 vectors use Go loops with four partial sums. DotRows and
 // SquaredL2Rows score many rows against one vector in one kernel call,
-// each row with the bits of Dot or SquaredL2, prefetching 1 KiB ahead so
+// each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead so
 // that a scan keeps its loads in flight across the 4 KiB pages the
 // hardware prefetcher stops at. (Many queries at once are a matrix
 // product: internal/linalg's.)

@@ -2,10 +2,13 @@
 
 #include "textflag.h"
 
-// SIMPF is how far ahead (in bytes) the row kernels below prefetch a
-// row: past the 4 KiB pages the hardware prefetcher stops at, so that
-// a scan of many rows keeps its loads in flight across page boundaries.
-#define SIMPF 1024
+// SIMPF is how far ahead (in bytes) the row kernels below prefetch: 2 KiB,
+// half a page ahead, so that a scan of many rows keeps its loads in
+// flight across the 4 KiB pages the hardware prefetcher stops at. On
+// 64 MiB of 256-float rows (Intel, AVX2) 2 and 4 KiB read 1.26-1.41x as
+// fast as a Dot call per row, 1 KiB 1.13-1.16x, 512 bytes 1.10x, no
+// prefetch 1.14x, PREFETCHNTA 0.76x.
+#define SIMPF 2048
 
 // HSUM8 adds the eight lanes of Y0 into lane 0 of X0 with X1 as
 // scratch, in similarity_amd64.s's HSUM order.
