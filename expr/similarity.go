@@ -99,6 +99,10 @@ func (p *Plan) flatSim(dst []byte, x []float32, in *fixedshape.Array, lo, hi, n,
 		kn = numeric.Norm(k)
 	}
 	width := c.elem.width()
+	if r.metric != search.MetricCosine {
+		p.flatSimRows(dst, x, in, lo, hi, k)
+		return
+	}
 	var v [1]float64
 	for t := lo; t < hi; t++ {
 		d := dst[t*width : (t+1)*width]
@@ -116,3 +120,39 @@ func (p *Plan) flatSim(dst []byte, x []float32, in *fixedshape.Array, lo, hi, n,
 		view{b: d, dt: c.elem}.store(v[:], nil, 0, 1)
 	}
 }
+
+// flatSimRows is flatSim for the dot product and the distances: the
+// tensors go through numeric's row kernels simRowsChunk at a time, with
+// the bits of similarity's call per tensor.
+func (p *Plan) flatSimRows(dst []byte, x []float32, in *fixedshape.Array, lo, hi int, k []float32) {
+	c := p.comp
+	r := c.first.red
+	width := c.elem.width()
+	var sc [simRowsChunk]float32
+	var v [simRowsChunk]float64
+	for t := lo; t < hi; t += simRowsChunk {
+		s := sc[:min(simRowsChunk, hi-t)]
+		rows := x[t*p.inSize+c.first.offset:]
+		if r.metric == search.MetricDot {
+			numeric.DotRows(s, rows, p.inSize, k)
+		} else {
+			numeric.SquaredL2Rows(s, rows, p.inSize, k)
+		}
+		f := v[:len(s)]
+		for j, sq := range s {
+			if r.metric == search.MetricL2 {
+				sq = float32(math.Sqrt(float64(sq)))
+			}
+			f[j] = roundTo(float64(sq), r.out)
+		}
+		view{b: dst[t*width:], dt: c.elem}.store(f, nil, 0, 1)
+		for j := range s {
+			if in.IsNull(t + j) {
+				clear(dst[(t+j)*width : (t+j+1)*width])
+			}
+		}
+	}
+}
+
+// simRowsChunk is the number of tensors flatSimRows scores a kernel call.
+const simRowsChunk = 256

@@ -32,7 +32,7 @@ func TestSimilarityMatchesSearch(t *testing.T) {
 		perm  []int
 		rows  int
 		scale float64
-		nulls bool // tensor 1 is null
+		nulls bool // tensors 1, 301, 601, ... are null
 	}{
 		{"384", []int{384}, nil, 7, 1, false},
 		{"384 large values", []int{384}, nil, 5, 1e3, false},
@@ -43,6 +43,7 @@ func TestSimilarityMatchesSearch(t *testing.T) {
 		{"non-square 12x32", []int{12, 32}, nil, 3, 1, false},
 		{"3-cycle permutation", []int{4, 6, 16}, []int{1, 2, 0}, 3, 1, false},
 		{"null tensors", []int{384}, nil, 4, 1, true},
+		{"rows across kernel calls", []int{40}, nil, 600, 1, true},
 	}
 	for _, tt := range tests {
 		for _, m := range metrics {
@@ -67,7 +68,7 @@ func TestSimilarityMatchesSearch(t *testing.T) {
 				if tt.nulls {
 					valid = make([]bool, tt.rows)
 					for i := range valid {
-						valid[i] = i != 1
+						valid[i] = i%300 != 1
 					}
 				}
 				col, err := fixedshape.FromSlice(typ, vals, valid)

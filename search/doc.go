@@ -36,9 +36,12 @@
 // eval and through [Rowwise] or a one-query [Search]; for float64
 // accumulation of float32 data, use a float64 query or convert the column.
 //
-// [Search] and [TopK] with two or more queries score blocks of 6 rows by
-// 16 queries with one kernel (each element of the column is read once
-// for all queries), and compute Euclidean distances as |x|^2 - 2 x.q +
+// [Search] and [TopK] with two or more queries score blocks of 256 rows
+// against every query with one matrix product (internal/linalg's kernel,
+// AVX-512 where the CPU has it; each element of the column is read once
+// for all queries, and each score is one chain of fused multiply-adds
+// over the elements in order, so its error bound is about n * 2^-24 *
+// sum |a_i b_i|), and compute Euclidean distances as |x|^2 - 2 x.q +
 // |q|^2, as FAISS does: that form loses digits to cancellation when a
 // row is much nearer to the query than to the origin, so near-equal
 // distances can swap; with one query the distance is summed from the
@@ -60,7 +63,7 @@
 // [WithAllocator]; the caller releases it. Their inputs are read during
 // the call only and not retained. [Search] reads each record batch of
 // its reader once and keeps nothing of it; a [TopK] holds k hits per
-// query and scratch space for 96 rows, whatever the number of rows
+// query and scratch space for 256 rows, whatever the number of rows
 // searched. Nothing is shared between calls; a TopK is not safe for
 // concurrent use.
 //

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/linalg"
 	"github.com/fstensor/fstensor/internal/numeric"
 )
 
@@ -116,20 +117,21 @@ func (t *TopK) score(key float64) float64 {
 // rows (below it, each row is scored against each query by itself).
 const multiMin = 2
 
-// blockRows is the number of rows scored at once by the blocked kernel.
-const blockRows = numeric.Rows * 16
+// blockRows is the number of rows scored at once: by the matrix product
+// of many queries, or by the row kernels of one.
+const blockRows = 256
 
 // engine scores rows of one accumulation type.
 type engine[F numeric.Float] struct {
-	m      Metric
-	d      int
-	q      [][]F // valid queries in the column's physical order
-	qid    []int // their indexes among all queries
-	qnorm  []F   // |q| (cosine) or |q|^2 (L2), per valid query
-	packed *numeric.Packed[F]
-	h      []topHeap // per query, all queries
-	open   []bool    // heap not full (or holding a NaN): push every row
-	thr    []float64 // the worst key held when not open
+	m     Metric
+	d     int
+	q     [][]F                 // valid queries in the column's physical order
+	qid   []int                 // their indexes among all queries
+	qnorm []F                   // |q| (cosine) or |q|^2 (L2), per valid query
+	mul   func(c, a []F, m int) // c (m x queries) = a (m x d) @ the queries, transposed
+	h     []topHeap             // per query, all queries
+	open  []bool                // heap not full (or holding a NaN): push every row
+	thr   []float64             // the worst key held when not open
 
 	scratch, scores, norms []F
 }
@@ -169,12 +171,34 @@ func newEngine[F numeric.Float](col *fixedshape.Type, queries *fixedshape.Array,
 	}
 	e.scratch = make([]F, d)
 	if len(e.q) >= multiMin {
-		e.packed = numeric.Pack(flat, len(e.q), d)
+		e.mul = packQueries(flat, len(e.q), d)
 		e.scratch = make([]F, blockRows*d)
-		e.scores = make([]F, blockRows*e.packed.Stride())
+		e.scores = make([]F, blockRows*len(e.q))
 		e.norms = make([]F, blockRows)
 	}
 	return e, nil
+}
+
+// packQueries returns the product of rows with the nq queries of d
+// elements in q (query j at q[j*d:]): the queries transposed and packed
+// once for linalg's kernel, so that c[r*nq+j] is the fused multiply-add
+// chain of row r and query j over ascending elements.
+func packQueries[F numeric.Float](q []F, nq, d int) func(c, a []F, m int) {
+	qt := make([]F, d*nq)
+	for j := range nq {
+		for p := range d {
+			qt[p*nq+j] = q[j*d+p]
+		}
+	}
+	switch qt := any(qt).(type) {
+	case []float32:
+		pk := linalg.PackF32(qt, d, nq)
+		return any(func(c, a []float32, m int) { pk.MulF32(c, a, m) }).(func(c, a []F, m int))
+	case []float64:
+		pk := linalg.PackF64(qt, d, nq)
+		return any(func(c, a []float64, m int) { pk.MulF64(c, a, m) }).(func(c, a []F, m int))
+	}
+	panic("search: unreachable element type")
 }
 
 func (e *engine[F]) heaps() []topHeap { return e.h }
@@ -199,7 +223,7 @@ func (e *engine[F]) add(a *fixedshape.Array, base int64) error {
 	if err != nil {
 		return err
 	}
-	if e.packed == nil {
+	if e.mul == nil {
 		e.addOne(a, src, base)
 		return nil
 	}
@@ -214,6 +238,10 @@ func (e *engine[F]) add(a *fixedshape.Array, base int64) error {
 func (e *engine[F]) addOne(a *fixedshape.Array, src *source[F], base int64) {
 	q, qn := e.q[0], e.qnorm[0]
 	nulls := a.NullN() > 0
+	if src.direct != nil && e.m != MetricCosine {
+		e.addOneRows(a, src.direct, base)
+		return
+	}
 	for i := range a.Len() {
 		if nulls && a.IsNull(i) {
 			continue
@@ -232,12 +260,41 @@ func (e *engine[F]) addOne(a *fixedshape.Array, src *source[F], base int64) {
 	}
 }
 
-// addBlock scores rows [i, i+c) against every valid query with the
-// blocked kernel; L2 uses |x|^2 - 2 x.q + |q|^2.
+// addOneRows is addOne for rows read in place (x) under the dot product
+// or a distance: numeric's row kernels score blockRows rows a call, with
+// the bits of a call per row.
+func (e *engine[F]) addOneRows(a *fixedshape.Array, x []F, base int64) {
+	q, d := e.q[0], e.d
+	nulls := a.NullN() > 0
+	if len(e.scores) < blockRows {
+		e.scores = make([]F, blockRows)
+	}
+	for i := 0; i < a.Len(); i += blockRows {
+		s := e.scores[:min(blockRows, a.Len()-i)]
+		if e.m == MetricDot {
+			numeric.DotRows(s, x[i*d:], d, q)
+		} else {
+			numeric.SquaredL2Rows(s, x[i*d:], d, q)
+		}
+		for r, v := range s {
+			if nulls && a.IsNull(i+r) {
+				continue
+			}
+			key := float64(v)
+			if e.m != MetricDot {
+				key = -key
+			}
+			e.offer(0, key, base+int64(i+r))
+		}
+	}
+}
+
+// addBlock scores rows [i, i+c) against every valid query with one
+// matrix product; L2 uses |x|^2 - 2 x.q + |q|^2.
 func (e *engine[F]) addBlock(a *fixedshape.Array, src *source[F], base int64, i, c int) {
 	x := src.rows(i, c, e.scratch)
-	e.packed.Scores(x, c, e.scores)
-	ld := e.packed.Stride()
+	e.mul(e.scores, x, c)
+	ld := len(e.q)
 	if e.m != MetricDot {
 		for r := range c {
 			row := x[r*e.d : (r+1)*e.d]

@@ -6,7 +6,7 @@
 // as the kernels of kernels_amd64.s do: both lines of each 128-byte step
 // (prefetching one of the two left float64 sums 15-20% slower than
 // float32 sums over the same bytes).
-#define PF 512
+#define PF 4096
 
 // ROWPF is how far ahead (in bytes) accRowsF32x1p prefetches its rows: 4
 // rows of 64 float32. On 64 MiB of [64,64] tensors it measured 5-10% faster

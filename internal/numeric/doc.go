@@ -34,11 +34,12 @@
 // for float32, 32 partial sums in four registers, so a result carries the
 // rounding of a sum of len/32 products per lane and a pairwise sum of the
 // lanes: an error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
-// float64 vectors use Go loops with four partial sums. Packed.Scores
-// computes the dot products of a block of rows with every packed query:
-// blocks of 6 rows by 16 queries accumulate in 12 registers, each row
-// element is loaded once per 16 queries, and each query element once per
-// 6 rows.
+// float64 vectors use Go loops with four partial sums. DotRows and
+// SquaredL2Rows score many rows against one vector in one kernel call,
+// each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead so
+// that a scan keeps its loads in flight across the 4 KiB pages the
+// hardware prefetcher stops at. (Many queries at once are a matrix
+// product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the
 // products, squares and every similarity kernel) handle the whole blocks
@@ -49,8 +50,8 @@
 //
 // # Memory
 //
-// Nothing allocates except [Pack], which copies the queries into a new
-// slice. Slices are read, never retained; out slices are written.
+// Nothing allocates. Slices are read, never retained; out slices are
+// written.
 //
 // # Errors
 //

@@ -20,13 +20,6 @@ func sqL2F32x32(a, b *float32, n int) float32
 //go:noescape
 func dot3F32x16(a, b *float32, n int, r *[3]float32)
 
-// gemm6x16F32 sets out[r*ldo/4+j] to the dot product of the d elements at
-// x+r*ldx (bytes) with query j of a packed tile q (d x 16, element-major),
-// for r < 6 and j < 16. d >= 1. Implemented in similarity_amd64.s.
-//
-//go:noescape
-func gemm6x16F32(x *float32, ldx int, q *float32, d int, out *float32, ldo int)
-
 // dot2F32x32 stores a.b and a.a of n float32 at a and b in r; n is a
 // multiple of 32. Implemented in similarity_amd64.s.
 //

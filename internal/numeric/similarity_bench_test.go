@@ -32,22 +32,3 @@ func BenchmarkDot(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkScores reports GFLOP/s as "flop/s" through SetBytes of 2*n*nq*d
-// (one "byte" per floating-point operation).
-func BenchmarkScores(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 2))
-	const n, d = 120, 768
-	for _, nq := range []int{16, 64} {
-		x, q := randVec(r, n*d), randVec(r, nq*d)
-		p := numeric.Pack(q, nq, d)
-		out := make([]float32, n*p.Stride())
-		b.Run(fmt.Sprintf("op=scores/dtype=float32/shape=%dx%d/queries=%d/impl=numeric", n, d, nq), func(b *testing.B) {
-			b.SetBytes(int64(2 * n * nq * d))
-			b.ReportAllocs()
-			for b.Loop() {
-				p.Scores(x, n, out)
-			}
-		})
-	}
-}

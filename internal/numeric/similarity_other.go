@@ -8,6 +8,3 @@ func dotF32x32(a, b *float32, n int) float32         { panic("numeric: no assemb
 func sqL2F32x32(a, b *float32, n int) float32        { panic("numeric: no assembly") }
 func dot3F32x16(a, b *float32, n int, r *[3]float32) { panic("numeric: no assembly") }
 func dot2F32x32(a, b *float32, n int, r *[2]float32) { panic("numeric: no assembly") }
-func gemm6x16F32(x *float32, ldx int, q *float32, d int, out *float32, ldo int) {
-	panic("numeric: no assembly")
-}

@@ -67,32 +67,3 @@ func TestKernels(t *testing.T) {
 		}
 	})
 }
-
-func TestScores(t *testing.T) {
-	paths(t, func(t *testing.T) {
-		r := rand.New(rand.NewPCG(3, 4))
-		for _, tc := range []struct{ n, nq, d int }{
-			{0, 1, 8}, {1, 1, 1}, {6, 16, 32}, {7, 3, 768}, {13, 17, 5}, {12, 33, 64}, {25, 64, 100},
-		} {
-			x, q := randVec(r, tc.n*tc.d), randVec(r, tc.nq*tc.d)
-			p := numeric.Pack(q, tc.nq, tc.d)
-			ld := p.Stride()
-			out := make([]float32, tc.n*ld)
-			for i := range out {
-				out[i] = float32(math.NaN())
-			}
-			p.Scores(x, tc.n, out)
-			for i := 0; i < tc.n; i++ {
-				for j := 0; j < ld; j++ {
-					want, abs := 0.0, 0.0
-					if j < tc.nq {
-						want, _, _, _, abs = ref(x[i*tc.d:(i+1)*tc.d], q[j*tc.d:(j+1)*tc.d])
-					}
-					if got := out[i*ld+j]; !close32(got, want, abs, tc.d*4) {
-						t.Fatalf("%+v: score[%d][%d] = %v, want %v", tc, i, j, got, want)
-					}
-				}
-			}
-		}
-	})
-}

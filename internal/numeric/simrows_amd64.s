@@ -1,0 +1,92 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// SIMPF is how far ahead (in bytes) the row kernels below prefetch: 2 KiB,
+// half a page ahead, so that a scan of many rows keeps its loads in
+// flight across the 4 KiB pages the hardware prefetcher stops at. On
+// 64 MiB of 256-float rows (Intel, AVX2) 2 and 4 KiB read 1.26-1.41x as
+// fast as a Dot call per row, 1 KiB 1.13-1.16x, 512 bytes 1.10x, no
+// prefetch 1.14x, PREFETCHNTA 0.76x.
+#define SIMPF 2048
+
+// HSUM8 adds the eight lanes of Y0 into lane 0 of X0 with X1 as
+// scratch, in similarity_amd64.s's HSUM order.
+#define HSUM8 \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPS       X1, X0, X0; \
+	VPERMILPS    $0x0E, X0, X1; \
+	VADDPS       X1, X0, X0; \
+	VPERMILPS    $0x01, X0, X1; \
+	VADDSS       X1, X0, X0
+
+// SIMROWS defines NAME(x *float32, stride int, q *float32, n, rows int,
+// out *float32): out[r] = the kernel STEP of the n float32 (a positive
+// multiple of 32) from x + r*stride bytes with q, for r < rows (rows >
+// 0), each row with the four accumulators, the order and the final sum
+// of dotF32x32 (sqL2F32x32), so that a row gets their bits.
+#define SIMROWS(NAME, STEP) \
+TEXT NAME(SB), NOSPLIT, $0-48; \
+	MOVQ x+0(FP), R8; \
+	MOVQ stride+8(FP), R11; \
+	MOVQ q+16(FP), R12; \
+	MOVQ n+24(FP), R9; \
+	SHRQ $5, R9; \
+	MOVQ rows+32(FP), R10; \
+	MOVQ out+40(FP), DX; \
+row: \
+	MOVQ   R8, SI; \
+	MOVQ   R12, DI; \
+	MOVQ   R9, CX; \
+	VXORPS Y0, Y0, Y0; \
+	VXORPS Y1, Y1, Y1; \
+	VXORPS Y2, Y2, Y2; \
+	VXORPS Y3, Y3, Y3; \
+elems: \
+	PREFETCHT0 SIMPF(SI); \
+	PREFETCHT0 SIMPF+64(SI); \
+	STEP; \
+	ADDQ $128, SI; \
+	ADDQ $128, DI; \
+	DECQ CX; \
+	JNZ  elems; \
+	VADDPS Y1, Y0, Y0; \
+	VADDPS Y3, Y2, Y2; \
+	VADDPS Y2, Y0, Y0; \
+	HSUM8; \
+	MOVSS X0, (DX); \
+	ADDQ  $4, DX; \
+	ADDQ  R11, R8; \
+	DECQ  R10; \
+	JNZ   row; \
+	VZEROUPPER; \
+	RET
+
+// DOTSTEP is dotF32x32's loop body.
+#define DOTSTEP \
+	VMOVUPS     (SI), Y4; \
+	VMOVUPS     32(SI), Y5; \
+	VMOVUPS     64(SI), Y6; \
+	VMOVUPS     96(SI), Y7; \
+	VFMADD231PS (DI), Y4, Y0; \
+	VFMADD231PS 32(DI), Y5, Y1; \
+	VFMADD231PS 64(DI), Y6, Y2; \
+	VFMADD231PS 96(DI), Y7, Y3
+
+// SQSTEP is sqL2F32x32's loop body.
+#define SQL2STEP \
+	VMOVUPS     (SI), Y4; \
+	VMOVUPS     32(SI), Y5; \
+	VMOVUPS     64(SI), Y6; \
+	VMOVUPS     96(SI), Y7; \
+	VSUBPS      (DI), Y4, Y4; \
+	VSUBPS      32(DI), Y5, Y5; \
+	VSUBPS      64(DI), Y6, Y6; \
+	VSUBPS      96(DI), Y7, Y7; \
+	VFMADD231PS Y4, Y4, Y0; \
+	VFMADD231PS Y5, Y5, Y1; \
+	VFMADD231PS Y6, Y6, Y2; \
+	VFMADD231PS Y7, Y7, Y3
+
+SIMROWS(·dotRowsF32x32, DOTSTEP)
+SIMROWS(·sqL2RowsF32x32, SQL2STEP)
