@@ -53,6 +53,16 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	if err := gp.compile(o); err != nil {
 		return nil, err
 	}
+	p := graphResult(g, schema, x, l.cols[0], dt, o, opts)
+	p.graph = gp
+	return p, nil
+}
+
+// graphResult returns the Program of graph g over schema, its result of
+// type dt, without its evaluator: its input column (x when g reads x,
+// else first, the first column it reads) and its result's name (WithName,
+// else x's name when g reads x, else "result").
+func graphResult(g *gnode, schema *arrow.Schema, x, first int, dt arrow.DataType, o options, opts []Option) *Program {
 	viaX := readsX(g)
 	name := "result"
 	switch {
@@ -63,10 +73,10 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	}
 	col := x
 	if !viaX || col < 0 {
-		col = l.cols[0]
+		col = first
 	}
-	return &Program{in: schema, col: col, inType: schema.Field(col).Type, viaX: viaX, graph: gp, opts: opts,
-		schema: arrow.NewSchema([]arrow.Field{{Name: name, Type: dt, Nullable: true}}, nil)}, nil
+	return &Program{in: schema, col: col, inType: schema.Field(col).Type, viaX: viaX, opts: opts,
+		schema: arrow.NewSchema([]arrow.Field{{Name: name, Type: dt, Nullable: true}}, nil)}
 }
 
 // tensorsOnly reports whether g reads fixed-shape tensor columns only

@@ -113,20 +113,9 @@ func compileVarGraph(text string, g *gnode, schema *arrow.Schema, x int, o optio
 	if err := v.types(); err != nil {
 		return nil, err
 	}
-	viaX := readsX(g)
-	name := "result"
-	switch {
-	case o.nameSet:
-		name = o.name
-	case viaX && x >= 0:
-		name = schema.Field(x).Name
-	}
-	col := x
-	if !viaX || col < 0 {
-		col = v.cols[0]
-	}
-	return &Program{in: schema, col: col, inType: schema.Field(col).Type, viaX: viaX, vgraph: v, opts: opts,
-		schema: arrow.NewSchema([]arrow.Field{{Name: name, Type: v.roots[0].dt, Nullable: true}}, nil)}, nil
+	p := graphResult(g, schema, x, v.cols[0], v.roots[0].dt, o, opts)
+	p.vgraph = v
+	return p, nil
 }
 
 // newVarGraph returns the varGraph of roots over schema, their types
