@@ -162,10 +162,14 @@ func TestBoolTransposeTiles(t *testing.T) {
 		}
 		for _, nulls := range []bool{false, true} {
 			col := randomBools(t, mem, typ, 7, nulls, uint64(len(in.name)))
-			for _, sl := range []struct {
+			parts := []struct {
 				name   string
 				lo, hi int
-			}{{"whole", 0, 7}, {"sliced", 1, 6}, {"one", 3, 4}} {
+			}{{"whole", 0, 7}, {"sliced", 1, 6}, {"one", 3, 4}}
+			if raceEnabled { // 7x slower there: the slice with offsets is enough
+				parts = parts[1:2]
+			}
+			for _, sl := range parts {
 				arr := array.NewSlice(col, int64(sl.lo), int64(sl.hi)).(*fixedshape.Array)
 				for _, text := range texts {
 					name := fmt.Sprintf("%s/nulls=%v/%s/%s", in.name, nulls, sl.name, text)
