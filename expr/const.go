@@ -197,9 +197,12 @@ func (c Const) appendElem(b []byte, k int) []byte {
 
 // appendFloat writes v so that it reads back as the same float64 and as
 // a float (with a '.' or an exponent); infinities and NaN as NumPy's
-// names (`inf`, `-inf`, `nan`).
+// names (`inf`, `-inf`, `nan`, and `-nan` for a NaN with its sign bit
+// set, which Python's -nan makes).
 func appendFloat(b []byte, v float64, bits int) []byte {
 	switch {
+	case math.IsNaN(v) && math.Signbit(v):
+		return append(b, "-nan"...)
 	case math.IsNaN(v):
 		return append(b, "nan"...)
 	case math.IsInf(v, 1):

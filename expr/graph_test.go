@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -57,6 +58,8 @@ func TestGraphRoundTrip(t *testing.T) {
 		{"negative constant first", expr.Binary(expr.Pow, expr.Lit(expr.Int(-2)), a), "(-2) ** a"},
 		{"negative of a constant", expr.Binary(expr.Add, a, expr.Call(expr.Negative, two)), "a + negative(2)"},
 		{"typed constant", expr.Binary(expr.Mul, a, expr.Lit(expr.Array([]int{2}, []float32{0.5, 1}))), "a * float32([0.5, 1.0])"},
+		{"NaN with its sign bit", expr.Binary(expr.Mod, a, expr.Lit(expr.Float(math.Copysign(math.NaN(), -1)))), "a % -nan"},
+		{"NaNs in a constant", expr.Binary(expr.Add, a, expr.Lit(expr.Floats([]int{2}, math.Copysign(math.NaN(), -1), math.NaN()))), "a + [-nan, nan]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
