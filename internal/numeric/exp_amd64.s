@@ -178,8 +178,9 @@ DATA expC12<>+48(SB)/8, $0x3e21eed8eff8d898
 DATA expC12<>+56(SB)/8, $0x3e21eed8eff8d898
 GLOBL expC12<>(SB), RODATA|NOPTR, $64
 
-// EXPHALF computes in Y(p) the float64 e^x of the four float64 values
-// x in Y(x), using Y(k) and Y(s) as scratch.
+// EXPHALF computes in register p the float64 e^x of the float64 values
+// in register x (four in a Y register, eight in a Z register: the
+// constants hold eight lanes), using k and s as scratch.
 #define EXPHALF(x, k, p, s) \
 	VMINPD       expHi<>(SB), x, x; \
 	VMAXPD       expLo<>(SB), x, x; \
@@ -233,31 +234,6 @@ loop:
 	VZEROUPPER
 	RET
 
-// EXPHALFZ is EXPHALF over eight float64 lanes (AVX-512).
-#define EXPHALFZ(x, k, p, s) \
-	VMINPD       expHi<>(SB), x, x; \
-	VMAXPD       expLo<>(SB), x, x; \
-	VMOVUPD      expMagic<>(SB), k; \
-	VFMADD231PD  expLog2e<>(SB), x, k; \
-	VSUBPD       expMagic<>(SB), k, s; \
-	VFNMADD231PD expLn2Hi<>(SB), s, x; \
-	VFNMADD231PD expLn2Lo<>(SB), s, x; \
-	VMOVUPD      expC12<>(SB), p; \
-	VFMADD213PD  expC11<>(SB), x, p; \
-	VFMADD213PD  expC10<>(SB), x, p; \
-	VFMADD213PD  expC9<>(SB), x, p; \
-	VFMADD213PD  expC8<>(SB), x, p; \
-	VFMADD213PD  expC7<>(SB), x, p; \
-	VFMADD213PD  expC6<>(SB), x, p; \
-	VFMADD213PD  expC5<>(SB), x, p; \
-	VFMADD213PD  expC4<>(SB), x, p; \
-	VFMADD213PD  expC3<>(SB), x, p; \
-	VFMADD213PD  expC2<>(SB), x, p; \
-	VFMADD213PD  expC1<>(SB), x, p; \
-	VFMADD213PD  expC0<>(SB), x, p; \
-	VPSLLQ       $52, k, k; \
-	VMULPD       k, p, p
-
 // func expF32x16(d, a unsafe.Pointer, n int)
 // Is expF32x8 over n elements (a multiple of 16) with AVX-512F: eight
 // float64 lanes a register, the same operations and so the same bits.
@@ -270,8 +246,8 @@ TEXT ·expF32x16(SB), NOSPLIT, $0-24
 loop16:
 	VCVTPS2PD  (SI), Z0
 	VCVTPS2PD  32(SI), Z4
-	EXPHALFZ(Z0, Z1, Z2, Z3)
-	EXPHALFZ(Z4, Z5, Z6, Z7)
+	EXPHALF(Z0, Z1, Z2, Z3)
+	EXPHALF(Z4, Z5, Z6, Z7)
 	VCVTPD2PS  Z2, Y2
 	VCVTPD2PS  Z6, Y6
 	VMOVUPS    (SI), Y8
