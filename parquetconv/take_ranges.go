@@ -17,19 +17,14 @@ type prefetchSection struct {
 
 func (s prefetchSection) Prefetch(off, n int64) error { return s.p.Prefetch(off, n) }
 
-// PrefetchRanges is the source's PrefetchRanges, or its Prefetch of each
-// range in turn.
-func (s prefetchSection) PrefetchRanges(ranges [][2]int64) error {
-	if p, ok := s.p.(rangesPrefetcher); ok {
-		return p.PrefetchRanges(ranges)
-	}
-	for _, r := range ranges {
-		if err := s.p.Prefetch(r[0], r[1]); err != nil {
-			return err
-		}
-	}
-	return nil
+// rangesSection is a prefetchSection whose source also reads several
+// ranges at once, and keeps that method too.
+type rangesSection struct {
+	prefetchSection
+	rp rangesPrefetcher
 }
+
+func (s rangesSection) PrefetchRanges(ranges [][2]int64) error { return s.rp.PrefetchRanges(ranges) }
 
 // rangesPrefetcher is a source that reads several ranges ahead at once,
 // with concurrent requests (objstore.Object.PrefetchRanges).
@@ -38,13 +33,17 @@ type rangesPrefetcher interface {
 }
 
 // section returns bytes [0, size) of r as a parquet.ReaderAtSeeker, with
-// r's Prefetch when it has one.
+// r's Prefetch and PrefetchRanges when it has them.
 func section(r io.ReaderAt, size int64) parquet.ReaderAtSeeker {
 	sr := io.NewSectionReader(r, 0, size)
-	if p, ok := r.(prefetcher); ok {
-		return prefetchSection{sr, p}
+	p, ok := r.(prefetcher)
+	if !ok {
+		return sr
 	}
-	return sr
+	if rp, ok := r.(rangesPrefetcher); ok {
+		return rangesSection{prefetchSection{sr, p}, rp}
+	}
+	return prefetchSection{sr, p}
 }
 
 // spanGap is the largest gap of pages not needed inside one span of
