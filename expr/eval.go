@@ -25,6 +25,7 @@ type Option func(*options)
 
 type options struct {
 	mem     memory.Allocator
+	memSet  bool // WithAllocator given: no recycled result values (resultmem.go)
 	relabel bool
 	workers int
 	// Of Compile and CompileExpr (compile.go): x's column and the result's name.
@@ -44,15 +45,18 @@ func (o *options) invalid(name string, value any, why string) {
 	}
 }
 
-// WithAllocator makes Eval allocate the result's buffers from mem instead
-// of memory.DefaultAllocator. A nil mem is an invalid option.
+// WithAllocator makes Eval allocate the result's buffers from mem. Without
+// it, buffers come from memory.DefaultAllocator, except the values of a
+// result of 4 MiB or more, which reuse the memory of results released
+// before (see "Memory" in the package documentation). A nil mem is an
+// invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(o *options) {
 		if mem == nil {
 			o.invalid("WithAllocator", nil, "want an allocator")
 			return
 		}
-		o.mem = mem
+		o.mem, o.memSet = mem, true
 	}
 }
 
@@ -127,15 +131,16 @@ func (p *Plan) evalView(in *fixedshape.Array, o options) (*fixedshape.Array, err
 		return nil, err
 	}
 	n := in.Len()
-	values := memory.NewResizableBuffer(o.mem)
-	defer values.Release()
+	var values *memory.Buffer
 	if p.bits {
+		values = memory.NewResizableBuffer(o.mem)
 		values.Resize(int(bitutil.BytesForBits(int64(n * p.out.Size()))))
 		p.runBits(values.Bytes(), in)
 	} else {
-		values.Resize(n * p.out.Size() * p.width)
+		values = resultValues(o, n*p.out.Size()*p.width)
 		p.run(values.Bytes(), in, o.workers)
 	}
+	defer values.Release()
 	valid := validity(in, o.mem)
 	if valid != nil {
 		defer valid.Release()

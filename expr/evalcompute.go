@@ -72,9 +72,8 @@ func (p *Plan) Eval(in *fixedshape.Array, opts ...Option) (arrow.Array, error) {
 	if !unsafeslice.Aligned(src, p.width) {
 		return nil, errorf("input values are not aligned to their %d-byte elements", p.width)
 	}
-	values := memory.NewResizableBuffer(o.mem)
+	values := resultValues(o, n*size*width)
 	defer values.Release()
-	values.Resize(n * size * width)
 	valid := validity(in, o.mem)
 	if valid != nil {
 		defer valid.Release()

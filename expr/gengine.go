@@ -60,8 +60,13 @@ func (p *Program) evalGraph(cols []arrow.Array, rows int) ([]arrow.Array, error)
 		} else {
 			n *= dtOf(r.DType).width()
 		}
-		vals := memory.NewResizableBuffer(o.mem)
-		vals.Resize(n)
+		var vals *memory.Buffer
+		if r.DType == engine.Bool {
+			vals = memory.NewResizableBuffer(o.mem)
+			vals.Resize(n)
+		} else {
+			vals = resultValues(o, n)
+		}
 		bufs[k][1] = vals
 		out[k].Values = vals.Bytes()
 		if nullable {
