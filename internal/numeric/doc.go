@@ -11,7 +11,9 @@
 // separate destination (BinaryStreamF32 and BinaryScalarStreamF32 with
 // non-temporal stores), DivScalarF32 divides by a value through its
 // float64 reciprocal with the bits of division (DivScalarStreamPrefetchF32
-// also prefetching the next data, a line per line stored), ChainF32 and ChainU8F32 run several in one pass,
+// also prefetching the next data, a line per line stored, and dividing
+// with AVX-512's VDIVPS where the CPU has it), ChainF32 and ChainU8F32
+// run several in one pass,
 // U8ToF32 converts bytes, DivToF32 narrows a float64 quotient, ExpF32
 // computes e^x in float64 (a polynomial, four lanes a register), StreamF32
 // writes a result past the caches, Prefetch asks for a block read soon.

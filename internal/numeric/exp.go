@@ -22,6 +22,7 @@ func ExpF32(d, a []float32) {
 	}
 }
 
-// useAVX512 selects the AVX-512 exp kernel where the CPU has it; tests
-// turn it off to cover the AVX2 one.
+// useAVX512 selects the AVX-512 kernels of exp and of the prefetching
+// division where the CPU has it (and useAVX2 is on); tests turn it off to
+// cover the AVX2 ones.
 var useAVX512 = hasAVX512
