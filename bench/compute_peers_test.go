@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -78,8 +77,9 @@ func peersBatch(b *testing.B, rows int) arrow.RecordBatch {
 
 // BenchmarkPeersCompute evaluates the cases of compute_peers.py with
 // expr.Compile and Program.Eval on one worker over an in-memory batch,
-// each Eval allocating its result from Go's heap as the command's does
-// (impl=expr) or from buffers recycled between calls (impl=expr-reuse),
+// each Eval taking its result's memory as Program does by default: the
+// memory of the result released before it (impl=expr), or new memory of
+// Go's heap for every result (impl=expr-fresh, through WithAllocator),
 // beside a copy() of the bytes a case writes (or reads, for a case that
 // reduces rows to numbers). A case that Compile refuses is skipped with
 // its error.
@@ -114,14 +114,14 @@ func BenchmarkPeersCompute(b *testing.B) {
 				}
 			}
 			b.Run("impl=expr", func(b *testing.B) { eval(b, p) })
-			// The result's buffers recycled between calls, as a pipeline
-			// that releases each batch before the next gets them: no
-			// fresh pages to fault in.
-			pr, err := expr.Compile(pc.text, rec.Schema(), expr.WithInput("x"), expr.WithWorkers(1), expr.WithAllocator(&recycler{}))
+			// Each result on memory new to the process or zeroed
+			// again by Go: the page faults or the clearing the default
+			// avoids.
+			pf, err := expr.Compile(pc.text, rec.Schema(), expr.WithInput("x"), expr.WithWorkers(1), expr.WithAllocator(memory.NewGoAllocator()))
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Run("impl=expr-reuse", func(b *testing.B) { eval(b, pr) })
+			b.Run("impl=expr-fresh", func(b *testing.B) { eval(b, pf) })
 			b.Run("impl=copy", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(bytes))
@@ -137,39 +137,4 @@ func BenchmarkPeersCompute(b *testing.B) {
 			})
 		})
 	}
-}
-
-// recycler is a memory.Allocator that hands out the buffers freed to it
-// again, by size, zeroing nothing: the steady state of a pipeline whose
-// batches are released before the next is computed.
-type recycler struct {
-	mu   sync.Mutex
-	free map[int][][]byte
-}
-
-func (r *recycler) Allocate(n int) []byte {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if l := r.free[n]; len(l) > 0 {
-		b := l[len(l)-1]
-		r.free[n] = l[:len(l)-1]
-		return b
-	}
-	return memory.NewGoAllocator().Allocate(n)
-}
-
-func (r *recycler) Reallocate(n int, b []byte) []byte {
-	nb := r.Allocate(n)
-	copy(nb, b)
-	r.Free(b)
-	return nb
-}
-
-func (r *recycler) Free(b []byte) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.free == nil {
-		r.free = map[int][][]byte{}
-	}
-	r.free[len(b)] = append(r.free[len(b)], b)
 }

@@ -209,10 +209,10 @@ def table(path):
             continue
         m = re.match(r"BenchmarkPeersCompute/case=(\w+)/\S*impl=([a-z-]+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
         if m:
-            impl = {"expr": "fstensor", "expr-reuse": "fstensor-reuse"}.get(m.group(2), "copy")
+            impl = {"expr": "fstensor", "expr-fresh": "fstensor-fresh"}.get(m.group(2), "copy")
             secs[(m.group(1), impl)].append(float(m.group(3)) / 1e9)
     med = {k: statistics.median(v) for k, v in secs.items()}
-    print("| case | NumPy | numexpr | polars (Array) | DuckDB (ARRAY) | fstensor | fstensor, output reused | copy() |")
+    print("| case | NumPy | numexpr | polars (Array) | DuckDB (ARRAY) | fstensor | fstensor, new memory each result | copy() |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for c in CASES:
         fst = med.get((c, "fstensor"))
@@ -226,14 +226,15 @@ def table(path):
             else:
                 cells.append(f"{s:.3f} s")
         cp = med.get((c, "copy"))
-        for f in (fst, med.get((c, "fstensor-reuse"))):
+        for f in (fst, med.get((c, "fstensor-fresh"))):
             cells.append(f"{f:.3f} s" + (f" ({cp / f:.2f}x copy)" if cp else "") if f else "refused")
         cells.append(f"{cp:.3f} s" if cp else "-")
         print(f"| {c} | " + " | ".join(cells) + " |")
     print()
     print("Seconds are medians; a peer's (Nx) is its time over fstensor's (above 1: fstensor is faster);")
     print("fstensor's (Nx copy) is copy()'s time over fstensor's (1 is the memory limit). fstensor's Eval")
-    print("allocates its result from Go's heap (fresh pages each call); \"output reused\" recycles it.")
+    print("reuses the memory of the result released before (the default); \"new memory each result\" takes")
+    print("it from Go's heap every call (expr.WithAllocator(memory.NewGoAllocator())).")
     for (c, peer), reason in sorted(why.items()):
         print(f"- {peer}, {c}: {reason}")
 
