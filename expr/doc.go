@@ -241,8 +241,15 @@
 // Graphs read fixed-shape tensor columns (a permuted layout is read
 // through its permutation, no copy), variable-shape ones (see below) and
 // plain numeric or bool columns. A row is null in the result when any
-// column the graph reads is null there. Graph results carry no dimension
-// names. A result with no axes is a plain column (one value per row) when the
+// column the graph reads is null there. A graph result names its axes as
+// a chain would: names follow their axes through views and reductions,
+// element-wise operations keep the names their operands agree on (an
+// axis two operands name differently, or that only constants and
+// unnamed columns give, is unnamed: ""), a matrix product keeps the
+// batch axes', the left operand's rows' and the right operand's columns'
+// names, concatenate and stack those their operands agree on (stack's new
+// axis unnamed); einsum results are unnamed, and a result with no named
+// axis has no names (variable-shape results have none). A result with no axes is a plain column (one value per row) when the
 // graph reduces, computes a similarity, multiplies matrices or reads a
 // plain column, and a 0-D tensor column otherwise, as a chain's.
 // Program.Eval evaluates a graph over a record batch; EvalColumn takes

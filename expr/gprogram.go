@@ -35,7 +35,7 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	if len(l.cols) == 0 {
 		return nil, l.errorf(&gnode{pos: 0}, "the expression reads no column")
 	}
-	dt, err := resultType(root)
+	dt, err := resultType(root, l.dimNames(g))
 	if err != nil {
 		return nil, err
 	}

@@ -449,12 +449,13 @@ func broadcastTo(x *engine.Node, shape []int) *engine.Node {
 }
 
 // resultType returns the Arrow type of one row's result: a plain type
-// for a 0-D result, a fixed-shape tensor type otherwise.
-func resultType(n *engine.Node) (arrow.DataType, error) {
+// for a 0-D result, a fixed-shape tensor type otherwise, its axes named
+// by names (nil: none).
+func resultType(n *engine.Node, names []string) (arrow.DataType, error) {
 	if len(n.Shape) == 0 {
 		return arrowOf(n.DType), nil
 	}
-	m, err := metadata.New(n.Shape, nil, nil)
+	m, err := metadata.New(n.Shape, names, nil)
 	if err != nil {
 		return nil, errorf("result %s: %v", metadata.FormatShape(n.Shape), err)
 	}
