@@ -51,12 +51,9 @@ func (r *recycler) pool(capacity int) *sync.Pool {
 }
 
 // Allocate returns size bytes whose content is unspecified (a new
-// buffer's zeros, or a freed buffer's old bytes). Buffers of at least
-// recycledMin bytes come from freed ones where there are some.
+// buffer's zeros, or a freed buffer's old bytes), from a freed buffer of
+// the size's class where there is one.
 func (r *recycler) Allocate(size int) []byte {
-	if size < recycledMin {
-		return memory.DefaultAllocator.Allocate(size)
-	}
 	capacity := (size + recycledClass - 1) / recycledClass * recycledClass
 	if b, ok := r.pool(capacity).Get().(*[]byte); ok {
 		return (*b)[:size]
@@ -77,7 +74,8 @@ func (r *recycler) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
-// Free keeps b for a later Allocate if its capacity is that of a class.
+// Free keeps b for a later Allocate; a buffer too small to recycle is
+// left to the garbage collector.
 func (r *recycler) Free(b []byte) {
 	c := cap(b)
 	if c < recycledMin || c%recycledClass != 0 {
@@ -88,12 +86,13 @@ func (r *recycler) Free(b []byte) {
 }
 
 // resultValues returns a buffer of n bytes for values that the evaluation
-// writes whole (every element, nulls included), from o's allocator or,
-// without WithAllocator, from recycled; bytes past n to the end of the
-// buffer's 64-byte padding are zero either way.
+// writes whole (every element, nulls included): from recycled for n of
+// recycledMin bytes or more without WithAllocator, from o's allocator
+// otherwise; bytes past n to the end of the buffer's 64-byte padding are
+// zero either way.
 func resultValues(o options, n int) *memory.Buffer {
 	mem := o.mem
-	if !o.memSet {
+	if !o.memSet && n >= recycledMin {
 		mem = recycled
 	}
 	b := memory.NewResizableBuffer(mem)
