@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,4 +109,49 @@ func graphRowResult(t *testing.T, in *varshape.Array, ids arrow.Array, i int, te
 	}
 	defer res.Release()
 	return bytes.Clone(testvec.ResultBytes(res.Column(0), 0))
+}
+
+// TestGraphFixedTypeLeadingNulls checks that --fixed takes a graph's
+// result shape from the first valid row even past the rows it evaluates
+// at a time, and that a batch without one is a usage error.
+func TestGraphFixedTypeLeadingNulls(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{})
+	schema := arrow.NewSchema([]arrow.Field{{Name: "image", Type: typ, Nullable: true}}, nil)
+	p, err := expr.Compile("(x - x.min())[:2, :3]", schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := func(nulls, valid int) arrow.RecordBatch {
+		b, err := varshape.NewBuilder[uint8](mem, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range nulls {
+			b.AppendNull()
+		}
+		for range valid {
+			if err := b.Append([]int{5, 4, 3}, make([]uint8, 60)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a := b.NewArray()
+		defer a.Release()
+		return array.NewRecordBatch(schema, []arrow.Array{a}, int64(nulls+valid))
+	}
+	rec := batch(150, 3)
+	defer rec.Release()
+	dt, err := graphFixedType(p, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ft, ok := dt.(*fixedshape.Type); !ok || ft.ElemType().ID() != arrow.UINT8 || !slices.Equal(ft.Shape(), []int{2, 3, 3}) {
+		t.Errorf("type %v, want uint8 tensors of shape (2,3,3)", dt)
+	}
+	empty := batch(150, 0)
+	defer empty.Release()
+	if _, err := graphFixedType(p, empty); !errors.Is(err, errUsage) {
+		t.Errorf("a batch of null rows: %v, want a usage error", err)
+	}
 }

@@ -379,14 +379,32 @@ func graphFixedType(p *expr.Program, first arrow.RecordBatch) (arrow.DataType, e
 	if first == nil {
 		return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
 	}
-	out, err := p.Eval(first)
-	if err != nil {
-		return nil, err
+	// Rows are evaluated a few at a time until one gives a valid result,
+	// rather than the whole batch, which apply evaluates again.
+	const step = 64
+	for lo := int64(0); lo < first.NumRows(); lo += step {
+		rows := first.NewSlice(lo, min(lo+step, first.NumRows()))
+		out, err := p.Eval(rows)
+		rows.Release()
+		if err != nil {
+			return nil, err
+		}
+		dt, err := firstFixedType(out.Column(0), lo)
+		out.Release()
+		if dt != nil || err != nil {
+			return dt, err
+		}
 	}
-	defer out.Release()
-	a, ok := out.Column(0).(*varshape.Array)
+	return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
+}
+
+// firstFixedType returns the fixed-shape type of the first valid row of
+// res, a graph's variable-shape result for the rows from first, or nil
+// when no row is valid.
+func firstFixedType(res arrow.Array, first int64) (arrow.DataType, error) {
+	a, ok := res.(*varshape.Array)
 	if !ok {
-		return nil, fmt.Errorf("--fixed: a %T result", out.Column(0))
+		return nil, fmt.Errorf("--fixed: a %T result", res)
 	}
 	for r := range a.Len() {
 		if a.IsValid(r) {
@@ -395,12 +413,12 @@ func graphFixedType(p *expr.Program, first arrow.RecordBatch) (arrow.DataType, e
 				return nil, err
 			}
 			if m.Size() == 0 {
-				return nil, fmt.Errorf("--fixed: the result of row %d has shape %s, no element, and a fixed-shape column cannot hold that", r, metadata.FormatShape(m.Shape()))
+				return nil, fmt.Errorf("--fixed: the result of row %d has shape %s, no element, and a fixed-shape column cannot hold that", first+int64(r), metadata.FormatShape(m.Shape()))
 			}
 			return fixedshape.NewType(a.TensorType().ElemType(), m)
 		}
 	}
-	return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
+	return nil, nil
 }
 
 // toFixed converts a graph's variable-shape result to the fixed-shape
