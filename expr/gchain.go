@@ -51,14 +51,8 @@ func chainOf(g *gnode, in Expr, text string) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	var e Expr
+	e := chainView(g, x)
 	switch g.op {
-	case gIndex:
-		e = Subscript(x, g.items...)
-	case gTranspose:
-		e = Transpose(x, g.ints...)
-	case gReshape:
-		e = Reshape(x, g.ints...)
 	case gAstype:
 		e = Astype(x, g.dt.arrow())
 	case gClip:
@@ -75,8 +69,6 @@ func chainOf(g *gnode, in Expr, text string) (Expr, error) {
 		} else {
 			e = Arith(x, g.bop, g.args[1].c)
 		}
-	case gReduce:
-		e = ReduceDdof(x, g.red, g.ddof, g.keep, g.axes...)
 	case gSim:
 		e = Similarity(x, g.metric, g.args[1].c)
 	}
@@ -89,4 +81,20 @@ func chainOf(g *gnode, in Expr, text string) (Expr, error) {
 		return nil, newErrorOf(err, text, g.pos, msg)
 	}
 	return e, nil
+}
+
+// chainView returns the chain step of an index, transpose, reshape or
+// reduction g applied to x, or nil for another operation.
+func chainView(g *gnode, x Expr) Expr {
+	switch g.op {
+	case gIndex:
+		return Subscript(x, g.items...)
+	case gTranspose:
+		return Transpose(x, g.ints...)
+	case gReshape:
+		return Reshape(x, g.ints...)
+	case gReduce:
+		return ReduceDdof(x, g.red, g.ddof, g.keep, g.axes...)
+	}
+	return nil
 }

@@ -117,18 +117,7 @@ func viewNames(g *gnode, shape []int, names []string) []string {
 	if err != nil {
 		return nil
 	}
-	x := InputOf(arrow.PrimitiveTypes.Float32, m)
-	var e Expr
-	switch g.op {
-	case gIndex:
-		e = Subscript(x, g.items...)
-	case gTranspose:
-		e = Transpose(x, g.ints...)
-	case gReshape:
-		e = Reshape(x, g.ints...)
-	default:
-		e = ReduceDdof(x, g.red, g.ddof, g.keep, g.axes...)
-	}
+	e := chainView(g, InputOf(arrow.PrimitiveTypes.Float32, m))
 	if Check(e) != nil {
 		return nil
 	}
