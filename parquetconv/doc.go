@@ -112,6 +112,15 @@
 // (package objstore) only the footer and the chunks of those fields are
 // fetched.
 //
+// A local file (an *os.File, from [OpenFile] or given to [NewReader]) is
+// mapped read-only on unix systems, and the pages of the tensor columns
+// are decoded from the mapping where they lie: an uncompressed PLAIN page
+// is one copy, from the page cache into the column, with no read into a
+// buffer first. The mapping is made when the reader opens and unmapped
+// when it is released; a file truncated under a reader makes the reads
+// of the lost pages fail with an error, not a crash. Other sources, and
+// the columns pqarrow reads, go through ReadAt.
+//
 // Row groups are decoded [WithWorkers] at a time, in parallel, from the
 // first call of Next on (opening a reader reads its footer only), and
 // handed out in file order; a batch is a zero-copy slice of a decoded

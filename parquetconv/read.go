@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -23,6 +24,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/batchreader"
+	"github.com/fstensor/fstensor/internal/mmap"
 	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
@@ -68,6 +70,7 @@ type reader struct {
 	r       io.ReaderAt
 	pf      *file.Reader
 	fr      *pqarrow.FileReader // see fileReader
+	mem     []byte              // r mapped whole, or nil; see mapFile
 	frOnce  sync.Once
 	frErr   error
 	dataEnd int64
@@ -116,6 +119,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 	if err != nil {
 		return nil, err
 	}
+	unmap := rd.mapFile()
 	pf := rd.pf
 	// The decoding starts with the first batch asked, so that a reader
 	// opened ahead of its use (the next file of a dataset) holds its
@@ -132,6 +136,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		if started {
 			rd.stop()
 		}
+		unmap()
 		pf.Close()
 		if closeFn != nil {
 			closeFn()
@@ -139,6 +144,33 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		return nil
 	}
 	return batchreader.New(rd.schema, batchreader.Checked(next, arrowconv.ValidateRecord), closeAll), nil
+}
+
+// mapFile maps rd.r whole when it is an *os.File whose mapping holds
+// the data (the file did not shrink since the footer was read), so that
+// the tensor chunks' pages are copied once, from the page cache into the
+// columns, with no read into a buffer first; it returns the function
+// that unmaps it, to call once the decoding stopped. Anything else, or a
+// mapping the system refuses, leaves the pages to ReadAt.
+func (rd *reader) mapFile() func() {
+	f, ok := rd.r.(*os.File)
+	if !ok || !mmap.Mapped { // a copy of the whole file would read every column
+
+		return func() {}
+	}
+	m, err := mmap.MapFile(f)
+	if err != nil {
+		return func() {}
+	}
+	if int64(len(m.Bytes())) < rd.dataEnd {
+		m.Close()
+		return func() {}
+	}
+	rd.mem = m.Bytes()
+	return func() {
+		rd.mem = nil
+		m.Close()
+	}
 }
 
 // openReader reads and checks the footer of the Parquet file r (its
@@ -345,7 +377,7 @@ func (rd *reader) start() {
 	rd.done = make(chan struct{})
 	rd.decs = make(chan *chunkDecoder, w)
 	for range w {
-		rd.decs <- newDecoder(rd.cfg, rd.r, rd.dataEnd)
+		rd.decs <- newDecoder(rd.cfg, rd.r, rd.mem, rd.dataEnd)
 	}
 	groups := rd.selectGroups()
 	go func() {
@@ -457,6 +489,9 @@ func (rd *reader) next() (arrow.RecordBatch, error) {
 // pqarrow.
 func (rd *reader) decodeGroup(d *chunkDecoder, g int) (res groupResult) {
 	defer recovered(&res.err, "read")
+	// A fault reading the mapping (the file truncated under it) panics
+	// rather than kills the process, and recovered makes it an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if res.err != nil {
 			res.release()

@@ -1,0 +1,143 @@
+package parquetconv_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/parquetconv"
+)
+
+// mappedCases are the files TestReadMapped reads: every value path of
+// the tensor decoder (plain, narrowed, v2 compressed, byte stream split,
+// dictionary), with null tensors and several row groups.
+var mappedCases = []struct {
+	name string
+	opts []parquetconv.Option
+}{
+	{"plain", nil},
+	{"zstd/v2", []parquetconv.Option{parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithDataPageV2()}},
+	{"snappy/bss", []parquetconv.Option{parquetconv.WithCompression(parquetconv.Snappy), parquetconv.WithByteStreamSplit()}},
+	{"identity-dictionary", []parquetconv.Option{parquetconv.WithIdentityDictionary()}},
+}
+
+// TestReadMapped reads files through OpenFile, which maps them, and
+// checks the batches against the source, then flips bytes all over each
+// file: the mapped read and a read through ReadAt (bytes.Reader) must
+// agree on every variant, the same values or both an error wrapping
+// arrow.ErrInvalid.
+func TestReadMapped(t *testing.T) {
+	rec := testRecord(t, memory.NewGoAllocator(), 6, true)
+	defer rec.Release()
+	for _, c := range mappedCases {
+		data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append(c.opts, parquetconv.WithRowGroupRows(4))...)
+		path := filepath.Join(t.TempDir(), "t.parquet")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(c.name+"/values", func(t *testing.T) {
+			mem := checkedMem(t)
+			before := parquetconv.MappedChunks()
+			r, err := parquetconv.OpenFile(path, parquetconv.WithAllocator(mem), parquetconv.WithWorkers(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Release()
+			checkReadAll(t, rec, r)
+			if parquetconv.MappedChunks() == before {
+				t.Error("no tensor column chunk was read from the mapping")
+			}
+		})
+		t.Run(c.name+"/flip", func(t *testing.T) {
+			mem := checkedMem(t)
+			f, err := os.OpenFile(path, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			b := append([]byte(nil), data...)
+			// Each variant opens a reader twice: a coarser stride than
+			// TestReadCorrupt's keeps the test to seconds.
+			for i := 0; i < len(b); i += 13 * corruptStride {
+				for _, x := range []byte{0x01, 0x80, 0xff} {
+					b[i] ^= x
+					if _, err := f.WriteAt(b[i:i+1], int64(i)); err != nil {
+						t.Fatal(err)
+					}
+					mapped, errMapped := digest(parquetconv.OpenFile(path, parquetconv.WithAllocator(mem)))
+					read, errRead := digest(parquetconv.NewReader(bytes.NewReader(b), parquetconv.WithAllocator(mem)))
+					if (errMapped == nil) != (errRead == nil) || mapped != read {
+						t.Fatalf("byte %d ^ %#x: mapped read gives %x, %v; ReadAt gives %x, %v", i, x, mapped, errMapped, read, errRead)
+					}
+					if errMapped != nil && !errors.Is(errMapped, arrow.ErrInvalid) {
+						t.Fatalf("byte %d ^ %#x: mapped read = %v, want an error wrapping arrow.ErrInvalid", i, x, errMapped)
+					}
+					b[i] ^= x
+					if _, err := f.WriteAt(b[i:i+1], int64(i)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// digest reads every batch of r and returns a hash of their tensor
+// columns' value bytes and validity, or the first error.
+func digest(r array.RecordReader, err error) ([32]byte, error) {
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer r.Release()
+	h := sha256.New()
+	for r.Next() {
+		for _, c := range r.RecordBatch().Columns() {
+			if a, ok := c.(*fixedshape.Array); ok {
+				h.Write(a.ValueBytes())
+				for i := range a.Len() {
+					if a.IsNull(i) {
+						h.Write([]byte{byte(i)})
+					}
+				}
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return [32]byte{}, err
+	}
+	return [32]byte(h.Sum(nil)), nil
+}
+
+// TestReadMappedTruncated truncates a file under a reader that mapped
+// it: reading the lost pages faults, and the fault must come back as an
+// error wrapping arrow.ErrInvalid rather than kill the process.
+func TestReadMappedTruncated(t *testing.T) {
+	mem := checkedMem(t)
+	rec := buildRecord(t, memory.NewGoAllocator(), 4096, colSpec{"f", arrow.PrimitiveTypes.Float32, shapeCycle3, nil})
+	defer rec.Release()
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	if err := os.WriteFile(path, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithRowGroupRows(1024)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Only the tensor column: the others are read through ReadAt.
+	r, err := parquetconv.OpenFile(path, parquetconv.WithAllocator(mem), parquetconv.WithColumns("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	if err := os.Truncate(path, 4096); err != nil {
+		t.Fatal(err)
+	}
+	for r.Next() {
+	}
+	if err := r.Err(); !errors.Is(err, arrow.ErrInvalid) {
+		t.Fatalf("read of a truncated file = %v, want an error wrapping arrow.ErrInvalid", err)
+	}
+}
