@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
@@ -47,6 +48,7 @@ type chunkDecoder struct {
 	dataEnd      int64 // where the footer starts: chunks lie before
 	readerAt     io.ReaderAt
 	mem          []byte // the file mapped whole (at least dataEnd bytes), or nil
+	stream       bool   // values are copied with non-temporal stores (see copyValues)
 	validity     *memory.Buffer
 	nulls        int
 	child        []byte
@@ -135,6 +137,7 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	buf := memory.NewResizableBuffer(chunkAllocator(d.cfg))
 	defer buf.Release()
 	buf.Resize(total)
+	d.stream = total >= streamBytes // not in the caches by the time it is read
 	d.dict = nil
 	defer d.endRange()
 	if err := d.decodeRange(col, codec, start, n, rows, buf.Bytes()); err != nil {
@@ -176,13 +179,11 @@ func (d *chunkDecoder) decodeRange(col *tensorLeaf, codec int, start, n, rows in
 		if err != nil {
 			return err
 		}
-		if len(pb.prefix) < pb.n { // else the body is at hand (mapped): no copy to save
-			if ok, err := d.direct(h, pb, codec); ok || err != nil {
-				if err != nil {
-					return err
-				}
-				continue
+		if ok, err := d.direct(h, pb, codec); ok || err != nil {
+			if err != nil {
+				return err
 			}
+			continue
 		}
 		body, err := d.pages.fill(pb)
 		if err != nil {
@@ -202,6 +203,9 @@ func (d *chunkDecoder) decodeRange(col *tensorLeaf, codec int, start, n, rows in
 		if err != nil {
 			return err
 		}
+	}
+	if d.stream {
+		layout.Fence() // the values copied are seen by other goroutines
 	}
 	if d.walker.Rows != rows || d.walker.Pos != 0 {
 		return errorf("column chunk holds %d rows and %d elements, its row group %d rows", d.walker.Rows, d.walker.Pos, rows)

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
@@ -139,5 +140,49 @@ func TestReadMappedTruncated(t *testing.T) {
 	}
 	if err := r.Err(); !errors.Is(err, arrow.ErrInvalid) {
 		t.Fatalf("read of a truncated file = %v, want an error wrapping arrow.ErrInvalid", err)
+	}
+}
+
+// TestReadMappedLarge reads chunks of more than 1 MiB, whose values are
+// copied with non-temporal stores, through the mapping (and through
+// ReadAt), with pages that do not start on a cache line (rows of 420 and
+// 77 bytes), null tensors, PLAIN and identity-dictionary pages.
+func TestReadMappedLarge(t *testing.T) {
+	const rows = 4000
+	odd := metadata.MustNew([]int{3, 5, 7}, nil, nil)
+	small := metadata.MustNew([]int{7, 11}, nil, nil)
+	for _, c := range []struct {
+		name string
+		opts []parquetconv.Option
+	}{
+		{"plain", nil},
+		{"identity-dictionary", []parquetconv.Option{parquetconv.WithIdentityDictionary()}},
+		{"v2", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithPageBytes(100_000)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mem := checkedMem(t)
+			rec := buildRecord(t, memory.NewGoAllocator(), rows,
+				colSpec{"f", arrow.PrimitiveTypes.Float32, odd, everyThird},
+				colSpec{"u", arrow.PrimitiveTypes.Uint8, small, nil},
+				colSpec{"b", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{64, 64}, nil, nil), nil})
+			defer rec.Release()
+			data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, c.opts...)
+			path := filepath.Join(t.TempDir(), "t.parquet")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := parquetconv.OpenFile(path, parquetconv.WithAllocator(mem), parquetconv.WithWorkers(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReadAll(t, rec, r)
+			r.Release()
+			r, err = parquetconv.NewReader(bytes.NewReader(data), parquetconv.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReadAll(t, rec, r)
+			r.Release()
+		})
 	}
 }
