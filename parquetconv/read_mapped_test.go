@@ -186,3 +186,34 @@ func TestReadMappedLarge(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadMapped reads arbitrary bytes from a file, which OpenFile maps,
+// and from a bytes.Reader: both must agree (the same values, or both an
+// error wrapping arrow.ErrInvalid), never panic and leave nothing
+// allocated. Seeds: the small files of FuzzReader's writer options, plus
+// testdata/fuzz/FuzzReadMapped (pyarrow files with dictionary pages).
+func FuzzReadMapped(f *testing.F) {
+	rec := testRecord(f, memory.NewGoAllocator(), 4, true)
+	defer rec.Release()
+	for _, c := range mappedCases {
+		f.Add(writeFile(f, rec.Schema(), []arrow.RecordBatch{rec}, append(c.opts, parquetconv.WithRowGroupRows(3))...))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		path := filepath.Join(dir, "f.parquet")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := []parquetconv.Option{parquetconv.WithAllocator(mem), parquetconv.WithMaxPageBytes(1 << 20), parquetconv.WithMaxChunkBytes(1 << 20), parquetconv.WithWorkers(2)}
+		mapped, errMapped := digest(parquetconv.OpenFile(path, opts...))
+		read, errRead := digest(parquetconv.NewReader(bytes.NewReader(data), opts...))
+		if (errMapped == nil) != (errRead == nil) || mapped != read {
+			t.Fatalf("mapped read gives %x, %v; ReadAt gives %x, %v", mapped, errMapped, read, errRead)
+		}
+		if errMapped != nil && !errors.Is(errMapped, arrow.ErrInvalid) {
+			t.Fatalf("error does not wrap arrow.ErrInvalid: %v", errMapped)
+		}
+	})
+}
