@@ -134,10 +134,9 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	if err != nil {
 		return nil, err
 	}
-	buf := memory.NewResizableBuffer(chunkAllocator(d.cfg))
+	buf, warm := chunkBuffer(d.cfg, total)
 	defer buf.Release()
-	buf.Resize(total)
-	d.stream = total >= streamBytes // not in the caches by the time it is read
+	d.stream = warm && total >= streamBytes // not in the caches by the time it is read
 	d.dict = nil
 	defer d.endRange()
 	if err := d.decodeRange(col, codec, start, n, rows, buf.Bytes()); err != nil {

@@ -171,13 +171,19 @@ func TestReadMappedLarge(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r, err := parquetconv.OpenFile(path, parquetconv.WithAllocator(mem), parquetconv.WithWorkers(2))
-			if err != nil {
-				t.Fatal(err)
+			// The default allocator's chunk buffers are new on the first
+			// read (ordinary stores) and kept ones on the second
+			// (non-temporal stores); a checked allocator's are written
+			// with non-temporal stores.
+			for _, a := range []memory.Allocator{mem, memory.DefaultAllocator, memory.DefaultAllocator} {
+				r, err := parquetconv.OpenFile(path, parquetconv.WithAllocator(a), parquetconv.WithWorkers(2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkReadAll(t, rec, r)
+				r.Release()
 			}
-			checkReadAll(t, rec, r)
-			r.Release()
-			r, err = parquetconv.NewReader(bytes.NewReader(data), parquetconv.WithAllocator(mem))
+			r, err := parquetconv.NewReader(bytes.NewReader(data), parquetconv.WithAllocator(mem))
 			if err != nil {
 				t.Fatal(err)
 			}
