@@ -38,6 +38,23 @@ func chunkAllocator(cfg *config) memory.Allocator {
 	return cfg.mem
 }
 
+// chunkBuffer returns a buffer of size bytes for the values of a chunk
+// decoded by a reader of cfg, and whether its pages are known to be in
+// the process already (a buffer chunkBuffers kept): only then are they
+// written with non-temporal stores (see copyValues), which on pages just
+// faulted in, whose lines the kernel's zeroing left in the caches,
+// measured slower than ordinary stores.
+func chunkBuffer(cfg *config, size int) (buf *memory.Buffer, warm bool) {
+	alloc := chunkAllocator(cfg)
+	if r, ok := alloc.(*reusing); ok {
+		b, kept := r.allocate(size)
+		return memory.NewBufferWithAllocator(b, r), kept
+	}
+	buf = memory.NewResizableBuffer(alloc)
+	buf.Resize(size)
+	return buf, true
+}
+
 // reusing is the allocator behind chunkBuffers: one pool per size class,
 // eight classes per power of two (at most 12.5% of a buffer unused). A
 // buffer is reused when its length, as Allocate returned it, is at least
@@ -67,14 +84,22 @@ func classSize(c int) int {
 // Allocate returns a buffer of size bytes: a kept one of its class, not
 // cleared, when size is at least minReused.
 func (a *reusing) Allocate(size int) []byte {
+	b, _ := a.allocate(size)
+	return b
+}
+
+// allocate is Allocate, and reports whether the buffer is a kept one,
+// whose pages were written before (else they may be new to the process,
+// each written first by the kernel's page fault).
+func (a *reusing) allocate(size int) (b []byte, kept bool) {
 	if size < minReused {
-		return goAlloc.Allocate(size)
+		return goAlloc.Allocate(size), false
 	}
 	c := sizeClass(size, true)
 	if p, ok := a.pools[c].Get().(*[]byte); ok {
-		return (*p)[:size]
+		return (*p)[:size], true
 	}
-	return goAlloc.Allocate(classSize(c))[:size]
+	return goAlloc.Allocate(classSize(c))[:size], false
 }
 
 // Reallocate returns a buffer of size bytes holding b's first bytes.

@@ -7,12 +7,14 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/layout"
 	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
@@ -45,6 +47,8 @@ type chunkDecoder struct {
 	nullRows     []int64
 	dataEnd      int64 // where the footer starts: chunks lie before
 	readerAt     io.ReaderAt
+	mem          []byte // the file mapped whole (at least dataEnd bytes), or nil
+	stream       bool   // values are copied with non-temporal stores (see copyValues)
 	validity     *memory.Buffer
 	nulls        int
 	child        []byte
@@ -56,6 +60,10 @@ type chunkDecoder struct {
 	levelsLeft   int64
 }
 
+// mappedChunks counts the ranges decodeRange read from a mapped file
+// (for the tests).
+var mappedChunks atomic.Int64
+
 // decoders keeps the scratch buffers of the chunk decoders of readers
 // that stopped, for the next readers: a dataset of many files opens a
 // reader per file, and each new decoder's page buffers (a page each, 1 MiB
@@ -63,10 +71,12 @@ type chunkDecoder struct {
 var decoders sync.Pool
 
 // newDecoder returns a chunk decoder of a reader of cfg over r, whose
-// data ends at dataEnd, with the scratch buffers of a recycled one.
-func newDecoder(cfg *config, r io.ReaderAt, dataEnd int64) *chunkDecoder {
+// data ends at dataEnd, with the scratch buffers of a recycled one; mem,
+// if not nil, is r mapped whole (at least dataEnd bytes), from which the
+// pages are then read instead of r.
+func newDecoder(cfg *config, r io.ReaderAt, mem []byte, dataEnd int64) *chunkDecoder {
 	old, _ := decoders.Get().(*chunkDecoder)
-	d := &chunkDecoder{cfg: cfg, readerAt: r, dataEnd: dataEnd, dec: decompressor{maxPage: cfg.maxPageBytes}}
+	d := &chunkDecoder{cfg: cfg, readerAt: r, mem: mem, dataEnd: dataEnd, dec: decompressor{maxPage: cfg.maxPageBytes}}
 	if old != nil {
 		d.pages.hdr, d.pages.body = old.pages.hdr, old.pages.body
 		d.page, d.vals, d.scratch = old.page, old.vals, old.scratch
@@ -124,9 +134,9 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	if err != nil {
 		return nil, err
 	}
-	buf := memory.NewResizableBuffer(chunkAllocator(d.cfg))
+	buf, warm := chunkBuffer(d.cfg, total)
 	defer buf.Release()
-	buf.Resize(total)
+	d.stream = warm && total >= streamBytes // not in the caches by the time it is read
 	d.dict = nil
 	defer d.endRange()
 	if err := d.decodeRange(col, codec, start, n, rows, buf.Bytes()); err != nil {
@@ -155,7 +165,10 @@ func (d *chunkDecoder) decodedBytes(col *tensorLeaf, rows int64) (int, error) {
 // after the last.
 func (d *chunkDecoder) decodeRange(col *tensorLeaf, codec int, start, n, rows int64, child []byte) error {
 	prefetch(d.readerAt, start, n)
-	d.pages = pageCursor{r: d.readerAt, start: start, n: n, hdr: d.pages.hdr, body: d.pages.body}
+	if d.mem != nil {
+		mappedChunks.Add(1)
+	}
+	d.pages = pageCursor{r: d.readerAt, mem: d.mem, start: start, n: n, hdr: d.pages.hdr, body: d.pages.body}
 	d.child = child
 	d.validity, d.nulls, d.rows, d.col = nil, 0, rows, col
 	d.walker = format.RepWalker{N: col.n}
@@ -189,6 +202,9 @@ func (d *chunkDecoder) decodeRange(col *tensorLeaf, codec int, start, n, rows in
 		if err != nil {
 			return err
 		}
+	}
+	if d.stream {
+		layout.Fence() // the values copied are seen by other goroutines
 	}
 	if d.walker.Rows != rows || d.walker.Pos != 0 {
 		return errorf("column chunk holds %d rows and %d elements, its row group %d rows", d.walker.Rows, d.walker.Pos, rows)
@@ -337,11 +353,13 @@ func prefetch(r io.ReaderAt, off, n int64) {
 }
 
 // pageCursor reads the pages of a column chunk one at a time into
-// buffers it reuses, so that memory and cache use stay at a page.
+// buffers it reuses, so that memory and cache use stay at a page; from a
+// mapped file, it hands out the pages' bytes where they lie.
 type pageCursor struct {
 	r        io.ReaderAt
-	start, n int64 // the chunk
-	p        int64 // the next page, from start
+	mem      []byte // the file mapped whole, or nil: pages are read from r
+	start, n int64  // the chunk
+	p        int64  // the next page, from start
 	hdr      []byte
 	body     []byte
 }
@@ -374,19 +392,24 @@ type pageBody struct {
 }
 
 // nextLazy reads the next page header with a window of win bytes (more
-// if the header needs it), which also holds the start of the body.
+// if the header needs it), which also holds the start of the body. From
+// a mapped file the window is the rest of the chunk, and the body is
+// whole in pageBody.prefix.
 func (c *pageCursor) nextLazy(maxPage, win int64) (format.PageHeader, pageBody, error) {
 	left := c.n - c.p
 	win = min(left, win)
+	if c.mem != nil {
+		win = left
+	}
 	var h format.PageHeader
 	var hl int
 	var err error
+	var w []byte
 	for {
-		c.hdr = grow(c.hdr, int(win))
-		if _, err := c.r.ReadAt(c.hdr, c.start+c.p); err != nil {
+		if w, err = c.window(win); err != nil {
 			return h, pageBody{}, errorf("read page header: %w", err)
 		}
-		h, hl, err = format.ParsePageHeader(c.hdr)
+		h, hl, err = format.ParsePageHeader(w)
 		if err == nil || win == left || win >= 16<<20 {
 			break
 		}
@@ -402,9 +425,26 @@ func (c *pageCursor) nextLazy(maxPage, win int64) (format.PageHeader, pageBody, 
 	if int64(h.Uncompressed) > maxPage || int64(h.Compressed) > maxPage {
 		return h, pageBody{}, errorf("page of %d bytes is above the limit of %d", max(h.Uncompressed, h.Compressed), maxPage)
 	}
-	pb := pageBody{prefix: c.hdr[hl:min(len(c.hdr), hl+int(h.Compressed))], n: int(h.Compressed), at: c.start + c.p}
+	pb := pageBody{prefix: w[hl:min(len(w), hl+int(h.Compressed))], n: int(h.Compressed), at: c.start + c.p}
 	c.p += int64(h.Compressed)
 	return h, pb, nil
+}
+
+// window returns the next win bytes of the chunk: a slice of the
+// mapping, or read from the file into c.hdr.
+func (c *pageCursor) window(win int64) ([]byte, error) {
+	at := c.start + c.p
+	if c.mem != nil {
+		if at+win > int64(len(c.mem)) {
+			return nil, errorf("%d bytes at offset %d overrun the %d-byte file", win, at, len(c.mem))
+		}
+		return c.mem[at : at+win : at+win], nil
+	}
+	c.hdr = grow(c.hdr, int(win))
+	if _, err := c.r.ReadAt(c.hdr, at); err != nil {
+		return nil, err
+	}
+	return c.hdr, nil
 }
 
 // fill returns the whole body of pb.

@@ -10,12 +10,19 @@ import (
 // its values from the file straight into the column's child (its levels
 // come with the header's read-ahead): one copy, from the file, instead
 // of two; INT32 values to narrow are read in pieces of 64 KiB and
-// narrowed from the cache. It returns false, having changed
+// narrowed from the cache. From a mapped file, the values are copied
+// from the mapping with copyValues (a read into the column with ReadAt
+// measured 15-25% slower: the kernel's copy reads each destination line
+// before writing it), and values to narrow are left to the general path,
+// which narrows them from the mapping. It returns false, having changed
 // nothing, for any other page, or when the levels do not fit the
 // read-ahead; the page is then decoded from its whole body.
 func (d *chunkDecoder) direct(h format.PageHeader, pb pageBody, codec int) (bool, error) {
 	c := &d.col.codec
 	if !h.HasPage || h.Encoding != format.EncPlain || (c.narrow == nil && c.pw != c.w) {
+		return false, nil
+	}
+	if c.narrow != nil && d.mem != nil { // narrowed from the mapping, with no copy first
 		return false, nil
 	}
 	var rep, def []byte
@@ -50,6 +57,10 @@ func (d *chunkDecoder) direct(h format.PageHeader, pb pageBody, codec int) (bool
 	return true, d.levelsThen(h, rep, def, func(dst []byte, k int) error {
 		if uint64(k)*uint64(pw) > uint64(pb.n-off) {
 			return errorf("PLAIN page holds %d bytes, %d values need %d", pb.n-off, k, uint64(k)*uint64(pw))
+		}
+		if c.narrow == nil && d.mem != nil {
+			copyValues(dst[:k*pw], pb.prefix[off:off+k*pw], d.stream)
+			return nil
 		}
 		if c.narrow == nil {
 			return d.pages.readInto(pb, off, dst[:k*pw])

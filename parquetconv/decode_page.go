@@ -67,6 +67,10 @@ func (d *chunkDecoder) values(enc int32, dst, src []byte, k int) error {
 	c := &d.col.codec
 	switch enc {
 	case format.EncPlain:
+		if c.narrow == nil && uint64(k)*uint64(c.w) <= uint64(len(src)) {
+			copyValues(dst[:k*c.w], src[:k*c.w], d.stream)
+			return nil
+		}
 		return c.plain(dst, src, k)
 	case format.EncByteStreamSplit:
 		return c.byteStreamSplit(dst, src, k, &d.scratch)
@@ -74,7 +78,7 @@ func (d *chunkDecoder) values(enc int32, dst, src []byte, k int) error {
 		if d.dict == nil {
 			return errorf("dictionary-encoded page without a dictionary page")
 		}
-		return c.indices(dst, src, k, d.dict, d.dictIdentity)
+		return c.indices(dst, src, k, d.dict, d.dictIdentity, d.stream)
 	}
 	return errFallback
 }

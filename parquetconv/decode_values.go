@@ -113,8 +113,9 @@ func (c *elemCodec) dictionary(src []byte, n int) ([]byte, error) {
 
 // indices decodes k dictionary indices of src (a bit width byte, then
 // the hybrid encoding) into dst as elements of dict (len(dict)/c.w
-// entries); identity tells that dict is identityDict.
-func (c *elemCodec) indices(dst, src []byte, k int, dict []byte, identity bool) error {
+// entries); identity tells that dict is identityDict; stream is
+// copyValues' for the runs of indices that are the elements' bytes.
+func (c *elemCodec) indices(dst, src []byte, k int, dict []byte, identity, stream bool) error {
 	if len(src) < 1 {
 		return errorf("dictionary-encoded page without a bit width")
 	}
@@ -136,7 +137,7 @@ func (c *elemCodec) indices(dst, src []byte, k int, dict []byte, identity bool) 
 			return errorf("%w", err)
 		}
 		if copyPacked && !run.RLE && len(run.Packed) >= run.N*w {
-			copy(dst[p*w:(p+run.N)*w], run.Packed)
+			copyValues(dst[p*w:(p+run.N)*w], run.Packed[:run.N*w], stream)
 			p += run.N
 			continue
 		}
@@ -198,6 +199,25 @@ func fillPattern(dst, e []byte) {
 	for n < len(dst) {
 		n += copy(dst[n:], dst[:n])
 	}
+}
+
+// streamBytes is the size of the chunks whose values copyValues copies
+// with non-temporal stores: chunks too large to stay in cache.
+const streamBytes = 1 << 20
+
+// copyValues copies src to dst (of the same length). With stream, for a
+// chunk of at least streamBytes, whole destination lines are written with
+// non-temporal stores where the build has them (layout.CopyRuns): no read
+// for ownership of lines that are written whole, as copy() does for
+// copies of 1 MiB or more but not for the pages of a chunk, which are
+// smaller; the decoder then fences once the chunk is decoded
+// (layout.Fence), before it is handed to another goroutine.
+func copyValues(dst, src []byte, stream bool) {
+	if !stream || len(dst) == 0 {
+		copy(dst, src)
+		return
+	}
+	layout.CopyRuns(dst, src, layout.Runs{Run: len(dst), Count: 1}, layout.Runs{}, true)
 }
 
 // grow returns b resized to n bytes, reallocated when too small.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -68,6 +69,7 @@ type reader struct {
 	r       io.ReaderAt
 	pf      *file.Reader
 	fr      *pqarrow.FileReader // see fileReader
+	mem     []byte              // r mapped whole, or nil; see mapFile
 	frOnce  sync.Once
 	frErr   error
 	dataEnd int64
@@ -116,6 +118,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 	if err != nil {
 		return nil, err
 	}
+	unmap := rd.mapFile()
 	pf := rd.pf
 	// The decoding starts with the first batch asked, so that a reader
 	// opened ahead of its use (the next file of a dataset) holds its
@@ -132,6 +135,7 @@ func newParquetReader(r parquet.ReaderAtSeeker, closeFn func() error, cfg *confi
 		if started {
 			rd.stop()
 		}
+		unmap()
 		pf.Close()
 		if closeFn != nil {
 			closeFn()
@@ -345,7 +349,7 @@ func (rd *reader) start() {
 	rd.done = make(chan struct{})
 	rd.decs = make(chan *chunkDecoder, w)
 	for range w {
-		rd.decs <- newDecoder(rd.cfg, rd.r, rd.dataEnd)
+		rd.decs <- newDecoder(rd.cfg, rd.r, rd.mem, rd.dataEnd)
 	}
 	groups := rd.selectGroups()
 	go func() {
@@ -457,6 +461,9 @@ func (rd *reader) next() (arrow.RecordBatch, error) {
 // pqarrow.
 func (rd *reader) decodeGroup(d *chunkDecoder, g int) (res groupResult) {
 	defer recovered(&res.err, "read")
+	// A fault reading the mapping (the file truncated under it) panics
+	// rather than kills the process, and recovered makes it an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if res.err != nil {
 			res.release()

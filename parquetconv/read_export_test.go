@@ -61,3 +61,7 @@ func WalkLevels(rep, def []byte, count, n int, maxDef, listDef int16, rows int64
 	k, err := d.walkLevels(rep, def, count)
 	return k, d.nullRows, err
 }
+
+// MappedChunks returns how many tensor column chunks (or ranges of
+// them) were read from a mapped file so far.
+func MappedChunks() int64 { return mappedChunks.Load() }

@@ -9,7 +9,8 @@
 // mapped with mmap(2) (PROT_READ, MAP_SHARED), so pages are read from the
 // page cache on first touch and nothing is copied; elsewhere the whole
 // file is read into Go memory, which behaves the same apart from the copy
-// and the memory it takes.
+// and the memory it takes. [Mapped] tells which of the two a build does,
+// for callers that map a file only to read part of it.
 //
 // # Layout
 //

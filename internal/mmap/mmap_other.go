@@ -7,6 +7,10 @@ import (
 	"os"
 )
 
+// Mapped reports whether Map maps files (true) or reads them whole
+// into memory (false); here a Mapping holds a copy of the file, read whole by Map.
+const Mapped = false
+
 // mapFile reads the size bytes of f into memory, where mmap is not
 // available.
 func mapFile(f *os.File, path string, size int) (*Mapping, error) {
