@@ -297,7 +297,7 @@
 // Expressions and plans hold no Arrow memory. Eval allocates the result's
 // values and validity from the allocator given by WithAllocator; the
 // caller releases the result. Without WithAllocator, buffers come from
-// memory.DefaultAllocator, except the values of a result of 4 MiB or
+// memory.DefaultAllocator, except the values of a result of 1 MiB or
 // more: those reuse the memory of results released before, which the
 // evaluation overwrites whole, so that a loop that releases each result
 // before the next pays neither the page faults of fresh memory nor Go's

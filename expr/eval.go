@@ -47,7 +47,7 @@ func (o *options) invalid(name string, value any, why string) {
 
 // WithAllocator makes Eval allocate the result's buffers from mem. Without
 // it, buffers come from memory.DefaultAllocator, except the values of a
-// result of 4 MiB or more, which reuse the memory of results released
+// result of 1 MiB or more, which reuse the memory of results released
 // before (see "Memory" in the package documentation). A nil mem is an
 // invalid option.
 func WithAllocator(mem memory.Allocator) Option {

@@ -3,6 +3,7 @@ package expr
 import (
 	"slices"
 
+	"github.com/fstensor/fstensor/internal/reuse"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -46,12 +47,13 @@ func ParseVar(text string, typ *varshape.Type) *VarPlan {
 // CompileVar returns the plan of e over columns of typ.
 var CompileVar = compileVar
 
-// PoisonRecycled fills a recycled buffer of the class of size bytes with
-// b and frees it, so that the next result of that class may get it.
+// PoisonRecycled fills a buffer of reuse.Buffers of the class of size
+// bytes with b and frees it, so that the next result of that class may
+// get it.
 func PoisonRecycled(size int, b byte) {
-	buf := recycled.Allocate(size)
-	for i := range buf[:cap(buf)] {
-		buf[:cap(buf)][i] = b
+	buf := reuse.Buffers.Allocate(size)
+	for i := range buf {
+		buf[i] = b
 	}
-	recycled.Free(buf)
+	reuse.Buffers.Free(buf)
 }

@@ -46,7 +46,7 @@ func recycledBatch(t *testing.T, rows int) arrow.RecordBatch {
 // rows (zero-filled) included, whatever the recycled bytes held: a
 // program that left any byte unwritten would show the poison.
 func TestRecycledResults(t *testing.T) {
-	const rows = 8192 // 8 MiB of float32 rows: above the recycling threshold
+	const rows = 8192 // 8 MiB of float32 rows: above reuse.MinSize
 	rec := recycledBatch(t, rows)
 	defer rec.Release()
 	for _, tc := range []struct{ name, text string }{
