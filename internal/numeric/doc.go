@@ -36,17 +36,19 @@
 // lanes: an error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
 // float64 vectors use Go loops with four partial sums. DotRows and
 // SquaredL2Rows score many rows against one vector in one kernel call,
-// each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead so
-// that a scan keeps its loads in flight across the 4 KiB pages the
-// hardware prefetcher stops at. (Many queries at once are a matrix
+// each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead (8
+// KiB with AVX-512) so that a scan keeps its loads in flight across the
+// 4 KiB pages the hardware prefetcher stops at. (Many queries at once are a matrix
 // product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the
 // products, squares and every similarity kernel) handle the whole blocks
 // of 8, 16 or 32 elements when layout.HasAVX2 and layout.HasFMA, the one
 // CPU-feature check of both kernel layers, allow them; Go loops handle
-// the rest. The purego build tag, or another architecture, uses the Go
-// loops throughout.
+// the rest. Where the CPU also has AVX-512F, ExpF32, DotRows and
+// SquaredL2Rows run AVX-512 kernels that do the AVX2 kernels' operations
+// on the same lanes, with the same bits. The purego build tag, or another
+// architecture, uses the Go loops throughout.
 //
 // # Memory
 //

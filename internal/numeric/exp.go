@@ -21,7 +21,3 @@ func ExpF32(d, a []float32) {
 		d[j] = float32(math.Exp(float64(a[j])))
 	}
 }
-
-// useAVX512 selects the AVX-512 exp kernel where the CPU has it; tests
-// turn it off to cover the AVX2 one.
-var useAVX512 = hasAVX512

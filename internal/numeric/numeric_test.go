@@ -10,16 +10,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// paths runs f with the AVX2 kernels (when the CPU has them) and with the
-// Go loops.
+// paths runs f with the AVX-512 kernels and the AVX2 ones (when the CPU
+// has them) and with the Go loops.
 func paths(t *testing.T, f func(t *testing.T)) {
-	for _, avx := range []bool{true, false} {
-		name := "go"
-		if avx {
-			name = "avx2"
+	for _, p := range []struct {
+		name         string
+		avx2, avx512 bool
+	}{{"avx512", true, true}, {"avx2", true, false}, {"go", false, false}} {
+		if p.avx512 && !numeric.HasAVX512() {
+			continue
 		}
-		t.Run(name, func(t *testing.T) {
-			defer numeric.SetAVX2(avx)()
+		t.Run(p.name, func(t *testing.T) {
+			defer numeric.SetAVX2(p.avx2)()
+			defer numeric.SetAVX512(p.avx512)()
 			f(t)
 		})
 	}
