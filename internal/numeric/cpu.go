@@ -15,8 +15,7 @@ var (
 	// squares, the squared deviations and every similarity kernel.
 	useFMA = layout.HasFMA()
 	// useAVX512 selects, where the CPU has AVX-512F, the AVX-512 kernels
-	// that the AVX2 ones stand in for elsewhere, with the same bits: exp
-	// and the similarity row kernels. Tests turn it off to cover the AVX2
-	// ones.
+	// of exp, the similarity rows and the float32 extremes, which give
+	// the AVX2 kernels' bits. Tests turn it off to cover the AVX2 ones.
 	useAVX512 = hasAVX512
 )

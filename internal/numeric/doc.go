@@ -45,9 +45,9 @@
 // products, squares and every similarity kernel) handle the whole blocks
 // of 8, 16 or 32 elements when layout.HasAVX2 and layout.HasFMA, the one
 // CPU-feature check of both kernel layers, allow them; Go loops handle
-// the rest. Where the CPU also has AVX-512F, ExpF32, DotRows and
-// SquaredL2Rows run AVX-512 kernels that do the AVX2 kernels' operations
-// on the same lanes, with the same bits. The purego build tag, or another
+// the rest. Where the CPU also has AVX-512F, ExpF32, DotRows,
+// SquaredL2Rows, MaxF32 and MinF32 run AVX-512 kernels that do the AVX2
+// kernels' operations on the same lanes, with the same bits. The purego build tag, or another
 // architecture, uses the Go loops throughout.
 //
 // # Memory

@@ -230,3 +230,56 @@ L: \
 
 EXTREME(·maxF32x32, VMAXPS, mx)
 EXTREME(·minF32x32, VMINPS, mn)
+
+// ZPF is how far ahead (in bytes) ZEXTREME prefetches: 8 KiB. On 16 KiB
+// rows of 64 MiB of float32 (Intel, AVX-512, 2 cores shared, same-moment
+// ratios to EXTREME, median of 40) it read 1.01-1.03x as fast, with 4 KiB
+// 1.00-1.01x.
+#define ZPF 8192
+
+// ZEXTREME is EXTREME with AVX-512F: Z0 holds EXTREME's Y0 (low half) and
+// Y1 (high half), Z2 its Y2 and Y3, each lane taking the same elements in
+// the same order, and the final reduction splits them back into Y0-Y3,
+// so that the result has EXTREME's bits (the sign of a zero included).
+// The unordered compares of each block collect in K2.
+#define ZEXTREME(NAME, OP, L) \
+TEXT NAME(SB), NOSPLIT, $0-21; \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	SHRQ $5, CX; \
+	VMOVUPS (SI), Y0; \
+	VINSERTF64X4 $1, Y0, Z0, Z0; \
+	VMOVAPS Z0, Z2; \
+	KXORW K2, K2, K2; \
+L: \
+	PREFETCHT0 ZPF(SI); \
+	PREFETCHT0 ZPF+64(SI); \
+	VMOVUPS (SI), Z4; \
+	VMOVUPS 64(SI), Z6; \
+	VCMPPS  $3, Z6, Z4, K1; \
+	KORW    K1, K2, K2; \
+	OP      Z4, Z0, Z0; \
+	OP      Z6, Z2, Z2; \
+	ADDQ $128, SI; \
+	DECQ CX; \
+	JNZ  L; \
+	VEXTRACTF64X4 $1, Z0, Y1; \
+	VEXTRACTF64X4 $1, Z2, Y3; \
+	OP Y1, Y0, Y0; \
+	OP Y3, Y2, Y2; \
+	OP Y2, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0x4e, X0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0xb1, X0, X1; \
+	OP X1, X0, X0; \
+	MOVSS X0, ret+16(FP); \
+	KMOVW K2, AX; \
+	TESTL AX, AX; \
+	SETNE ret1+20(FP); \
+	VZEROUPPER; \
+	RET
+
+ZEXTREME(·maxF32x32Z, VMAXPS, zmx)
+ZEXTREME(·minF32x32Z, VMINPS, zmn)
