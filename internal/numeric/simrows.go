@@ -35,6 +35,9 @@ func simRows[F Float](out, x []F, stride int, q []F, l2 bool) {
 			k = sqL2RowsF32x32
 		}
 		k(&x32[0], stride*4, &q32[0], m, rows, &o32[0])
+		if m == n {
+			return
+		}
 	}
 	for r := range out {
 		row := x[r*stride : r*stride+n]
