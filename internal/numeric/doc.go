@@ -31,9 +31,10 @@
 // Similarity, accumulated in the element type (package search and
 // expr's dot, cosine, l2 and sqeuclidean, which share these kernels and so
 // their bits): Dot, SquaredL2, DotNorm, DotNorms, Norm and Cosine keep,
-// for float32, 32 partial sums in four registers, so a result carries the
-// rounding of a sum of len/32 products per lane and a pairwise sum of the
-// lanes: an error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
+// for float32, 32 partial sums in four registers (two in DotRows and
+// SquaredL2Rows's AVX-512 kernels), so a result carries the rounding of a
+// sum of len/32 products per lane and a pairwise sum of the lanes: an
+// error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
 // float64 vectors use Go loops with four partial sums. DotRows and
 // SquaredL2Rows score many rows against one vector in one kernel call,
 // each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead (8
