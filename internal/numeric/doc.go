@@ -39,8 +39,10 @@
 // SquaredL2Rows score many rows against one vector in one kernel call,
 // each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead (8
 // KiB with AVX-512) so that a scan keeps its loads in flight across the
-// 4 KiB pages the hardware prefetcher stops at. (Many queries at once are a matrix
-// product: internal/linalg's.)
+// 4 KiB pages the hardware prefetcher stops at; the AVX-512 kernels also
+// load one element 16 KiB ahead of each row, which readies the page's
+// translation (prefetches do not) on 4 KiB pages. (Many queries at once
+// are a matrix product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the
 // products, squares and every similarity kernel) handle the whole blocks
