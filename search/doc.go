@@ -28,9 +28,11 @@
 // float16 for float16, which this package does not reproduce.
 //
 // float32 sums use fused multiply-adds into 32 partial sums (four AVX2
-// registers of 8 lanes on amd64, four partial sums in pure Go), so their
-// error is about (n/32 + 5) * 2^-24 * sum |a_i b_i| for n elements, the
-// order of NumPy's pairwise summation. float64 sums use four partial sums.
+// registers of 8 lanes on amd64, or the same lanes in two AVX-512
+// registers where a one-query scan runs on them, with the same bits; four
+// partial sums in pure Go), so their error is about (n/32 + 5) * 2^-24 *
+// sum |a_i b_i| for n elements, the order of NumPy's pairwise summation.
+// float64 sums use four partial sums.
 // Package expr's similarities (`dot(x, c)`, expr.Similarity) use the same
 // kernels and formulas, so a float32 row scores the same bits through
 // eval and through [Rowwise] or a one-query [Search]; for float64

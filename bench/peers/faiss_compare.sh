@@ -4,22 +4,42 @@
 # float32 rows, so that both see the same state of a shared machine, then
 # prints every line and a table of the medians: FAISS's time over
 # fstensor's for each case (above 1, fstensor is faster), against FAISS's
-# default path and its BLAS path. Needs 3 GB per process at the default
-# 1,000,000 rows (6 GB for FAISS while it copies the rows into its
-# index); PY names a Python with faiss-cpu and NumPy (pip install
-# faiss-cpu). Run from anywhere:
+# default path and its BLAS path. Each round runs the one-query cases on
+# both sides, then the 64-query cases, the side that goes first
+# alternating from round to round; each side times ITERS searches of a
+# one-query case (5 unless told; ITERS64 of a 64-query case, 1 unless
+# told) after a first one and reports their mean. Needs 3 GB per process
+# at the default 1,000,000 rows (6 GB for FAISS while it copies the rows
+# into its index); PY names a Python with faiss-cpu and NumPy (pip
+# install faiss-cpu). Run from anywhere:
 #
 #	ROWS=1000000 ROUNDS=3 sh bench/peers/faiss_compare.sh > topk.txt
 set -e
 ROWS=${ROWS:-1000000}
 ROUNDS=${ROUNDS:-3}
+ITERS=${ITERS:-5}
+ITERS64=${ITERS64:-1}
 PY=${PY:-.venv/bin/python}
 cd "$(dirname "$0")/../.."
 dir=$(mktemp -d)
 go test -c -o "$dir/search.test" ./search
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+gobench() { # $1 queries, $2 searches
+	FSTENSOR_TOPK_ROWS=$ROWS "$dir/search.test" -test.run '^$' -test.bench "^BenchmarkTopK\$/^metric=/^rows=/^dim=/^queries=$1\$/" -test.benchtime "$2x" | grep '^Benchmark' >> "$dir/raw.txt"
+}
+pybench() {
+	"$PY" bench/peers/faiss_bench.py --rows "$ROWS" --queries "$1" --iters "$2" | grep '^metric=' >> "$dir/raw.txt"
+}
 for i in $(seq "$ROUNDS"); do
-	FSTENSOR_TOPK_ROWS=$ROWS "$dir/search.test" -test.run '^$' -test.bench BenchmarkTopK -test.benchtime 1x | grep '^Benchmark' >> "$dir/raw.txt"
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$PY" bench/peers/faiss_bench.py --rows "$ROWS" --rounds 1 | grep '^metric=' >> "$dir/raw.txt"
+	for q in "1 $ITERS" "64 $ITERS64"; do
+		if [ $((i % 2)) = 1 ]; then
+			gobench $q
+			pybench $q
+		else
+			pybench $q
+			gobench $q
+		fi
+	done
 done
 cat "$dir/raw.txt"
 "$PY" - "$dir/raw.txt" <<'PYEOF'

@@ -1,20 +1,44 @@
 #!/bin/sh
 # Interleaves package expr's BenchmarkCompute (one worker, on Go's heap and
 # on huge pages) and expr/testdata/numpy_compute_bench.py (NumPy, one
-# thread) ROUNDS times, so that both see the same state of a shared
-# machine, then prints the median of each line and a table: fstensor's
-# ratio to copy() of the same run and to NumPy. Run from anywhere:
+# thread) case by case, ROUNDS times, so that both sides of a case see the
+# same state of a shared machine: each round runs every case on both
+# sides, one after the other, the side that goes first alternating from
+# round to round. Each side times ITERS runs of a case after a first one
+# (Go: -benchtime ITERSx; NumPy: --iters ITERS) and reports their mean.
+# Then it prints every line, the median of each line over the rounds and a
+# table: fstensor's ratio to copy() of the same run and to NumPy (ratios
+# of the medians). Run from anywhere:
 #
-#	ROUNDS=5 sh bench/peers/numpy_compute_compare.sh > compute.txt
+#	ROUNDS=5 ITERS=40 sh bench/peers/numpy_compute_compare.sh > compute.txt
 set -e
 ROUNDS=${ROUNDS:-5}
+ITERS=${ITERS:-40}
 PY=${PY:-.venv/bin/python}
 cd "$(dirname "$0")/../.."
 dir=$(mktemp -d)
 go test -c -o "$dir/expr.test" ./expr
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+cases=$("$PY" expr/testdata/numpy_compute_bench.py --list)
+gobench() {
+	# $1 is op=.../dtype=.../shape=...: each element anchored, so that
+	# op=sum does not also run op=sum's neighbours.
+	pat=$(echo "$1" | sed 's|\([^/]*\)|^\1$|g')
+	"$dir/expr.test" -test.run '^$' -test.bench "^BenchmarkCompute\$/$pat/" -test.benchtime "${ITERS}x" | grep '^Benchmark' >> "$dir/raw.txt"
+}
+pybench() {
+	"$PY" expr/testdata/numpy_compute_bench.py --iters "$ITERS" --case "$1" >> "$dir/raw.txt"
+}
 for i in $(seq "$ROUNDS"); do
-	"$dir/expr.test" -test.run '^$' -test.bench BenchmarkCompute -test.benchtime 10x | grep '^Benchmark' >> "$dir/raw.txt"
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$PY" expr/testdata/numpy_compute_bench.py >> "$dir/raw.txt"
+	for c in $cases; do
+		if [ $((i % 2)) = 1 ]; then
+			gobench "$c"
+			pybench "$c"
+		else
+			pybench "$c"
+			gobench "$c"
+		fi
+	done
 done
 cat "$dir/raw.txt"
 "$PY" - "$dir/raw.txt" <<'PYEOF'

@@ -1,12 +1,16 @@
 """Times BenchmarkCompute's expressions with NumPy on one thread.
 
-Run: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python expr/testdata/numpy_compute_bench.py
+Run: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python expr/testdata/numpy_compute_bench.py [--iters N] [--case NAME] [--list]
+
 Prints one line per case, named as the Go benchmark with impl=numpy, with
-the mean time of 10 runs after a first one (the statistic of
-`go test -benchtime 10x`) in MB/s of the same bytes the Go benchmark
-counts (input bytes for reductions, output bytes for element-wise
-operations).
+the mean time of N runs (10 unless told) after a first one (the statistic
+of BenchmarkCompute under `go test -benchtime Nx`, which also runs each
+case once before its timed loop) in MB/s of the same bytes the Go
+benchmark counts (input bytes for reductions, output bytes for
+element-wise operations). --case runs only the case named
+op=.../dtype=.../shape=...; --list prints the case names and exits.
 """
+import argparse
 import os
 import time
 
@@ -41,13 +45,23 @@ cases = [
     ("normalize", np.uint8, 64, (224, 224, 3), False, lambda a: (a.astype(np.float32) / 255 - m) / s),
     ("scale", np.float32, 4096, (64, 64), False, lambda a: a * 2 + 1),
 ]
+ap = argparse.ArgumentParser()
+ap.add_argument("--iters", type=int, default=10)
+ap.add_argument("--case", default="")
+ap.add_argument("--list", action="store_true")
+args = ap.parse_args()
 for op, dtype, batch, shape, reduce, f in cases:
+    name = "op=%s/dtype=%s/shape=%s" % (op, np.dtype(dtype).name, "x".join(str(d) for d in (batch,) + shape))
+    if args.list:
+        print(name)
+        continue
+    if args.case and args.case != name:
+        continue
     a = data(dtype, batch, shape)
     out = f(a)
     counted = a.nbytes if reduce else out.nbytes
     t = time.perf_counter()
-    for _ in range(10):
+    for _ in range(args.iters):
         f(a)
-    mean = (time.perf_counter() - t) / 10
-    name = "op=%s/dtype=%s/shape=%s/impl=numpy" % (op, np.dtype(dtype).name, "x".join(str(d) for d in (batch,) + shape))
-    print("%s %.0f ns/op %.2f MB/s" % (name, mean * 1e9, counted / mean / 1e6))
+    mean = (time.perf_counter() - t) / args.iters
+    print("%s/impl=numpy %.0f ns/op %.2f MB/s" % (name, mean * 1e9, counted / mean / 1e6))

@@ -14,4 +14,9 @@ var (
 	// useFMA selects the kernels that also need FMA: the sums of
 	// squares, the squared deviations and every similarity kernel.
 	useFMA = layout.HasFMA()
+	// useAVX512 selects, where the CPU has AVX-512F, the AVX-512 kernels
+	// of exp, the similarity rows, the float32 extremes and the
+	// prefetching division, which give the AVX2 kernels' bits. Tests
+	// turn it off to cover the AVX2 ones.
+	useAVX512 = hasAVX512
 )

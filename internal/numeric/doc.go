@@ -33,22 +33,27 @@
 // Similarity, accumulated in the element type (package search and
 // expr's dot, cosine, l2 and sqeuclidean, which share these kernels and so
 // their bits): Dot, SquaredL2, DotNorm, DotNorms, Norm and Cosine keep,
-// for float32, 32 partial sums in four registers, so a result carries the
-// rounding of a sum of len/32 products per lane and a pairwise sum of the
-// lanes: an error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
+// for float32, 32 partial sums in four registers (two in DotRows and
+// SquaredL2Rows's AVX-512 kernels), so a result carries the rounding of a
+// sum of len/32 products per lane and a pairwise sum of the lanes: an
+// error bound of about (len/32 + 5) * eps32 * sum |a_i b_i|.
 // float64 vectors use Go loops with four partial sums. DotRows and
 // SquaredL2Rows score many rows against one vector in one kernel call,
-// each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead so
-// that a scan keeps its loads in flight across the 4 KiB pages the
-// hardware prefetcher stops at. (Many queries at once are a matrix
-// product: internal/linalg's.)
+// each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead (8
+// KiB with AVX-512) so that a scan keeps its loads in flight across the
+// 4 KiB pages the hardware prefetcher stops at; the AVX-512 kernels also
+// load one element 16 KiB ahead of each row, which readies the page's
+// translation (prefetches do not) on 4 KiB pages. (Many queries at once
+// are a matrix product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the
 // products, squares and every similarity kernel) handle the whole blocks
 // of 8, 16 or 32 elements when layout.HasAVX2 and layout.HasFMA, the one
 // CPU-feature check of both kernel layers, allow them; Go loops handle
-// the rest. The purego build tag, or another architecture, uses the Go
-// loops throughout.
+// the rest. Where the CPU also has AVX-512F, ExpF32, DotRows,
+// SquaredL2Rows, MaxF32 and MinF32 run AVX-512 kernels that do the AVX2
+// kernels' operations on the same lanes, with the same bits. The purego build tag, or another
+// architecture, uses the Go loops throughout.
 //
 // # Memory
 //

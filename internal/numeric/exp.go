@@ -21,8 +21,3 @@ func ExpF32(d, a []float32) {
 		d[j] = float32(math.Exp(float64(a[j])))
 	}
 }
-
-// useAVX512 selects the AVX-512 kernels of exp and of the prefetching
-// division where the CPU has it (and useAVX2 is on); tests turn it off to
-// cover the AVX2 ones.
-var useAVX512 = hasAVX512

@@ -1,6 +1,6 @@
 package numeric
 
-// SetAVX512 turns the AVX-512 kernels (exp, the prefetching division) on (where the CPU has it) or
+// SetAVX512 turns the AVX-512 kernels on (where the CPU has it) or
 // off, and returns the function that restores the previous setting.
 func SetAVX512(on bool) (restore func()) {
 	old := useAVX512

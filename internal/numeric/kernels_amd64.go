@@ -116,6 +116,15 @@ func maxF32x32(x unsafe.Pointer, n int) (float32, bool)
 //go:noescape
 func minF32x32(x unsafe.Pointer, n int) (float32, bool)
 
+// maxF32x32Z and minF32x32Z are maxF32x32 and minF32x32 with AVX-512F,
+// with the same bits.
+//
+//go:noescape
+func maxF32x32Z(x unsafe.Pointer, n int) (float32, bool)
+
+//go:noescape
+func minF32x32Z(x unsafe.Pointer, n int) (float32, bool)
+
 var applyKernels = [...]func(v, k unsafe.Pointer, n int){
 	Add: addF32x8, Sub: subF32x8, Mul: mulF32x8, Div: divF32x8,
 	RSub: rsubF32x8, RDiv: rdivF32x8, Max: maxF32x8, Min: minF32x8,
@@ -214,11 +223,16 @@ func extremeF32(x []float32, max bool) (float32, bool, int) {
 	if !useAVX2 || n == 0 {
 		return 0, false, 0
 	}
-	if max {
-		m, nan := maxF32x32(unsafe.Pointer(&x[0]), n)
-		return m, nan, n
+	k := minF32x32
+	switch {
+	case max && useAVX512:
+		k = maxF32x32Z
+	case max:
+		k = maxF32x32
+	case useAVX512:
+		k = minF32x32Z
 	}
-	m, nan := minF32x32(unsafe.Pointer(&x[0]), n)
+	m, nan := k(unsafe.Pointer(&x[0]), n)
 	return m, nan, n
 }
 

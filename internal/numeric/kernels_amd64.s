@@ -230,3 +230,77 @@ L: \
 
 EXTREME(·maxF32x32, VMAXPS, mx)
 EXTREME(·minF32x32, VMINPS, mn)
+
+// ZPF is how far ahead (in bytes) ZEXTREME prefetches: 8 KiB. On 16 KiB
+// rows of 64 MiB of float32 (Intel, AVX-512, 2 cores shared, same-moment
+// ratios to EXTREME, median of 40) it read 1.01-1.03x as fast, with 4 KiB
+// 1.00-1.01x.
+#define ZPF 8192
+
+// TOUCH loads the element OFF bytes past SI, or the last one (at R13)
+// if that is beyond it, into BX: a demand load, which makes the page's
+// translation ready before the loop's loads and prefetches reach it (the
+// prefetches alone do not, on 4 KiB pages). It clobbers AX and BX.
+#define TOUCH(OFF) \
+	LEAQ    OFF(SI), AX; \
+	CMPQ    AX, R13; \
+	CMOVQGT R13, AX; \
+	MOVL    (AX), BX
+
+// ZEXTREME is EXTREME with AVX-512F: Z0 holds EXTREME's Y0 (low half) and
+// Y1 (high half), Z2 its Y2 and Y3, each lane taking the same elements in
+// the same order, and the final reduction splits them back into Y0-Y3,
+// so that the result has EXTREME's bits (the sign of a zero included).
+// The unordered compares of each block collect in K2. It touches the
+// run's next three pages on entry and, every 4 KiB, the page 16 KiB
+// ahead (never past the last element, at R13): on 16 KiB rows on Go's
+// heap (4 KiB pages; same-moment ratios, median of 40) 1.11x as fast as
+// without the touches (interquartile 1.08-1.13x), 1.00x on huge pages.
+#define ZEXTREME(NAME, OP, L) \
+TEXT NAME(SB), NOSPLIT, $0-21; \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	LEAQ -4(SI)(CX*4), R13; \
+	SHRQ $5, CX; \
+	TOUCH(4096); \
+	TOUCH(8192); \
+	TOUCH(12288); \
+	VMOVUPS (SI), Y0; \
+	VINSERTF64X4 $1, Y0, Z0, Z0; \
+	VMOVAPS Z0, Z2; \
+	KXORW K2, K2, K2; \
+L: \
+	TESTQ $31, CX; \
+	JNZ   5(PC); \
+	TOUCH(16384); \
+	PREFETCHT0 ZPF(SI); \
+	PREFETCHT0 ZPF+64(SI); \
+	VMOVUPS (SI), Z4; \
+	VMOVUPS 64(SI), Z6; \
+	VCMPPS  $3, Z6, Z4, K1; \
+	KORW    K1, K2, K2; \
+	OP      Z4, Z0, Z0; \
+	OP      Z6, Z2, Z2; \
+	ADDQ $128, SI; \
+	DECQ CX; \
+	JNZ  L; \
+	VEXTRACTF64X4 $1, Z0, Y1; \
+	VEXTRACTF64X4 $1, Z2, Y3; \
+	OP Y1, Y0, Y0; \
+	OP Y3, Y2, Y2; \
+	OP Y2, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0x4e, X0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0xb1, X0, X1; \
+	OP X1, X0, X0; \
+	MOVSS X0, ret+16(FP); \
+	KMOVW K2, AX; \
+	TESTL AX, AX; \
+	SETNE ret1+20(FP); \
+	VZEROUPPER; \
+	RET
+
+ZEXTREME(·maxF32x32Z, VMAXPS, zmx)
+ZEXTREME(·minF32x32Z, VMINPS, zmn)

@@ -10,16 +10,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// paths runs f with the AVX2 kernels (when the CPU has them) and with the
-// Go loops.
+// paths runs f with the AVX-512 kernels and the AVX2 ones (when the CPU
+// has them) and with the Go loops.
 func paths(t *testing.T, f func(t *testing.T)) {
-	for _, avx := range []bool{true, false} {
-		name := "go"
-		if avx {
-			name = "avx2"
+	for _, p := range []struct {
+		name         string
+		avx2, avx512 bool
+	}{{"avx512", true, true}, {"avx2", true, false}, {"go", false, false}} {
+		if p.avx512 && !numeric.HasAVX512() {
+			continue
 		}
-		t.Run(name, func(t *testing.T) {
-			defer numeric.SetAVX2(avx)()
+		t.Run(p.name, func(t *testing.T) {
+			defer numeric.SetAVX2(p.avx2)()
+			defer numeric.SetAVX512(p.avx512)()
 			f(t)
 		})
 	}
@@ -444,4 +447,35 @@ func TestSumDevF64(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestExtremesZeroSign checks that the AVX-512 MaxF32 and MinF32 give the
+// AVX2 kernels' bits where only the sign of a zero tells results apart
+// (VMAXPS and VMINPS return their second operand for equal zeros, so the
+// order of the lanes' comparisons shows).
+func TestExtremesZeroSign(t *testing.T) {
+	if !numeric.HasAVX512() {
+		t.Skip("no AVX-512F")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	vals := []float32{float32(math.Copysign(0, -1)), 0, -1}
+	for _, n := range []int{32, 64, 96, 1000, 4096} {
+		for trial := range 20 {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = vals[r.IntN(len(vals))]
+			}
+			var want [2]float32
+			func() {
+				defer numeric.SetAVX512(false)()
+				want = [2]float32{numeric.MaxF32(x), numeric.MinF32(x)}
+			}()
+			got := [2]float32{numeric.MaxF32(x), numeric.MinF32(x)}
+			for i, name := range []string{"MaxF32", "MinF32"} {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Errorf("n=%d trial %d: AVX-512 %s = %v, AVX2 %v", n, trial, name, got[i], want[i])
+				}
+			}
+		}
+	}
 }

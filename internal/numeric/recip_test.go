@@ -1,7 +1,6 @@
 package numeric_test
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -14,21 +13,14 @@ import (
 // division on random bit patterns (subnormals, infinities and NaN
 // included), on quotients of integers and on quotients near the smallest
 // normal value, on both paths and in place, and DivScalarStreamPrefetchF32
-// the same with any prefetched bytes and destination alignment, with
-// and without AVX-512.
+// the same with any prefetched bytes and destination alignment, on
+// every path (AVX-512, AVX2, Go).
 func TestDivScalar(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 		float32(math.NaN()), math.SmallestNonzeroFloat32, math.MaxFloat32, 1, -1, 3, 0.1, 7e-39}
 	pf := make([]byte, 1000) // prefetched lines: shorter or longer than d's
-	paths(t, func(t *testing.T) {
-		for _, avx512 := range []bool{true, false} {
-			t.Run(fmt.Sprintf("avx512=%v", avx512 && numeric.HasAVX512()), func(t *testing.T) {
-				defer numeric.SetAVX512(avx512)()
-				checkDivScalar(t, r, special, pf)
-			})
-		}
-	})
+	paths(t, func(t *testing.T) { checkDivScalar(t, r, special, pf) })
 }
 
 func checkDivScalar(t *testing.T, r *rand.Rand, special []float32, pf []byte) {

@@ -3,8 +3,9 @@ package numeric
 // DotRows sets out[r] to Dot(x[r*stride : r*stride+len(q)], q) for every
 // r < len(out), with the bits Dot gives each row, but float32 rows go
 // through one kernel call for all of them, which prefetches the next
-// rows as it reads (a scan of one query against many rows). It panics if
-// x is too short.
+// rows as it reads (a scan of one query against many rows; with AVX-512
+// where the CPU has it, the same operations on the same 32 partial sums).
+// It panics if x is too short.
 func DotRows[F Float](out, x []F, stride int, q []F) {
 	simRows(out, x, stride, q, false)
 }
@@ -25,10 +26,18 @@ func simRows[F Float](out, x []F, stride int, q []F, l2 bool) {
 		m = n &^ 31
 		q32, o32 := any(q).([]float32), any(out).([]float32)
 		k := dotRowsF32x32
-		if l2 {
+		switch {
+		case useAVX512 && l2:
+			k = sqL2RowsF32x32Z
+		case useAVX512:
+			k = dotRowsF32x32Z
+		case l2:
 			k = sqL2RowsF32x32
 		}
 		k(&x32[0], stride*4, &q32[0], m, rows, &o32[0])
+		if m == n {
+			return
+		}
 	}
 	for r := range out {
 		row := x[r*stride : r*stride+n]

@@ -14,3 +14,15 @@ func dotRowsF32x32(x *float32, stride int, q *float32, n, rows int, out *float32
 //
 //go:noescape
 func sqL2RowsF32x32(x *float32, stride int, q *float32, n, rows int, out *float32)
+
+// dotRowsF32x32Z is dotRowsF32x32 with AVX-512F, with the same bits.
+// Implemented in simrows_amd64.s.
+//
+//go:noescape
+func dotRowsF32x32Z(x *float32, stride int, q *float32, n, rows int, out *float32)
+
+// sqL2RowsF32x32Z is sqL2RowsF32x32 with AVX-512F, with the same bits.
+// Implemented in simrows_amd64.s.
+//
+//go:noescape
+func sqL2RowsF32x32Z(x *float32, stride int, q *float32, n, rows int, out *float32)

@@ -11,3 +11,11 @@ func dotRowsF32x32(x *float32, stride int, q *float32, n, rows int, out *float32
 func sqL2RowsF32x32(x *float32, stride int, q *float32, n, rows int, out *float32) {
 	panic("numeric: no assembly")
 }
+
+func dotRowsF32x32Z(x *float32, stride int, q *float32, n, rows int, out *float32) {
+	panic("numeric: no assembly")
+}
+
+func sqL2RowsF32x32Z(x *float32, stride int, q *float32, n, rows int, out *float32) {
+	panic("numeric: no assembly")
+}
