@@ -181,6 +181,20 @@ DEV(·sumSqDevF32x16, CVTLOOP, sqdev, SQDEVSTEP)
 DEV(·sumDevF64x16, F64LOOP, dev64, DEVSTEP)
 DEV(·sumSqDevF64x16, F64LOOP, sqdev64, SQDEVSTEP)
 
+// FOLDEXT folds the extremes by OP of Y0..Y3 (eight lanes each) into
+// ret+16(FP), in the AVX2 and AVX-512 kernels' one order.
+#define FOLDEXT(OP) \
+	OP Y1, Y0, Y0; \
+	OP Y3, Y2, Y2; \
+	OP Y2, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0x4e, X0, X1; \
+	OP X1, X0, X0; \
+	VPERMILPS $0xb1, X0, X1; \
+	OP X1, X0, X0; \
+	MOVSS X0, ret+16(FP)
+
 // EXTREME defines NAME(x unsafe.Pointer, n int) (m float32, nan bool):
 // the extreme by OP (VMAXPS or VMINPS) of n float32 (a multiple of 32)
 // and whether any is NaN (then m is meaningless). L is the loop's label.
@@ -212,16 +226,7 @@ L: \
 	ADDQ $128, SI; \
 	DECQ CX; \
 	JNZ  L; \
-	OP Y1, Y0, Y0; \
-	OP Y3, Y2, Y2; \
-	OP Y2, Y0, Y0; \
-	VEXTRACTF128 $1, Y0, X1; \
-	OP X1, X0, X0; \
-	VPERMILPS $0x4e, X0, X1; \
-	OP X1, X0, X0; \
-	VPERMILPS $0xb1, X0, X1; \
-	OP X1, X0, X0; \
-	MOVSS X0, ret+16(FP); \
+	FOLDEXT(OP); \
 	VMOVMSKPS Y8, AX; \
 	TESTL AX, AX; \
 	SETNE ret1+20(FP); \
@@ -286,16 +291,7 @@ L: \
 	JNZ  L; \
 	VEXTRACTF64X4 $1, Z0, Y1; \
 	VEXTRACTF64X4 $1, Z2, Y3; \
-	OP Y1, Y0, Y0; \
-	OP Y3, Y2, Y2; \
-	OP Y2, Y0, Y0; \
-	VEXTRACTF128 $1, Y0, X1; \
-	OP X1, X0, X0; \
-	VPERMILPS $0x4e, X0, X1; \
-	OP X1, X0, X0; \
-	VPERMILPS $0xb1, X0, X1; \
-	OP X1, X0, X0; \
-	MOVSS X0, ret+16(FP); \
+	FOLDEXT(OP); \
 	KMOVW K2, AX; \
 	TESTL AX, AX; \
 	SETNE ret1+20(FP); \

@@ -20,6 +20,22 @@
 	VPERMILPS    $0x01, X0, X1; \
 	VADDSS       X1, X0, X0
 
+// ROWEND ends a row of the row kernels: the sum of Y0..Y3 in
+// dotF32x32's order stored to (DX), then the next row from R8 + R11, or
+// the return after the last.
+#define ROWEND \
+	VADDPS Y1, Y0, Y0; \
+	VADDPS Y3, Y2, Y2; \
+	VADDPS Y2, Y0, Y0; \
+	HSUM8; \
+	MOVSS X0, (DX); \
+	ADDQ  $4, DX; \
+	ADDQ  R11, R8; \
+	DECQ  R10; \
+	JNZ   row; \
+	VZEROUPPER; \
+	RET
+
 // SIMROWS defines NAME(x *float32, stride int, q *float32, n, rows int,
 // out *float32): out[r] = the kernel STEP of the n float32 (a positive
 // multiple of 32) from x + r*stride bytes with q, for r < rows (rows >
@@ -50,17 +66,7 @@ elems: \
 	ADDQ $128, DI; \
 	DECQ CX; \
 	JNZ  elems; \
-	VADDPS Y1, Y0, Y0; \
-	VADDPS Y3, Y2, Y2; \
-	VADDPS Y2, Y0, Y0; \
-	HSUM8; \
-	MOVSS X0, (DX); \
-	ADDQ  $4, DX; \
-	ADDQ  R11, R8; \
-	DECQ  R10; \
-	JNZ   row; \
-	VZEROUPPER; \
-	RET
+	ROWEND
 
 // DOTSTEP is dotF32x32's loop body.
 #define DOTSTEP \
@@ -148,17 +154,7 @@ elems: \
 	JNZ  elems; \
 	VEXTRACTF64X4 $1, Z0, Y1; \
 	VEXTRACTF64X4 $1, Z2, Y3; \
-	VADDPS Y1, Y0, Y0; \
-	VADDPS Y3, Y2, Y2; \
-	VADDPS Y2, Y0, Y0; \
-	HSUM8; \
-	MOVSS X0, (DX); \
-	ADDQ  $4, DX; \
-	ADDQ  R11, R8; \
-	DECQ  R10; \
-	JNZ   row; \
-	VZEROUPPER; \
-	RET
+	ROWEND
 
 // ZDOTSTEP is DOTSTEP on two ZMM registers.
 #define ZDOTSTEP \
