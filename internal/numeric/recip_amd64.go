@@ -12,8 +12,6 @@ func recipF32x8(d, a unsafe.Pointer, n int, r float64, nt bool) (tiny bool)
 //go:noescape
 func recipF32x8PF(d, a unsafe.Pointer, n int, r float64, pf unsafe.Pointer, lines int) (tiny bool)
 
-// Implemented in divpf_amd64.s.
-//
 //go:noescape
 func divF32x16PF(d, a unsafe.Pointer, n int, c float32, pf unsafe.Pointer, lines int)
 

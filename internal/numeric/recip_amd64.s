@@ -28,6 +28,31 @@ GLOBL recipTiny<>(SB), RODATA|NOPTR, $4
 	VPANDN      Y6, Y9, Y6; \
 	VPOR        Y6, Y12, Y12
 
+// RECIPCONST loads RECIP's constants (Y5, Y7, Y10) and clears Y11 and
+// the tiny-result lanes Y12.
+#define RECIPCONST \
+	VPBROADCASTD recipExpMask<>(SB), Y5; \
+	VPBROADCASTD recipTiny<>(SB), Y7; \
+	VPBROADCASTD recipAbsMask<>(SB), Y10; \
+	VPXOR        Y11, Y11, Y11; \
+	VPXOR        Y12, Y12, Y12
+
+// PFLINE prefetches the next of the BX lines left from R8, if any (else
+// jumps to SKIP).
+#define PFLINE(SKIP) \
+	TESTQ      BX, BX; \
+	JZ         SKIP; \
+	PREFETCHT0 (R8); \
+	ADDQ       $64, R8; \
+	DECQ       BX
+
+// PFREST prefetches the BX lines left from R8, then goes to DONE; L is
+// its loop's label.
+#define PFREST(L, DONE) \
+L: \
+	PFLINE(DONE); \
+	JMP L
+
 // func recipF32x8(d, a unsafe.Pointer, n int, r float64, nt bool) (tiny bool)
 // Sets d[j] = float32(float64(a[j]) * r) for n elements (a multiple of
 // 8), with non-temporal stores (d 32-byte aligned, then fenced) when nt,
@@ -39,11 +64,7 @@ TEXT ·recipF32x8(SB), NOSPLIT, $0-41
 	MOVQ         n+16(FP), CX
 	VBROADCASTSD r+24(FP), Y2
 	MOVBLZX      nt+32(FP), AX
-	VPBROADCASTD recipExpMask<>(SB), Y5
-	VPBROADCASTD recipTiny<>(SB), Y7
-	VPBROADCASTD recipAbsMask<>(SB), Y10
-	VPXOR        Y11, Y11, Y11
-	VPXOR        Y12, Y12, Y12
+	RECIPCONST
 	SHRQ         $3, CX
 	TESTQ        AX, AX
 	JNZ          ntloop
@@ -84,11 +105,7 @@ TEXT ·recipF32x8PF(SB), NOSPLIT, $0-49
 	VBROADCASTSD r+24(FP), Y2
 	MOVQ         pf+32(FP), R8
 	MOVQ         lines+40(FP), BX
-	VPBROADCASTD recipExpMask<>(SB), Y5
-	VPBROADCASTD recipTiny<>(SB), Y7
-	VPBROADCASTD recipAbsMask<>(SB), Y10
-	VPXOR        Y11, Y11, Y11
-	VPXOR        Y12, Y12, Y12
+	RECIPCONST
 	SHRQ         $3, CX
 
 pfloop:
@@ -96,11 +113,7 @@ pfloop:
 	VMOVNTPS Y0, (DI)
 	TESTQ    $63, DI
 	JNZ      pfnext
-	TESTQ    BX, BX
-	JZ       pfnext
-	PREFETCHT0 (R8)
-	ADDQ     $64, R8
-	DECQ     BX
+	PFLINE(pfnext)
 
 pfnext:
 	ADDQ $32, SI
@@ -109,16 +122,42 @@ pfnext:
 	JNZ  pfloop
 	SFENCE
 
-pfrest:
-	TESTQ BX, BX
-	JZ    pfdone
-	PREFETCHT0 (R8)
-	ADDQ  $64, R8
-	DECQ  BX
-	JMP   pfrest
+	PFREST(pfrest, pfdone)
 
 pfdone:
 	VPTEST     Y12, Y12
 	SETNE      tiny+48(FP)
+	VZEROUPPER
+	RET
+
+// func divF32x16PF(d, a unsafe.Pointer, n int, c float32, pf unsafe.Pointer, lines int)
+// Sets d[j] = a[j] / c for n elements (a multiple of 16) with AVX-512
+// VDIVPS, the bits of float32 division, and non-temporal stores (d
+// 64-byte aligned), prefetching one of the lines 64-byte lines from pf
+// each line stored, then those left.
+TEXT ·divF32x16PF(SB), NOSPLIT, $0-48
+	MOVQ         d+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS c+24(FP), Z2
+	MOVQ         pf+32(FP), R8
+	MOVQ         lines+40(FP), BX
+	SHRQ         $4, CX
+
+divloop:
+	VMOVUPS  (SI), Z0
+	VDIVPS   Z2, Z0, Z0
+	VMOVNTPS Z0, (DI)
+	PFLINE(divnext)
+
+divnext:
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  divloop
+	SFENCE
+	PFREST(divrest, divdone)
+
+divdone:
 	VZEROUPPER
 	RET
