@@ -1,6 +1,8 @@
 package reuse_test
 
 import (
+	"runtime"
+	"runtime/debug"
 	"testing"
 	"unsafe"
 
@@ -32,6 +34,9 @@ func TestReuse(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items at random under the race detector")
 	}
+	// A garbage collection empties the pools, whose items are per P.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	a := &reuse.Allocator{}
 	b, kept := a.AllocateKept(3 << 20)
 	if kept {
