@@ -78,7 +78,7 @@ func newDecoder(cfg *config, r io.ReaderAt, mem []byte, dataEnd int64) *chunkDec
 	old, _ := decoders.Get().(*chunkDecoder)
 	d := &chunkDecoder{cfg: cfg, readerAt: r, mem: mem, dataEnd: dataEnd, dec: decompressor{maxPage: cfg.maxPageBytes}}
 	if old != nil {
-		d.pages.hdr, d.pages.body = old.pages.hdr, old.pages.body
+		d.pages.hdr, d.pages.body = old.pages.hdr[:0], old.pages.body
 		d.page, d.vals, d.scratch = old.page, old.vals, old.scratch
 		d.def, d.rep, d.nullRows = old.def, old.rep, old.nullRows[:0]
 	}
@@ -93,7 +93,7 @@ func (d *chunkDecoder) recycle() {
 		d.validity.Release()
 	}
 	decoders.Put(&chunkDecoder{
-		pages: pageCursor{hdr: d.pages.hdr, body: d.pages.body},
+		pages: pageCursor{hdr: d.pages.hdr[:0], body: d.pages.body},
 		page:  d.page, vals: d.vals, scratch: d.scratch,
 		def: d.def, rep: d.rep, nullRows: d.nullRows,
 	})
@@ -168,7 +168,7 @@ func (d *chunkDecoder) decodeRange(col *tensorLeaf, codec int, start, n, rows in
 	if d.mem != nil {
 		mappedChunks.Add(1)
 	}
-	d.pages = pageCursor{r: d.readerAt, mem: d.mem, start: start, n: n, hdr: d.pages.hdr, body: d.pages.body}
+	d.pages = pageCursor{r: d.readerAt, mem: d.mem, start: start, n: n, hdr: d.pages.hdr[:0], body: d.pages.body}
 	d.child = child
 	d.validity, d.nulls, d.rows, d.col = nil, 0, rows, col
 	d.walker = format.RepWalker{N: col.n}
@@ -360,7 +360,8 @@ type pageCursor struct {
 	mem      []byte // the file mapped whole, or nil: pages are read from r
 	start, n int64  // the chunk
 	p        int64  // the next page, from start
-	hdr      []byte
+	hdr      []byte // the last window read from r
+	hdrAt    int64  // its offset in the file (hdr is empty until read)
 	body     []byte
 }
 
@@ -431,7 +432,8 @@ func (c *pageCursor) nextLazy(maxPage, win int64) (format.PageHeader, pageBody, 
 }
 
 // window returns the next win bytes of the chunk: a slice of the
-// mapping, or read from the file into c.hdr.
+// mapping, or of c.hdr, read from the file unless the last window read
+// holds them.
 func (c *pageCursor) window(win int64) ([]byte, error) {
 	at := c.start + c.p
 	if c.mem != nil {
@@ -440,10 +442,18 @@ func (c *pageCursor) window(win int64) ([]byte, error) {
 		}
 		return c.mem[at : at+win : at+win], nil
 	}
+	if at >= c.hdrAt && at+win <= c.hdrAt+int64(len(c.hdr)) {
+		// Within the last window: the next header of a chunk of
+		// small pages (a dictionary page, then data).
+		i := at - c.hdrAt
+		return c.hdr[i : i+win : i+win], nil
+	}
 	c.hdr = grow(c.hdr, int(win))
 	if _, err := c.r.ReadAt(c.hdr, at); err != nil {
+		c.hdr = c.hdr[:0]
 		return nil, err
 	}
+	c.hdrAt = at
 	return c.hdr, nil
 }
 

@@ -83,6 +83,38 @@ func TestWithColumns(t *testing.T) {
 	}
 }
 
+// TestReadSmallPagesOnce scans files of small pages through a reader
+// that is not mapped: every byte of a chunk is read once, not once per
+// page header (each header's read window holds the next pages).
+func TestReadSmallPagesOnce(t *testing.T) {
+	mem := checkedMem(t)
+	rec := mixedRecord(t, mem, 600, colSpec{"f", arrow.PrimitiveTypes.Float32, shapeCycle3, nil},
+		colSpec{"u", arrow.PrimitiveTypes.Uint8, shapeNonSquare, everyThird})
+	defer rec.Release()
+	for _, tc := range []struct {
+		name string
+		opts []parquetconv.Option
+	}{
+		{"plain", nil},
+		{"identity dictionary", []parquetconv.Option{parquetconv.WithIdentityDictionary()}},
+		{"snappy", []parquetconv.Option{parquetconv.WithCompression(parquetconv.Snappy)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append(tc.opts, parquetconv.WithPageBytes(512), parquetconv.WithRowGroupRows(300))...)
+			src := &countingReader{Reader: bytes.NewReader(data)}
+			r, err := parquetconv.NewReader(src, parquetconv.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReadAll(t, rec, r)
+			r.Release()
+			if got, bound := src.read.Load(), readBound(t, data, rec.Schema(), names(rec.Schema())); got > bound {
+				t.Errorf("read %d bytes in %d calls, more than the footer and the chunks, %d", got, src.calls.Load(), bound)
+			}
+		})
+	}
+}
+
 // readBound returns the bytes of the footer (with its length and magic,
 // twice) and of the column chunks of the top-level fields names of the
 // file data: once for the tensor columns of the fast path, twice for the

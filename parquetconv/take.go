@@ -367,7 +367,7 @@ func (t *taker) directPage(p *tensorLeaf, codec int, pg format.PageLocation, gr 
 		return false, k, nil
 	}
 	d := t.d
-	d.pages = pageCursor{r: d.readerAt, start: pg.Offset, n: int64(pg.Size), hdr: d.pages.hdr, body: d.pages.body}
+	d.pages = pageCursor{r: d.readerAt, start: pg.Offset, n: int64(pg.Size), hdr: d.pages.hdr[:0], body: d.pages.body}
 	h, pb, err := d.pages.nextLazy(t.rd.cfg.maxPageBytes, 4<<10)
 	if err != nil {
 		return false, k, err
