@@ -41,18 +41,21 @@
 // few bytes per row, nothing per element), values PLAIN straight from the
 // column's elements ([WithByteStreamSplit]: BYTE_STREAM_SPLIT for float32
 // and float64), without statistics, in data pages of about 1 MiB of whole
-// tensors ([WithPageBytes]; v1, or v2 with [WithDataPageV2]). Tensor values are never
-// dictionary-encoded (arrow-go's dictionary rewrites NaN payloads), except
-// 1- and 2-byte integers under [WithIdentityDictionary], whose dictionary
-// of every value of the type makes the elements' own bytes their indexes:
-// 1 or 2 bytes a value in the file instead of 4, written at copy speed.
+// tensors ([WithPageBytes]; v1, or v2 with [WithDataPageV2]). Tensor
+// values are never dictionary-encoded by value (arrow-go's dictionary
+// rewrites NaN payloads). The values of int8 and uint8 tensor columns
+// (and of int16 and uint16 ones under [WithIdentityDictionary]) are
+// encoded with the identity dictionary, a dictionary of every value of
+// the type that makes the elements' own bytes their indexes: 1 byte a
+// value in the file instead of the 4 of PLAIN INT32, written at copy
+// speed; [WithoutIdentityDictionary] writes them PLAIN.
 // Flat columns go through arrow-go's column writers (dictionary,
 // statistics) in the same row groups. Other schemas (structs, lists,
 // maps, dictionaries, other extension types beside the tensors, tensors
 // of non-numeric elements, variable-shape tensor columns) fall back to
 // arrow-go's pqarrow column writers, which build levels per element and
 // ignore [WithRowGroupBytes], [WithByteStreamSplit] and
-// [WithIdentityDictionary]. pqarrow cannot write a null list row that
+// the identity dictionary. pqarrow cannot write a null list row that
 // spans elements (a null FixedSizeList row always does: "lists with
 // non-zero length null components are not supported"); such a column is
 // handed to it as a List whose null rows are empty, which has the same
@@ -96,7 +99,7 @@
 // tensor (a null list) becomes a null slot, zero-filled. Values: PLAIN,
 // BYTE_STREAM_SPLIT and dictionary pages (RLE_DICTIONARY and
 // PLAIN_DICTIONARY, what pyarrow writes by default; the identity
-// dictionary of [WithIdentityDictionary] is read at copy speed), in data
+// dictionary this package writes is read at copy speed), in data
 // pages v1 and v2, uncompressed or Snappy, gzip, LZ4_RAW or ZSTD.
 //
 // Column chunks the fast path does not take are read by arrow-go's
@@ -121,8 +124,9 @@
 // before writing them (copy() does the same for copies of 1 MiB or more),
 // so a scan of an uncompressed PLAIN column (or one of identity
 // dictionary pages) from the page cache runs at about the speed of
-// copy() of the bytes it returns; a narrow integer column stored as INT32
-// reads four bytes for each byte of a uint8 or int8 element. The mapping is made when the reader opens and unmapped
+// copy() of the bytes it returns; a narrow integer column stored PLAIN
+// as INT32 (by other writers, or [WithoutIdentityDictionary]) reads four
+// bytes for each byte of a uint8 or int8 element. The mapping is made when the reader opens and unmapped
 // when it is released; a file truncated under a reader makes the reads
 // of the lost pages fail with an error, not a crash. Other sources, and
 // the columns pqarrow reads, go through ReadAt.

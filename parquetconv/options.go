@@ -61,7 +61,7 @@ type config struct {
 	rowGroupBytes    int64
 	dataPageV2       bool
 	byteStreamSplit  bool
-	identityDict     bool
+	identity         identityMode
 	noPageIndex      bool
 	pageBytes        int
 
@@ -217,15 +217,36 @@ func WithRowGroupBytes(n int64) Option {
 // uncompressed before the values) instead of version 1.
 func WithDataPageV2() Option { return func(c *config) { c.dataPageV2 = true } }
 
-// WithIdentityDictionary makes writers encode the values of int8, uint8,
-// int16 and uint16 tensor columns as RLE_DICTIONARY indexes into a
-// dictionary page of every value of the type (256 or 65,536 INT32 values,
-// 1 KiB or 256 KiB per column chunk) in which index i is the value whose
-// bits are i: the indexes, bit-packed at 8 or 16 bits, are then the
-// elements' own bytes. Values take 1 or 2 bytes in the file instead of the
-// 4 of PLAIN INT32 and are written at the speed of a copy; readers decode
-// them as any dictionary-encoded column.
-func WithIdentityDictionary() Option { return func(c *config) { c.identityDict = true } }
+// identityMode tells which integer tensor columns writers encode with
+// the identity dictionary (see [WithIdentityDictionary]).
+type identityMode uint8
+
+const (
+	identity8    identityMode = iota // 1-byte integers (the default)
+	identityAll                      // 1- and 2-byte integers
+	identityNone                     // none: PLAIN INT32
+)
+
+// WithIdentityDictionary makes writers encode the values of int16 and
+// uint16 tensor columns, besides int8 and uint8 ones, with the identity
+// dictionary. Writers encode the values of 1-byte integer tensor columns
+// (int8, uint8: pixels, quantized embeddings) as RLE_DICTIONARY indexes
+// into a dictionary page of every value of the type (256 INT32 values,
+// 1 KiB per column chunk) in which index i is the value whose bits are i:
+// the indexes, bit-packed at 8 bits, are then the elements' own bytes.
+// Values take 1 byte in the file instead of the 4 of PLAIN INT32 (Parquet
+// has no 8-bit physical type) and are written and read at the speed of a
+// copy; every reader decodes them as any dictionary-encoded column. For
+// 2-byte integers the dictionary has 65,536 values (256 KiB per column
+// chunk) and saves 2 bytes a value, a gain only for column chunks of more
+// than 131,072 values, hence an option.
+func WithIdentityDictionary() Option { return func(c *config) { c.identity = identityAll } }
+
+// WithoutIdentityDictionary makes writers encode the values of every
+// integer tensor column PLAIN (INT32 for 1- and 2-byte integers), as
+// writers that never dictionary-encode do; see [WithIdentityDictionary]
+// for the default.
+func WithoutIdentityDictionary() Option { return func(c *config) { c.identity = identityNone } }
 
 // WithByteStreamSplit makes writers encode the values of float32 and
 // float64 tensor columns as BYTE_STREAM_SPLIT instead of PLAIN, which
@@ -304,4 +325,16 @@ func WithMaxChunkBytes(n int64) Option {
 // wrapping [ErrColumn].
 func WithColumns(names ...string) Option {
 	return func(c *config) { c.columns = append([]string(nil), names...) }
+}
+
+// identityDictFor reports whether writers encode values of kind with the
+// identity dictionary.
+func (c *config) identityDictFor(kind valueKind) bool {
+	switch kind {
+	case valueInt8, valueUint8:
+		return c.identity != identityNone
+	case valueInt16, valueUint16:
+		return c.identity == identityAll
+	}
+	return false
 }

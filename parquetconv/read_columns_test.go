@@ -95,8 +95,8 @@ func TestReadSmallPagesOnce(t *testing.T) {
 		name string
 		opts []parquetconv.Option
 	}{
-		{"plain", nil},
-		{"identity dictionary", []parquetconv.Option{parquetconv.WithIdentityDictionary()}},
+		{"plain", []parquetconv.Option{parquetconv.WithoutIdentityDictionary()}},
+		{"identity dictionary", nil},
 		{"snappy", []parquetconv.Option{parquetconv.WithCompression(parquetconv.Snappy)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -142,7 +142,7 @@ func TestReadOutOfRange(t *testing.T) {
 				defer arr.Release()
 				rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil), []arrow.Array{arr}, 5)
 				defer rec.Release()
-				data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, opts...)
+				data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append(opts, parquetconv.WithoutIdentityDictionary())...)
 				mem := checkedMem(t)
 				if err := readAll(mem, data); err != nil {
 					t.Fatalf("unpatched: %v", err)
@@ -163,5 +163,55 @@ func TestReadOutOfRange(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestReadDictionaryOutOfRange patches one entry of the identity
+// dictionary of a 1-byte integer column to a value outside the type's
+// range: the reader must refuse it, not wrap it, whether or not the
+// data pages use that entry.
+func TestReadDictionaryOutOfRange(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		elem  arrow.DataType
+		entry int   // the dictionary entry patched
+		bad   int32 // its new value
+	}{
+		{"uint8 used", arrow.PrimitiveTypes.Uint8, 0xab, 300},
+		{"uint8 unused", arrow.PrimitiveTypes.Uint8, 3, -1},
+		{"int8 used", arrow.PrimitiveTypes.Int8, 0x5b, 128},
+		{"int8 unused", arrow.PrimitiveTypes.Int8, 0xf0, -129},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			typ := fixedshape.MustNewType(tc.elem, metadata.MustNew([]int{7, 9}, nil, nil))
+			raw := bytes.Repeat([]byte{0xab, 0x5b}, 5*63/2+1)[:5*63]
+			arr := bytesColumn(t, memory.NewGoAllocator(), typ, raw)
+			defer arr.Release()
+			rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "t", Type: typ, Nullable: true}}, nil), []arrow.Array{arr}, 5)
+			defer rec.Release()
+			data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec})
+			mem := checkedMem(t)
+			if err := readAll(mem, data); err != nil {
+				t.Fatalf("unpatched: %v", err)
+			}
+			// The dictionary: INT32 entries whose bits are 0, 1, ... 255
+			// (int8: entry i is int8(i), sign-extended).
+			dict := make([]byte, 4*256)
+			for i := range 256 {
+				v := int32(i)
+				if tc.elem.ID() == arrow.INT8 {
+					v = int32(int8(i))
+				}
+				binary.LittleEndian.PutUint32(dict[4*i:], uint32(v))
+			}
+			at := bytes.Index(data, dict)
+			if at < 0 {
+				t.Fatal("no identity dictionary in the file")
+			}
+			binary.LittleEndian.PutUint32(data[at+4*tc.entry:], uint32(tc.bad))
+			if err := readAll(mem, data); !errors.Is(err, arrow.ErrInvalid) {
+				t.Fatalf("read = %v, want an error wrapping arrow.ErrInvalid", err)
+			}
+		})
 	}
 }

@@ -61,7 +61,8 @@ type Writer struct {
 // [WithCompressionLevel], [WithRowGroupRows], [WithDataPageV2],
 // [WithPageBytes], [WithoutPageIndex] and, on
 // the fast path only, [WithRowGroupBytes] (bytes of tensor values per row
-// group), [WithByteStreamSplit] and [WithIdentityDictionary]. Close
+// group), [WithByteStreamSplit], [WithIdentityDictionary] and
+// [WithoutIdentityDictionary]. Close
 // writes the footer; it does not close w. A Writer is not safe for
 // concurrent use.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {

@@ -196,7 +196,7 @@ func newFastWriter(w io.Writer, tensorSchema, storage *arrow.Schema, cfg *config
 			if c.descr.MaxRepetitionLevel() != 1 {
 				return nil, errorf("field %q: Parquet column %s has repetition level %d, want 1", f.Name, c.descr.Path(), c.descr.MaxRepetitionLevel())
 			}
-			if cfg.identityDict && c.kind != valueCopy {
+			if cfg.identityDictFor(c.kind) {
 				c.dict = identityDictionary(c.kind)
 				c.valWidth = c.elemWidth
 			}

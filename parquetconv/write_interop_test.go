@@ -160,7 +160,8 @@ func checkOthersRead(t *testing.T, py string, readers []string, mem memory.Alloc
 		opts []parquetconv.Option
 	}{
 		{"v1", []parquetconv.Option{parquetconv.WithRowGroupRows(4)}},
-		{"identity_dictionary", []parquetconv.Option{parquetconv.WithIdentityDictionary(), parquetconv.WithRowGroupRows(5)}},
+		{"plain", []parquetconv.Option{parquetconv.WithoutIdentityDictionary()}},
+		{"identity_dictionary_16", []parquetconv.Option{parquetconv.WithIdentityDictionary(), parquetconv.WithRowGroupRows(5)}},
 		{"v2_zstd_bss", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithByteStreamSplit()}},
 		{"snappy", []parquetconv.Option{parquetconv.WithCompression(parquetconv.Snappy)}},
 		{"lz4", []parquetconv.Option{parquetconv.WithCompression(parquetconv.LZ4), parquetconv.WithRowGroupRows(3)}},

@@ -127,14 +127,18 @@ func TestParquetElemTypes(t *testing.T) {
 				rec := buildRecord(t, mem, 7, colSpec{"x", dt, m.meta, nil}, colSpec{"n", dt, m.meta, everyThird})
 				defer rec.Release()
 				pf := roundTrip(t, mem, rec)
-				// Never dictionary-encoded, PLAIN only.
+				// PLAIN, except 1-byte integers: the identity dictionary.
+				identity := dt.ID() == arrow.INT8 || dt.ID() == arrow.UINT8
 				for _, col := range []int{1, 2} {
 					cm, err := pf.MetaData().RowGroup(0).ColumnChunk(col)
 					if err != nil {
 						t.Fatal(err)
 					}
+					if cm.HasDictionaryPage() != identity {
+						t.Errorf("column %d: dictionary page %v, want %v", col, cm.HasDictionaryPage(), identity)
+					}
 					for _, e := range cm.Encodings() {
-						if e != parquet.Encodings.Plain && e != parquet.Encodings.RLE {
+						if e != parquet.Encodings.Plain && e != parquet.Encodings.RLE && (!identity || e != parquet.Encodings.RLEDict) {
 							t.Errorf("column %d encoding %s", col, e)
 						}
 					}
@@ -396,41 +400,54 @@ func TestParquetPages(t *testing.T) {
 	}
 }
 
-// TestParquetIdentityDictionary checks WithIdentityDictionary: 1- and
-// 2-byte integer columns are dictionary-encoded with the elements' bytes
-// as indexes, other columns are not, and values round-trip.
+// TestParquetIdentityDictionary checks the identity dictionary: by
+// default 1-byte integer columns are dictionary-encoded with the
+// elements' bytes as indexes, under WithIdentityDictionary 2-byte ones
+// too, under WithoutIdentityDictionary none; other columns never are, and
+// values round-trip.
 func TestParquetIdentityDictionary(t *testing.T) {
-	for _, tc := range []struct {
+	const i8, u8, i16, u16, f32, none8 = 1, 2, 3, 4, 5, 6
+	for _, mode := range []struct {
 		name string
 		opts []parquetconv.Option
+		dict []int // the columns with a dictionary page
 	}{
-		{"v1", nil},
-		{"v2 zstd", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD)}},
-		{"small groups snappy", []parquetconv.Option{parquetconv.WithRowGroupRows(3), parquetconv.WithCompression(parquetconv.Snappy)}},
+		{"default", nil, []int{i8, u8, none8}},
+		{"16-bit too", []parquetconv.Option{parquetconv.WithIdentityDictionary()}, []int{i8, u8, i16, u16, none8}},
+		{"none", []parquetconv.Option{parquetconv.WithoutIdentityDictionary()}, nil},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			mem := checkedMem(t)
-			rec := mixedRecord(t, mem, 300,
-				colSpec{"i8", arrow.PrimitiveTypes.Int8, shapeCycle3, everyThird},
-				colSpec{"u8", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{3, 5, 7}, nil, nil), nil},
-				colSpec{"i16", arrow.PrimitiveTypes.Int16, shapeNonSquare, everyThird},
-				colSpec{"u16", arrow.PrimitiveTypes.Uint16, shape0D, nil},
-				colSpec{"f32", arrow.PrimitiveTypes.Float32, shapeVector, nil},
-				colSpec{"none8", arrow.PrimitiveTypes.Int8, shapeVector, allNull})
-			defer rec.Release()
-			s := sliceRecord(rec, 7, 300)
-			defer s.Release()
-			pf := roundTrip(t, mem, s, append(tc.opts, parquetconv.WithIdentityDictionary())...)
-			for col := 1; col <= 5; col++ {
-				cm, err := pf.MetaData().RowGroup(0).ColumnChunk(col)
-				if err != nil {
-					t.Fatal(err)
+		for _, tc := range []struct {
+			name string
+			opts []parquetconv.Option
+		}{
+			{"v1", nil},
+			{"v2 zstd", []parquetconv.Option{parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD)}},
+			{"small groups snappy", []parquetconv.Option{parquetconv.WithRowGroupRows(3), parquetconv.WithCompression(parquetconv.Snappy)}},
+		} {
+			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
+				mem := checkedMem(t)
+				rec := mixedRecord(t, mem, 300,
+					colSpec{"i8", arrow.PrimitiveTypes.Int8, shapeCycle3, everyThird},
+					colSpec{"u8", arrow.PrimitiveTypes.Uint8, metadata.MustNew([]int{3, 5, 7}, nil, nil), nil},
+					colSpec{"i16", arrow.PrimitiveTypes.Int16, shapeNonSquare, everyThird},
+					colSpec{"u16", arrow.PrimitiveTypes.Uint16, shape0D, nil},
+					colSpec{"f32", arrow.PrimitiveTypes.Float32, shapeVector, nil},
+					colSpec{"none8", arrow.PrimitiveTypes.Int8, shapeVector, allNull})
+				defer rec.Release()
+				s := sliceRecord(rec, 7, 300)
+				defer s.Release()
+				pf := roundTrip(t, mem, s, append(tc.opts, mode.opts...)...)
+				for col := i8; col <= none8; col++ {
+					cm, err := pf.MetaData().RowGroup(0).ColumnChunk(col)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, want := cm.HasDictionaryPage(), slices.Contains(mode.dict, col); got != want {
+						t.Errorf("column %d: dictionary page %v, want %v", col, got, want)
+					}
 				}
-				if got, want := cm.HasDictionaryPage(), col <= 4; got != want {
-					t.Errorf("column %d: dictionary page %v, want %v", col, got, want)
-				}
-			}
-		})
+			})
+		}
 	}
 }
 
