@@ -18,7 +18,8 @@ import (
 // only valid tensor columns, and leave nothing allocated. Seeds: small
 // files of the writer (plain, v2 with zstd and null tensors, byte stream
 // split with snappy), plus testdata/fuzz/FuzzReader (pyarrow files with
-// dictionary pages).
+// dictionary pages). Fuzz with -fuzzminimizetime 1x (see README's
+// Fuzzing): minimizing inputs of kilobytes stalls the fuzzer.
 func FuzzReader(f *testing.F) {
 	rec := testRecord(f, memory.NewGoAllocator(), 4, true)
 	defer rec.Release()
