@@ -41,10 +41,13 @@
 // SquaredL2Rows score many rows against one vector in one kernel call,
 // each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead (8
 // KiB with AVX-512) so that a scan keeps its loads in flight across the
-// 4 KiB pages the hardware prefetcher stops at; the AVX-512 kernels also
-// load one element 16 KiB ahead of each row, which readies the page's
-// translation (prefetches do not) on 4 KiB pages. (Many queries at once
-// are a matrix product: internal/linalg's.)
+// 4 KiB pages the hardware prefetcher stops at. Their kernels, AVX2 and
+// AVX-512 alike, also load one element 16 KiB ahead of each row, and
+// MaxF32 and MinF32's kernels one element of each page 16 KiB ahead of
+// their reads, never past the last element: on Go's heap (4 KiB pages)
+// that readies the pages' translations before the reads reach them,
+// which the prefetches do not. (Many queries at once are a matrix
+// product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the
 // products, squares and every similarity kernel) handle the whole blocks

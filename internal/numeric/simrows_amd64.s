@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "ahead_amd64.h"
 
 // SIMPF is how far ahead (in bytes) the row kernels below prefetch: 2 KiB,
 // half a page ahead, so that a scan of many rows keeps its loads in
@@ -19,6 +20,16 @@
 	VADDPS       X1, X0, X0; \
 	VPERMILPS    $0x01, X0, X1; \
 	VADDSS       X1, X0, X0
+
+// LASTELEM sets R13 to the address of the last element of the last row
+// of the row kernels (x in R8, stride bytes in R11, n elements in R9,
+// rows in R10), the bound of their TOUCH. It clobbers AX.
+#define LASTELEM \
+	MOVQ  R10, R13; \
+	DECQ  R13; \
+	IMULQ R11, R13; \
+	LEAQ  -4(R8)(R9*4), AX; \
+	ADDQ  AX, R13
 
 // ROWEND ends a row of the row kernels: the sum of Y0..Y3 in
 // dotF32x32's order stored to (DX), then the next row from R8 + R11, or
@@ -40,17 +51,21 @@
 // out *float32): out[r] = the kernel STEP of the n float32 (a positive
 // multiple of 32) from x + r*stride bytes with q, for r < rows (rows >
 // 0), each row with the four accumulators, the order and the final sum
-// of dotF32x32 (sqL2F32x32), so that a row gets their bits.
+// of dotF32x32 (sqL2F32x32), so that a row gets their bits. Each row
+// starts with a TOUCH TLBAHEAD bytes ahead (R13 holds the address of the
+// last element of the last row).
 #define SIMROWS(NAME, STEP) \
 TEXT NAME(SB), NOSPLIT, $0-48; \
 	MOVQ x+0(FP), R8; \
 	MOVQ stride+8(FP), R11; \
 	MOVQ q+16(FP), R12; \
 	MOVQ n+24(FP), R9; \
-	SHRQ $5, R9; \
 	MOVQ rows+32(FP), R10; \
+	LASTELEM; \
+	SHRQ $5, R9; \
 	MOVQ out+40(FP), DX; \
 row: \
+	TOUCH(TLBAHEAD, R8); \
 	MOVQ   R8, SI; \
 	MOVQ   R12, DI; \
 	MOVQ   R9, CX; \
@@ -105,21 +120,12 @@ SIMROWS(·sqL2RowsF32x32, SQL2STEP)
 // 768-float rows (memory, not cache) 1.11x with 8 KiB, 1.01x with 16 KiB.
 #define ZPF 8192
 
-// TLBAHEAD is how far ahead (in bytes) of each row ZSIMROWS loads one
-// element, clamped to the last element of the last row: a demand load,
-// which makes the page's translation ready before the row's loads and
-// prefetches reach it (the prefetches alone do not, on 4 KiB pages).
-// On 64 MiB of 256-float rows on Go's heap (4 KiB pages; same-moment
-// ratios, median of 40) it read 1.09x as fast with 16, 32 or 64 KiB;
-// on huge pages 1.00x with 16 KiB, 0.98x with 32 and 64 KiB.
-#define TLBAHEAD 16384
-
 // ZSIMROWS is SIMROWS with AVX-512: the 32 float32 partial sums of a row
 // sit in two ZMM registers, Z0 holding SIMROWS's Y0 (low half) and Y1
 // (high half), Z2 its Y2 and Y3, and each lane gets the same operations
 // in the same order; the final sum splits them back into Y0-Y3 and adds
-// them as SIMROWS does, so that a row gets the same bits. R13 holds the
-// address of the last element of the last row.
+// them as SIMROWS does, so that a row gets the same bits; it touches
+// the page ahead of each row as SIMROWS does.
 #define ZSIMROWS(NAME, STEP) \
 TEXT NAME(SB), NOSPLIT, $0-48; \
 	MOVQ x+0(FP), R8; \
@@ -127,18 +133,11 @@ TEXT NAME(SB), NOSPLIT, $0-48; \
 	MOVQ q+16(FP), R12; \
 	MOVQ n+24(FP), R9; \
 	MOVQ rows+32(FP), R10; \
-	MOVQ R10, R13; \
-	DECQ R13; \
-	IMULQ R11, R13; \
-	LEAQ -4(R8)(R9*4), AX; \
-	ADDQ AX, R13; \
+	LASTELEM; \
 	SHRQ $5, R9; \
 	MOVQ out+40(FP), DX; \
 row: \
-	LEAQ    TLBAHEAD(R8), AX; \
-	CMPQ    AX, R13; \
-	CMOVQGT R13, AX; \
-	MOVL    (AX), BX; \
+	TOUCH(TLBAHEAD, R8); \
 	MOVQ   R8, SI; \
 	MOVQ   R12, DI; \
 	MOVQ   R9, CX; \

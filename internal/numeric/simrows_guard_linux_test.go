@@ -11,8 +11,9 @@ import (
 
 // TestSimRowsPageEnd puts the rows (and runs for MaxF32 and MinF32) at
 // the very end of a mapping followed by 64 KiB of inaccessible pages, so
-// that a kernel reading (or loading ahead, as the AVX-512 kernels do 16
-// KiB ahead) past the last element faults instead of passing.
+// that a kernel reading (or loading ahead, as the AVX-512 and AVX2
+// kernels do 16 KiB ahead) past the last element faults instead of
+// passing, on each path.
 func TestSimRowsPageEnd(t *testing.T) {
 	// page is the accessible span (a multiple of any page size up to 64
 	// KiB), the rows at its end.

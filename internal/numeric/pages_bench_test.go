@@ -1,0 +1,96 @@
+package numeric_test
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+
+	"github.com/fstensor/fstensor/hugepage"
+	"github.com/fstensor/fstensor/internal/numeric"
+)
+
+// BenchmarkPages reads 64 MiB of float32 from Go's heap (4 KiB pages) and
+// from hugepage.Allocator (2 MiB pages where the kernel gives them)
+// through the kernels that load ahead of their reads to ready the next
+// pages' translations: DotRows and SquaredL2Rows over rows of 256, MaxF32
+// and MinF32 over runs of 16 KiB, each on the AVX-512 path (where the CPU
+// has it) and the AVX2 one, beside a copy() of the same bytes between
+// buffers of the same memory. The kernels of one op and path run on both
+// memories one after the other, so that their ratio is of one moment.
+func BenchmarkPages(b *testing.B) {
+	if !numeric.UsesAVX2() {
+		b.Skip("no AVX2 kernels")
+	}
+	const rows, n, run = 65536, 256, 4096
+	const size = rows * n
+	hp, err := hugepage.NewAllocator()
+	if err != nil {
+		b.Fatal(err)
+	}
+	f32 := func(p []byte) []float32 { return unsafe.Slice((*float32)(unsafe.Pointer(&p[0])), size) }
+	hx, hdst := hp.Allocate(4*size), hp.Allocate(4*size)
+	defer hp.Free(hx)
+	defer hp.Free(hdst)
+	mems := []struct {
+		name   string
+		x, dst []float32
+	}{
+		{"go", make([]float32, size), make([]float32, size)},
+		{"hugepage", f32(hx), f32(hdst)},
+	}
+	for _, m := range mems {
+		for i := range m.x {
+			m.x[i] = float32(i%1000) / 1000
+			m.dst[i] = 0 // maps the page before the timing
+		}
+	}
+	q, out := make([]float32, n), make([]float32, rows)
+	for i := range q {
+		q[i] = 0.5
+	}
+	var sink float32
+	ops := []struct {
+		name string
+		f    func(x []float32)
+	}{
+		{fmt.Sprintf("op=dot/dtype=float32/shape=%dx%d", rows, n), func(x []float32) { numeric.DotRows(out, x, n, q) }},
+		{fmt.Sprintf("op=sql2/dtype=float32/shape=%dx%d", rows, n), func(x []float32) { numeric.SquaredL2Rows(out, x, n, q) }},
+		{fmt.Sprintf("op=max/dtype=float32/shape=%dx%d", size/run, run), func(x []float32) {
+			for i := 0; i < len(x); i += run {
+				sink = max(sink, numeric.MaxF32(x[i:i+run]))
+			}
+		}},
+		{fmt.Sprintf("op=min/dtype=float32/shape=%dx%d", size/run, run), func(x []float32) {
+			for i := 0; i < len(x); i += run {
+				sink = min(sink, numeric.MinF32(x[i:i+run]))
+			}
+		}},
+	}
+	for _, op := range ops {
+		for _, path := range []string{"avx512", "avx2"} {
+			if path == "avx512" && !numeric.HasAVX512() {
+				continue
+			}
+			for _, m := range mems {
+				b.Run(op.name+"/path="+path+"/mem="+m.name, func(b *testing.B) {
+					defer numeric.SetAVX512(path == "avx512")()
+					b.SetBytes(4 * size)
+					b.ReportAllocs()
+					for b.Loop() {
+						op.f(m.x)
+					}
+				})
+			}
+		}
+	}
+	for _, m := range mems {
+		b.Run("op=copy/impl=copy/mem="+m.name, func(b *testing.B) {
+			b.SetBytes(4 * size)
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(m.dst, m.x)
+			}
+		})
+	}
+	_ = sink
+}
