@@ -24,6 +24,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/batchreader"
+	"github.com/fstensor/fstensor/internal/validate"
 	"github.com/fstensor/fstensor/parquetconv/internal/format"
 )
 
@@ -540,6 +541,14 @@ func (rd *reader) readField(d *chunkDecoder, g, i int, rows int64) (arrow.Array,
 		return nil, errorf("%w", err)
 	}
 	defer ch.Release()
+	// pqarrow does not check what it decodes: chunks with offsets out of
+	// order must not reach Concatenate (which leaks or panics on them)
+	// or the slices of Take.
+	for _, c := range ch.Chunks() {
+		if err := validate.Array(rd.schema.Field(i).Name, c); err != nil {
+			return nil, errorf("%w", err)
+		}
+	}
 	var arr arrow.Array
 	switch len(ch.Chunks()) {
 	case 0:
