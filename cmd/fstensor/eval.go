@@ -140,7 +140,11 @@ func runEval(text, inPath, as string, outputs []evalOutput, inf inputFlags, outf
 		return err
 	}
 	defer in.Close()
-	opts := []expr.Option{expr.WithAllocator(mem), expr.WithLoad(loadNPY)}
+	// Without expr.WithAllocator, results of 1 MiB or more reuse the
+	// memory of the results released before (written whole, not cleared)
+	// instead of a new mapping of mem per batch, whose clearing by the
+	// kernel cost more than the evaluation.
+	opts := []expr.Option{expr.WithLoad(loadNPY)}
 	if relabel {
 		opts = append(opts, expr.WithRelabel())
 	}
