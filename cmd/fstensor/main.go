@@ -87,8 +87,8 @@ const rootExample = `  fstensor inspect testdata/images.arrow
 // of 4 MiB or more on huge pages, as NumPy's arrays. The IPC readers take
 // its Recycled variant (see arrowipc's Memory), so that a batch is read
 // into the mappings of the batch released before it instead of new ones
-// the kernel clears; eval's results come from expr's own recycled
-// memory (see runEval).
+// the kernel clears; so do the values of eval's results (see expr's
+// WithAllocator).
 var mem = newAllocator()
 
 // newAllocator returns the allocator of the command; without options

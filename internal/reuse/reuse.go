@@ -20,7 +20,8 @@
 // (hugepage.Allocator, whose freed mappings it hands out again); and
 // otherwise the allocator itself, so that a checked allocator still
 // counts every buffer. The IPC readers of arrowipc read and decompress
-// message bodies this way.
+// message bodies this way; expr takes the Recycled variant of the
+// allocator of WithAllocator for the values of large results.
 package reuse
 
 import (
