@@ -27,7 +27,19 @@
 // # Memory
 //
 // Plain IPC file readers read the bytes into memory from [WithAllocator],
-// and compressed bodies are decompressed into it. [OpenMappedIPCFile]
+// and compressed bodies are decompressed into it. What the readers
+// allocate (message bodies, decompressed buffers) is written whole before
+// it is read, so they take recycled memory when the allocator offers it:
+// buffers of 1 MiB or more of batches released before, not cleared, from
+// internal/reuse for memory.DefaultAllocator or another
+// *memory.GoAllocator, and the mappings hugepage.Allocator.Recycled hands
+// out for a hugepage.Allocator; any other allocator (a
+// memory.CheckedAllocator, which counts every buffer) is used as it is. A
+// loop that releases each batch before it reads the next so reads one
+// batch's memory over and over instead of clearing new memory for each.
+// The one exception is a schema with a dictionary-encoded field, whose
+// readers allocate from the allocator as it is: arrow-go concatenates
+// delta dictionaries into bitmaps it does not write whole. [OpenMappedIPCFile]
 // maps the file: its batches point into the mapping and must not be used
 // after FileReader.Close. Readers hand out batches the caller releases
 // ([FileReader.RecordBatch]) or that live until the next call (the Next

@@ -138,6 +138,7 @@ func newMappedFileReader(m *mmap.Mapping, path string, cfg *config) (*FileReader
 		if err != nil {
 			return nil, err
 		}
+		mem.plainFor(fr.Schema())
 		return &FileReader{r: fr, check: check, mem: mem, mapped: true}, nil
 	}()
 	if err != nil {
@@ -179,6 +180,7 @@ func newFileReader(r ipc.ReadAtSeeker, mapped bool, cfg *config) (fr *FileReader
 	if err != nil {
 		return nil, errorf("ipc file: %w", err)
 	}
+	mem.plainFor(ir.Schema())
 	fr = &FileReader{r: ir, check: check, mem: mem, mapped: mapped, src: r}
 	if p, ok := r.(interface{ Prefetch(off, n int64) error }); ok {
 		fr.prefetch = p.Prefetch
@@ -281,6 +283,7 @@ func newMessagesReader(mr ipc.MessageReader, mem *budgetAllocator, o []ipc.Optio
 	if err != nil {
 		return nil, errorf("%s: %w", what, err)
 	}
+	mem.plainFor(ir.Schema())
 	next := func() (rec arrow.RecordBatch, err error) {
 		defer recovered(&err, what)
 		var ok bool

@@ -4,7 +4,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/internal/reuse"
 )
 
 // budgetAllocator is the allocator the IPC readers hand to arrow-go. arrow-go
@@ -20,9 +23,21 @@ import (
 // a buffer turns out short, the buffers of a half-built record), so run
 // tracks the allocations of each decode and, when it fails, frees those
 // still outstanding; a later Free of one of them by arrow-go is ignored.
+//
+// What a decode allocates comes from reuse.For of the reader's allocator:
+// memory of batches released before, not cleared. Every allocation of
+// arrow-go v18.8.0's readers is written whole or the decode fails: message
+// metadata and bodies (io.ReadFull), decompressed buffers (io.ReadFull of
+// the codec, a short one panics), and in this package the bodies of
+// streams and the aligned copies of Flight bodies. The one exception is
+// the concatenation of delta dictionaries (array.Concatenate leaves the
+// bits past the last of a bitmap as they were), so a reader whose schema
+// has a dictionary-encoded field allocates from its own allocator
+// (plainFor).
 type budgetAllocator struct {
-	mem    memory.Allocator
-	budget int64 // bytes one decode may allocate; <= 0: no limit
+	mem    memory.Allocator // of the decodes: reuse.For(plain), or plain
+	plain  memory.Allocator // the reader's allocator ([WithAllocator])
+	budget int64            // bytes one decode may allocate; <= 0: no limit
 
 	mu   sync.Mutex   // one decode at a time
 	left atomic.Int64 // bytes the current decode may still allocate
@@ -35,12 +50,43 @@ type budgetAllocator struct {
 
 var _ memory.Allocator = (*budgetAllocator)(nil)
 
-// newBudgetAllocator returns mem limited to budget bytes per decode
-// (no limit when budget <= 0).
+// newBudgetAllocator returns the recycling allocator of mem (reuse.For)
+// limited to budget bytes per decode (no limit when budget <= 0).
 func newBudgetAllocator(mem memory.Allocator, budget int64) *budgetAllocator {
-	a := &budgetAllocator{mem: mem, budget: budget}
+	a := &budgetAllocator{mem: reuse.For(mem), plain: mem, budget: budget}
 	a.left.Store(budget)
 	return a
+}
+
+// plainFor makes the decodes of a reader of schema allocate from the
+// reader's own allocator when the schema has a dictionary-encoded field
+// (see budgetAllocator). It is called once the schema is read, before
+// the reader decodes a batch; buffers allocated before are freed as
+// usual, since each of the two allocators frees the other's.
+func (a *budgetAllocator) plainFor(schema *arrow.Schema) {
+	for _, f := range schema.Fields() {
+		if hasDictionary(f.Type) {
+			a.mem = a.plain
+			return
+		}
+	}
+}
+
+// hasDictionary reports whether dt is, holds or stores a dictionary type.
+func hasDictionary(dt arrow.DataType) bool {
+	switch t := dt.(type) {
+	case *arrow.DictionaryType:
+		return true
+	case arrow.ExtensionType:
+		return hasDictionary(t.StorageType())
+	case arrow.NestedType:
+		for _, f := range t.Fields() {
+			if hasDictionary(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // run runs decode with a fresh budget, one decode at a time. When decode

@@ -74,7 +74,9 @@ func (c *config) invalid(name string, value any, why string) {
 
 // WithAllocator sets the allocator of decoded data and of the batches
 // read into memory (the default is memory.DefaultAllocator). Read by
-// every reader and writer. A nil mem is an invalid option.
+// every reader and writer; the readers take its recycled variant, of
+// buffers not cleared, where it has one (see the package doc, Memory).
+// A nil mem is an invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) {
 		if mem == nil {

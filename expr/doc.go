@@ -305,8 +305,11 @@
 // about three times as long to compute into fresh memory). The memory waiting
 // for reuse is Go memory in a sync.Pool: the garbage collector reclaims
 // what stays unused, and a result never released is collected as any Go
-// value. A relabelled
-// result shares the input's buffers and holds its own references to them.
+// value. With WithAllocator, the values of such results reuse memory only
+// when the allocator offers a recycled variant of itself: a
+// hugepage.Allocator keeps freed mappings for them (its Recycled). A
+// relabelled result shares the input's buffers and holds its own
+// references to them.
 // Copies split rows across up to GOMAXPROCS goroutines (WithWorkers) and
 // allocate nothing per tensor; computing plans allocate per-worker
 // scratch of a few KiB per call. Null tensors stay null (their results

@@ -25,7 +25,7 @@ type Option func(*options)
 
 type options struct {
 	mem     memory.Allocator
-	memSet  bool // WithAllocator given: no recycled result values (resultmem.go)
+	memSet  bool // WithAllocator given: recycled result values only from a reuse.Recycler (resultmem.go)
 	relabel bool
 	workers int
 	// Of Compile and CompileExpr (compile.go): x's column and the result's name.
@@ -48,8 +48,10 @@ func (o *options) invalid(name string, value any, why string) {
 // WithAllocator makes Eval allocate the result's buffers from mem. Without
 // it, buffers come from memory.DefaultAllocator, except the values of a
 // result of 1 MiB or more, which reuse the memory of results released
-// before (see "Memory" in the package documentation). A nil mem is an
-// invalid option.
+// before (see "Memory" in the package documentation); with it, those
+// values reuse memory only when mem offers a recycled variant of itself
+// (hugepage.Allocator's Recycled, whose kept mappings are not cleared).
+// A nil mem is an invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(o *options) {
 		if mem == nil {

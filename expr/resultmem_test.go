@@ -128,3 +128,67 @@ func TestRecycledReuse(t *testing.T) {
 func valuesLen(a arrow.Array) int {
 	return a.Data().Children()[0].Buffers()[1].Len()
 }
+
+// poisoned is an allocator of buffers that hold poison bytes, as
+// recycled memory may, counting its allocations.
+type poisoned struct {
+	memory.Allocator
+	poison byte
+	n      int
+}
+
+func (p *poisoned) Allocate(size int) []byte {
+	p.n++
+	b := p.Allocator.Allocate(size)
+	for i := range b {
+		b[i] = p.poison
+	}
+	return b
+}
+
+// recycler is an allocator whose Recycled variant (reuse.Recycler, as
+// hugepage.Allocator's) is rc.
+type recycler struct {
+	memory.Allocator
+	rc *poisoned
+}
+
+func (r recycler) Recycled() memory.Allocator { return r.rc }
+
+// TestRecycledResultsAllocator checks that with WithAllocator of an
+// allocator that offers a recycled variant (hugepage.Allocator), the
+// values of results of 1 MiB or more come from that variant, here
+// poisoned, and equal those computed into fresh memory.
+func TestRecycledResultsAllocator(t *testing.T) {
+	const rows = 8192
+	rec := recycledBatch(t, rows)
+	defer rec.Release()
+	text := "x / norm(x, axis=-1, keepdims=True)"
+	fresh, err := expr.Compile(text, rec.Schema(), expr.WithInput("x"), expr.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fresh.Eval(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Release()
+	for _, poison := range []byte{0xff, 0x7f} {
+		rc := &poisoned{Allocator: memory.NewGoAllocator(), poison: poison}
+		p, err := expr.Compile(text, rec.Schema(), expr.WithInput("x"), expr.WithAllocator(recycler{memory.NewGoAllocator(), rc}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Eval(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc.n == 0 {
+			t.Errorf("poison %#x: the result values did not come from the recycled variant", poison)
+		}
+		if !array.Equal(got.Column(0), want.Column(0)) {
+			t.Errorf("poison %#x: result differs from the one on zeroed memory", poison)
+		}
+		got.Release()
+	}
+}

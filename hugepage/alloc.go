@@ -18,8 +18,10 @@ type Allocator struct {
 	small   memory.Allocator
 	minSize int
 
-	mu   sync.Mutex
-	maps map[*byte][]byte // first byte of each mapped buffer -> whole mapping
+	mu        sync.Mutex
+	maps      map[*byte][]byte // first byte of each mapped buffer -> whole mapping
+	recycling bool             // Recycled was called: Free keeps mappings
+	kept      [][]byte         // freed mappings kept for Recycled, oldest first
 }
 
 // Option configures an Allocator.
@@ -122,8 +124,8 @@ func (a *Allocator) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
-// Free gives b back: to the system if it is a mapped buffer, otherwise
-// to the small-buffer allocator.
+// Free gives b back: to the system if it is a mapped buffer (or keeps
+// it for Recycled, see there), otherwise to the small-buffer allocator.
 func (a *Allocator) Free(b []byte) {
 	if cap(b) == 0 {
 		a.small.Free(b)
@@ -133,17 +135,23 @@ func (a *Allocator) Free(b []byte) {
 	a.mu.Lock()
 	m, ok := a.maps[key]
 	delete(a.maps, key)
+	if ok {
+		m = a.keep(m)
+	}
 	a.mu.Unlock()
 	if !ok {
 		a.small.Free(b)
 		return
 	}
-	mmap.UnmapHuge(m)
+	if m != nil {
+		mmap.UnmapHuge(m)
+	}
 }
 
 // Mapped reports how many buffers of a are mapped on huge pages now (not
 // yet freed), and their total size in bytes (whole mappings, each
-// a multiple of 2 MiB).
+// a multiple of 2 MiB). Freed mappings kept for Recycled are not counted
+// (see Kept).
 func (a *Allocator) Mapped() (buffers, bytes int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

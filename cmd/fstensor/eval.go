@@ -140,6 +140,10 @@ func runEval(text, inPath, as string, outputs []evalOutput, inf inputFlags, outf
 		return err
 	}
 	defer in.Close()
+	// Results of 1 MiB or more reuse the mappings of the results released
+	// before (mem.Recycled, through expr: written whole, not cleared)
+	// instead of a new mapping per batch, whose clearing by the kernel
+	// cost more than the evaluation.
 	opts := []expr.Option{expr.WithAllocator(mem), expr.WithLoad(loadNPY)}
 	if relabel {
 		opts = append(opts, expr.WithRelabel())

@@ -83,8 +83,12 @@ const rootExample = `  fstensor inspect testdata/images.arrow
   fstensor take testdata/embeddings.arrow --rows 5,1,5 -o rows.arrow
   fstensor search testdata/embeddings.arrow --query-row testdata/embeddings.arrow:3 -k 4`
 
-// mem allocates every Arrow buffer the command reads, computes and
-// writes: buffers of 4 MiB or more on huge pages, as NumPy's arrays.
+// mem allocates the Arrow buffers the command reads and writes: buffers
+// of 4 MiB or more on huge pages, as NumPy's arrays. The IPC readers take
+// its Recycled variant (see arrowipc's Memory), so that a batch is read
+// into the mappings of the batch released before it instead of new ones
+// the kernel clears; so do the values of eval's results (see expr's
+// WithAllocator).
 var mem = newAllocator()
 
 // newAllocator returns the allocator of the command; without options

@@ -13,6 +13,15 @@
 // Only code that writes every byte of a buffer it allocates (zeros
 // included, for null slots) may use Buffers: what a reused buffer holds
 // is unspecified.
+//
+// Such code, when it is given an allocator, takes the one For returns:
+// Buffers for a memory.GoAllocator (memory.DefaultAllocator), whose Free
+// does nothing; the Recycled allocator of one that offers it
+// (hugepage.Allocator, whose freed mappings it hands out again); and
+// otherwise the allocator itself, so that a checked allocator still
+// counts every buffer. The IPC readers of arrowipc read and decompress
+// message bodies this way; expr takes the Recycled variant of the
+// allocator of WithAllocator for the values of large results.
 package reuse
 
 import (
@@ -106,3 +115,27 @@ func (a *Allocator) Free(b []byte) {
 }
 
 var _ memory.Allocator = (*Allocator)(nil)
+
+// Recycler is implemented by an allocator that offers, for buffers
+// written whole, a variant of itself that hands out memory freed before
+// without clearing it. Each of the two must free the buffers of the
+// other: a buffer may be allocated by one and freed by the other.
+type Recycler interface {
+	memory.Allocator
+	// Recycled returns the variant for buffers written whole.
+	Recycled() memory.Allocator
+}
+
+// For returns the allocator of buffers written whole for code given mem:
+// Buffers when mem is a *memory.GoAllocator (whose Free does nothing, so
+// that its buffers and Buffers' may be freed to either), mem.Recycled()
+// when mem is a Recycler, and mem itself otherwise.
+func For(mem memory.Allocator) memory.Allocator {
+	switch m := mem.(type) {
+	case *memory.GoAllocator:
+		return Buffers
+	case Recycler:
+		return m.Recycled()
+	}
+	return mem
+}

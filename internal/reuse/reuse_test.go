@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/fstensor/fstensor/internal/reuse"
 )
 
@@ -57,5 +59,38 @@ func TestReuse(t *testing.T) {
 	d := a.Reallocate(3<<20, c)
 	if &d[0] != &c[0] {
 		t.Error("Reallocate within the capacity moved the buffer")
+	}
+}
+
+// recycler is a reuse.Recycler whose variant is a marked allocator.
+type recycler struct {
+	memory.Allocator
+	variant memory.Allocator
+}
+
+func (r recycler) Recycled() memory.Allocator { return r.variant }
+
+// TestFor checks the allocator For picks for buffers written whole.
+func TestFor(t *testing.T) {
+	goMem := memory.NewGoAllocator()
+	checked := memory.NewCheckedAllocator(goMem)
+	variant := memory.NewCheckedAllocator(goMem)
+	rec := recycler{goMem, variant}
+	for _, tc := range []struct {
+		name string
+		mem  memory.Allocator
+		want memory.Allocator
+	}{
+		{"Go allocator", goMem, reuse.Buffers},
+		{"default allocator", memory.DefaultAllocator, reuse.Buffers},
+		{"checked allocator", checked, checked},
+		{"recycler", rec, variant},
+		{"reuse itself", reuse.Buffers, reuse.Buffers},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := reuse.For(tc.mem); got != tc.want {
+				t.Errorf("For = %T %p, want %T %p", got, got, tc.want, tc.want)
+			}
+		})
 	}
 }
