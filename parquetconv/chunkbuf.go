@@ -17,13 +17,14 @@ var chunkBuffers memory.Allocator = reuse.Buffers
 
 // chunkAllocator returns the allocator of the chunk buffers of a reader
 // of cfg: chunkBuffers for a GoAllocator, which frees nothing itself,
-// else cfg's (a checked allocator counts every buffer, a mapping
-// allocator unmaps on Free).
+// the recycled variant of an allocator that offers one (reuse.For: the
+// command's huge-page allocator), else cfg's (a checked allocator counts
+// every buffer).
 func chunkAllocator(cfg *config) memory.Allocator {
 	if _, ok := cfg.mem.(*memory.GoAllocator); ok {
 		return chunkBuffers
 	}
-	return cfg.mem
+	return reuse.For(cfg.mem)
 }
 
 // chunkBuffer returns a buffer of size bytes for the values of a chunk

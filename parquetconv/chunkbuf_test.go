@@ -2,70 +2,67 @@ package parquetconv_test
 
 import (
 	"bytes"
-	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
-// TestReadReusedChunkBuffers reads, with the default allocator (whose
-// large chunk buffers are reused without being cleared), a file of
-// float32 [1024] tensors without nulls and then files of the same size
-// with every third tensor null, over and over: the null tensors' slots
-// hold zeros, not what the buffer held before, and the values are the
-// file's. Row groups of 512 rows make 2 MiB chunks, above the size from
-// which buffers are reused.
-func TestReadReusedChunkBuffers(t *testing.T) {
-	mem := memory.DefaultAllocator
-	m := metadata.MustNew([]int{1024}, nil, nil)
-	full := buildRecord(t, mem, 1024, colSpec{"t", arrow.PrimitiveTypes.Float32, m, nil})
-	defer full.Release()
-	holes := buildRecord(t, mem, 1024, colSpec{"t", arrow.PrimitiveTypes.Float32, m, everyThird})
-	defer holes.Release()
-	files := map[string][]byte{}
-	for name, rec := range map[string]arrow.RecordBatch{"full": full, "holes": holes} {
-		files[name] = writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithRowGroupRows(512))
+// recycler is an allocator with a recycled variant, as
+// hugepage.Allocator is: both count into one checked allocator.
+type recycler struct {
+	*memory.CheckedAllocator
+	rec *poisoning
+}
+
+func (r recycler) Recycled() memory.Allocator { return r.rec }
+
+// poisoning hands out buffers filled with poison bytes, as a recycled
+// allocator may, and counts them.
+type poisoning struct {
+	memory.Allocator
+	n atomic.Int64
+}
+
+func (p *poisoning) Allocate(size int) []byte {
+	b := p.Allocator.Allocate(size)
+	for i := range b {
+		b[i] = 0xa5
 	}
-	for round := range 4 {
-		for _, name := range []string{"full", "holes"} {
-			t.Run(fmt.Sprintf("round=%d/file=%s", round, name), func(t *testing.T) {
-				want := full
-				if name == "holes" {
-					want = holes
-				}
-				r, err := parquetconv.NewReader(bytes.NewReader(files[name]), parquetconv.WithBatchRows(512))
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer r.Release()
-				row := 0
-				for r.Next() {
-					rec := r.RecordBatch()
-					a := rec.Column(rec.Schema().FieldIndices("t")[0]).(*fixedshape.Array)
-					vals := a.ValueBytes()
-					rowBytes := len(vals) / a.Len()
-					for i := range a.Len() {
-						if everyThird(row+i) && name == "holes" {
-							if !a.IsNull(i) || !bytes.Equal(vals[i*rowBytes:(i+1)*rowBytes], make([]byte, rowBytes)) {
-								t.Fatalf("row %d: null %v, want a null tensor of zeros", row+i, a.IsNull(i))
-							}
-						}
-					}
-					w := want.Column(want.Schema().FieldIndices("t")[0]).(*fixedshape.Array).ValueBytes()[row*rowBytes : (row+a.Len())*rowBytes]
-					if name == "full" && !bytes.Equal(vals, w) {
-						t.Fatalf("rows %d to %d differ from the file's", row, row+a.Len())
-					}
-					row += a.Len()
-				}
-				if err := r.Err(); err != nil || row != 1024 {
-					t.Fatalf("read %d rows (%v), want 1024", row, err)
-				}
-			})
-		}
+	p.n.Add(1)
+	return b
+}
+
+// TestReadRecycled reads files (plain, identity dictionary, zstd, null
+// tensors) with an allocator that has a recycled variant handing out
+// poisoned memory: the chunk values come from that variant, and the
+// batches equal the records written.
+func TestReadRecycled(t *testing.T) {
+	mem := checkedMem(t)
+	rec := testRecord(t, memory.NewGoAllocator(), 40, true)
+	defer rec.Release()
+	for _, tc := range []struct {
+		name string
+		opts []parquetconv.Option
+	}{
+		{"plain", []parquetconv.Option{parquetconv.WithoutIdentityDictionary(), parquetconv.WithRowGroupRows(15)}},
+		{"identity dictionary", []parquetconv.Option{parquetconv.WithRowGroupRows(15)}},
+		{"zstd v2", []parquetconv.Option{parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithDataPageV2(), parquetconv.WithPageBytes(64)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, tc.opts...)
+			alloc := recycler{CheckedAllocator: mem, rec: &poisoning{Allocator: mem}}
+			r, err := parquetconv.NewReader(bytes.NewReader(data), parquetconv.WithAllocator(alloc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReadAll(t, rec, r)
+			r.Release()
+			if alloc.rec.n.Load() == 0 {
+				t.Error("no chunk values came from the recycled allocator")
+			}
+		})
 	}
 }

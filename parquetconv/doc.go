@@ -183,9 +183,11 @@
 // there is one, which is not cleared first as Go clears every new
 // allocation (the decoder writes every byte: values, and zeros for null
 // tensors): a scan then writes each byte once, as C++ readers over
-// malloc do. The buffers kept are dropped by the garbage collector. The
-// caller
-// releases the reader, and each batch is valid until the next call of Next unless
+// malloc do. The buffers kept are dropped by the garbage collector. An
+// allocator with a recycled variant (a Recycled method, as
+// hugepage.Allocator has) gives the chunk values that variant, which
+// hands out the memory of chunks released before in the same way. The
+// caller releases the reader, and each batch is valid until the next call of Next unless
 // retained. Releasing a reader early waits for the row groups being
 // decoded and releases them.
 //

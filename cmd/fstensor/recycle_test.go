@@ -15,11 +15,12 @@ import (
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/hugepage"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/parquetconv"
 )
 
-// TestRecycledInput runs convert and eval on IPC files of several
-// batches above hugepage.MinSize (uncompressed and ZSTD, with null
-// tensors) with a new command allocator, then again after filling its
+// TestRecycledInput runs convert and eval on IPC and Parquet files of
+// several batches (row groups) above hugepage.MinSize (uncompressed and
+// ZSTD, with null tensors) with a new command allocator, then again after filling its
 // kept mappings with poison bytes: the outputs must hold the input's
 // values, and the allocator must keep a freed mapping for the next batch
 // (the readers take its recycled variant) and leave none mapped.
@@ -69,6 +70,23 @@ func TestRecycledInput(t *testing.T) {
 			if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			inPQ := filepath.Join(dir, "in.parquet")
+			buf.Reset()
+			pw, err := parquetconv.NewWriter(&buf, rec.Schema(), parquetconv.WithCompression(codec), parquetconv.WithRowGroupRows(rows))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range batches {
+				if err := pw.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := pw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(inPQ, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			defer func(old *hugepage.Allocator) { mem = old }(mem)
 			for _, tc := range []struct {
 				name string
@@ -77,6 +95,8 @@ func TestRecycledInput(t *testing.T) {
 			}{
 				{"convert", []string{"convert", in, filepath.Join(dir, "convert.arrow")}, col},
 				{"eval", []string{"eval", "x * 2", in, "-o", filepath.Join(dir, "eval.arrow")}, twice},
+				{"convert parquet", []string{"convert", inPQ, filepath.Join(dir, "convert_pq.arrow")}, col},
+				{"eval parquet", []string{"eval", "x * 2", inPQ, "-o", filepath.Join(dir, "eval_pq.arrow")}, twice},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					mem = newAllocator()
