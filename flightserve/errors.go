@@ -72,8 +72,8 @@ func (s *Server) scrub(msg string) string {
 
 // exprCode is the code of an expression a ticket carries that does not
 // compile: Unimplemented for what the engine does not do (an error
-// wrapping arrow.ErrNotImplemented, such as a variable-shape column
-// combined with another), InvalidArgument otherwise.
+// wrapping arrow.ErrNotImplemented, such as a bool result whose shape
+// varies from row to row), InvalidArgument otherwise.
 func exprCode(err error) codes.Code {
 	if errors.Is(err, arrow.ErrNotImplemented) {
 		return codes.Unimplemented
