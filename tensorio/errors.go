@@ -3,6 +3,7 @@ package tensorio
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -42,4 +43,26 @@ func mismatch(format string, args ...any) error {
 // format and args.
 func formatError(format string, args ...any) error {
 	return &Error{errs.Kind(ErrFormat, "tensorio", format, args...)}
+}
+
+// guardFaults makes a fault reading memory in the calling goroutine
+// panic instead of killing the process (debug.SetPanicOnFault) and
+// returns the function to defer, with the error of the call, after the
+// reads of a mapped file: it turns the panic of such a fault (the file
+// was truncated under the mapping, so a page of it is gone) into an error
+// naming path, and restores the goroutine's setting. Other panics go on.
+func guardFaults(path string) func(errp *error) {
+	old := debug.SetPanicOnFault(true)
+	return func(errp *error) {
+		debug.SetPanicOnFault(old)
+		r := recover()
+		if r == nil {
+			return
+		}
+		if _, ok := r.(interface{ Addr() uintptr }); ok {
+			*errp = &Error{errs.Make("tensorio", "%s: the file shrank while it was read: a page of its mapping is gone", path)}
+			return
+		}
+		panic(r)
+	}
 }

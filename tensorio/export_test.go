@@ -1,5 +1,11 @@
 package tensorio
 
+import (
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
 // SetTestHook makes f run at the start of every Writer.Write ("write")
 // and Writer.Close ("close") until the returned function restores the
 // previous hook.
@@ -7,4 +13,23 @@ func SetTestHook(f func(op string)) (restore func()) {
 	old := testHook
 	testHook = f
 	return func() { testHook = old }
+}
+
+// TakeTruncated takes rows of the IPC file at path as Take does, but
+// truncates the file to size bytes after mapping it and before reading
+// its batches.
+func TakeTruncated(path string, rows []int64, size int64, opts ...Option) (arrow.RecordBatch, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	fr, err := openIPCForTake(path, c)
+	if err != nil {
+		return nil, err
+	}
+	defer fr.Close()
+	if err := os.Truncate(path, size); err != nil {
+		return nil, err
+	}
+	return takeIPC(fr, path, rows, c)
 }

@@ -55,7 +55,9 @@ func Split(f *os.File, name string, target int64, opts ...Option) ([]RowRange, e
 }
 
 // ipcUnits returns the record batches of the IPC file f, and closes f.
-func ipcUnits(f *os.File, c *config) ([]RowRange, error) {
+// A file truncated meanwhile fails it with an error.
+func ipcUnits(f *os.File, c *config) (_ []RowRange, err error) {
+	defer guardFaults(f.Name())(&err)
 	fr, err := arrowipc.MapIPCFile(f, arrowipc.WithAllocator(c.mem))
 	f.Close()
 	if err != nil {

@@ -187,7 +187,9 @@ func takeIPCFile(path string, rows []int64, c *config) (arrow.RecordBatch, error
 }
 
 // takeIPC takes rows of the IPC file read by fr, named path in errors.
-func takeIPC(fr *arrowipc.FileReader, path string, rows []int64, c *config) (arrow.RecordBatch, error) {
+// A mapped file truncated meanwhile fails it with an error.
+func takeIPC(fr *arrowipc.FileReader, path string, rows []int64, c *config) (out arrow.RecordBatch, err error) {
+	defer guardFaults(path)(&err)
 	schema, idx, err := projection(path, fr.Schema(), c.columns)
 	if err != nil {
 		return nil, err
@@ -233,7 +235,7 @@ func takeIPC(fr *arrowipc.FileReader, path string, rows []int64, c *config) (arr
 		srcs = append(srcs, project(schema, idx, rec))
 		rec.Release()
 	}
-	out, err := gather(c.mem, schema, srcs, picks)
+	out, err = gather(c.mem, schema, srcs, picks)
 	return out, withPath(path, err)
 }
 

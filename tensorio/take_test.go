@@ -194,3 +194,23 @@ func TestTakeNPY(t *testing.T) {
 		t.Errorf("Take of row 7 of 7 = %v, want an error wrapping ErrRowRange", err)
 	}
 }
+
+// TestTakeTruncated takes rows of a mapped IPC file truncated after it
+// was mapped: the reads of the pages gone fail Take with an error instead
+// of killing the process.
+func TestTakeTruncated(t *testing.T) {
+	var recs []arrow.RecordBatch
+	for k := range 3 {
+		a := tensors(t, metadata.MustNew([]int{64, 64}, nil, nil), 100, float32(k), nil)
+		recs = append(recs, batch(a))
+		a.Release()
+	}
+	defer release(recs)
+	path := filepath.Join(t.TempDir(), "big.arrow")
+	writeFile(t, path, recs)
+	mem := checked(t)
+	_, err := tensorio.TakeTruncated(path, []int64{250, 3}, 4096, tensorio.WithAllocator(mem))
+	if !errors.Is(err, arrow.ErrInvalid) {
+		t.Fatalf("Take of a file truncated under its mapping = %v, want an error wrapping arrow.ErrInvalid", err)
+	}
+}
