@@ -58,7 +58,11 @@
 // after the call returned: the file is closed (unmapped) when the call
 // has returned and the last of them is freed. Buffers gRPC drops without
 // freeing them (queued on a connection that closed) are released when
-// the garbage collector finds them.
+// the garbage collector finds them. A mapped file that another process
+// truncates while gRPC still holds buffers of it kills the process
+// (SIGBUS in gRPC's writer); Config.NoMmap reads batches into memory
+// instead, at the cost of a copy, for directories whose files change in
+// place.
 //
 // # Safety
 //

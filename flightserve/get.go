@@ -69,7 +69,7 @@ func (s *Server) open(t Ticket) (*query, error) {
 	if len(t.Rows) > 0 {
 		r, err = takeRows(file, t, opts)
 	} else {
-		if f == tensorio.IPCFile {
+		if f == tensorio.IPCFile && !s.noMmap {
 			opts = append(opts, tensorio.WithMmap())
 		}
 		if t.Offset > 0 {

@@ -83,6 +83,16 @@ type Config struct {
 	// Allocator allocates the batches read and written
 	// (memory.DefaultAllocator when nil).
 	Allocator memory.Allocator
+	// NoMmap makes DoGet read IPC files batch by batch into Allocator's
+	// memory instead of mapping them and handing gRPC buffers that point
+	// into the mapping. A mapped file that another process truncates or
+	// rewrites in place while a call sends it makes gRPC read pages that
+	// are gone, and the process dies of SIGBUS (as any server that maps
+	// its files does, Arrow C++'s included); with NoMmap such a call fails
+	// with an error and the server keeps serving. It costs a copy per
+	// byte sent: set it for directories whose files change in place
+	// (files replaced by a rename, as DoPut does, are safe either way).
+	NoMmap bool
 	// Logger, when not nil, receives the server's records (see the package
 	// doc's Operations section): rejected and failed calls, counted, at
 	// most one line a second of each kind; caught panics with their stack;
@@ -106,6 +116,7 @@ type Server struct {
 	maxMsg   int
 	batch    int
 	mem      memory.Allocator
+	noMmap   bool // Config.NoMmap
 	logs     *callLog
 	metrics  *Metrics
 	health   *healthService
@@ -160,7 +171,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{root: root, dir: dir, dirNames: dirNames, maxPut: maxPut, token: cfg.Token, maxMsg: cfg.MaxMessageBytes, batch: cfg.BatchBytes,
-		mem: cfg.Allocator, putting: map[string]bool{}, rowCache: map[string]rowRanges{}, parts: cfg.EndpointBytes}
+		mem: cfg.Allocator, putting: map[string]bool{}, rowCache: map[string]rowRanges{}, parts: cfg.EndpointBytes, noMmap: cfg.NoMmap}
 	s.logs, s.metrics, s.health = newCallLog(cfg.Logger), cfg.Metrics, newHealth()
 	if s.maxMsg <= 0 {
 		s.maxMsg = DefaultMaxMessageBytes

@@ -30,6 +30,7 @@ type serveFlags struct {
 	shutdownTimeout            time.Duration
 	maxUploadMiB               int
 	endpointMiB                int
+	noMmap                     bool
 }
 
 // newServe returns the serve command.
@@ -95,6 +96,7 @@ Running it:
 	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))
 	fs.IntVar(&sf.maxUploadMiB, "max-upload-mib", flightserve.DefaultMaxUploadBytes>>20, "the largest upload (DoPut) received or written, in MiB")
 	fs.IntVar(&sf.endpointMiB, "endpoint-mib", flightserve.DefaultEndpointBytes>>20, "GetFlightInfo cuts files into endpoints of about this many MiB (whole IPC batches or Parquet row groups) for parallel readers; 0: one endpoint a file")
+	fs.BoolVar(&sf.noMmap, "no-mmap", false, "read IPC files batch by batch instead of mapping them: slower, but a file truncated or rewritten in place while it is sent fails that call instead of killing the server")
 	return cmd
 }
 
@@ -130,6 +132,7 @@ func runServe(dir string, sf serveFlags, stdout, stderr io.Writer) error {
 		MaxUploadBytes:  int64(sf.maxUploadMiB) << 20,
 		BatchBytes:      sf.batchKiB << 10,
 		EndpointBytes:   int64(sf.endpointMiB) << 20,
+		NoMmap:          sf.noMmap,
 		Logger:          logger,
 	}
 	if sf.endpointMiB == 0 {
