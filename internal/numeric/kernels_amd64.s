@@ -196,6 +196,24 @@ DEV(·sumSqDevF64x16, F64LOOP, sqdev64, SQDEVSTEP)
 	OP X1, X0, X0; \
 	MOVSS X0, ret+16(FP)
 
+// EXTARGS loads the arguments of the extreme kernels below: x in SI,
+// n/32 blocks in CX, the address of the last element in R13; it touches
+// the run's next three pages (RUNAHEAD).
+#define EXTARGS \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	LEAQ -4(SI)(CX*4), R13; \
+	SHRQ $5, CX; \
+	RUNAHEAD
+
+// EXTRET returns whether any element was NaN (a mask in AX) and the
+// extreme already stored.
+#define EXTRET \
+	TESTL AX, AX; \
+	SETNE ret1+20(FP); \
+	VZEROUPPER; \
+	RET
+
 // EXTREME defines NAME(x unsafe.Pointer, n int) (m float32, nan bool):
 // the extreme by OP (VMAXPS or VMINPS) of n float32 (a multiple of 32)
 // and whether any is NaN (then m is meaningless). L is the loop's label.
@@ -204,11 +222,7 @@ DEV(·sumSqDevF64x16, F64LOOP, sqdev64, SQDEVSTEP)
 // element, at R13.
 #define EXTREME(NAME, OP, L) \
 TEXT NAME(SB), NOSPLIT, $0-21; \
-	MOVQ x+0(FP), SI; \
-	MOVQ n+8(FP), CX; \
-	LEAQ -4(SI)(CX*4), R13; \
-	SHRQ $5, CX; \
-	RUNAHEAD; \
+	EXTARGS; \
 	VMOVUPS (SI), Y0; \
 	VMOVAPS Y0, Y1; \
 	VMOVAPS Y0, Y2; \
@@ -235,10 +249,7 @@ L: \
 	JNZ  L; \
 	FOLDEXT(OP); \
 	VMOVMSKPS Y8, AX; \
-	TESTL AX, AX; \
-	SETNE ret1+20(FP); \
-	VZEROUPPER; \
-	RET
+	EXTRET
 
 EXTREME(·maxF32x32, VMAXPS, mx)
 EXTREME(·minF32x32, VMINPS, mn)
@@ -259,11 +270,7 @@ EXTREME(·minF32x32, VMINPS, mn)
 // touches (interquartile 1.08-1.13x), 1.00x on huge pages.
 #define ZEXTREME(NAME, OP, L) \
 TEXT NAME(SB), NOSPLIT, $0-21; \
-	MOVQ x+0(FP), SI; \
-	MOVQ n+8(FP), CX; \
-	LEAQ -4(SI)(CX*4), R13; \
-	SHRQ $5, CX; \
-	RUNAHEAD; \
+	EXTARGS; \
 	VMOVUPS (SI), Y0; \
 	VINSERTF64X4 $1, Y0, Z0, Z0; \
 	VMOVAPS Z0, Z2; \
@@ -285,10 +292,7 @@ L: \
 	VEXTRACTF64X4 $1, Z2, Y3; \
 	FOLDEXT(OP); \
 	KMOVW K2, AX; \
-	TESTL AX, AX; \
-	SETNE ret1+20(FP); \
-	VZEROUPPER; \
-	RET
+	EXTRET
 
 ZEXTREME(·maxF32x32Z, VMAXPS, zmx)
 ZEXTREME(·minF32x32Z, VMINPS, zmn)

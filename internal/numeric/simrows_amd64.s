@@ -47,6 +47,35 @@
 	VZEROUPPER; \
 	RET
 
+// SIMARGS loads the arguments of the row kernels below: x in R8, stride
+// in R11, q in R12, n/32 blocks in R9, rows in R10, out in DX, and in R13
+// the address of the last element of the last row (LASTELEM).
+#define SIMARGS \
+	MOVQ x+0(FP), R8; \
+	MOVQ stride+8(FP), R11; \
+	MOVQ q+16(FP), R12; \
+	MOVQ n+24(FP), R9; \
+	MOVQ rows+32(FP), R10; \
+	LASTELEM; \
+	SHRQ $5, R9; \
+	MOVQ out+40(FP), DX
+
+// SIMROW starts a row at R8: it touches the page TLBAHEAD bytes ahead and
+// sets SI to the row, DI to q and CX to the blocks of the row.
+#define SIMROW \
+	TOUCH(TLBAHEAD, R8); \
+	MOVQ R8, SI; \
+	MOVQ R12, DI; \
+	MOVQ R9, CX
+
+// SIMNEXT moves SI and DI to the next block of 128 bytes and loops to
+// elems while blocks remain.
+#define SIMNEXT \
+	ADDQ $128, SI; \
+	ADDQ $128, DI; \
+	DECQ CX; \
+	JNZ  elems
+
 // SIMROWS defines NAME(x *float32, stride int, q *float32, n, rows int,
 // out *float32): out[r] = the kernel STEP of the n float32 (a positive
 // multiple of 32) from x + r*stride bytes with q, for r < rows (rows >
@@ -56,19 +85,9 @@
 // last element of the last row).
 #define SIMROWS(NAME, STEP) \
 TEXT NAME(SB), NOSPLIT, $0-48; \
-	MOVQ x+0(FP), R8; \
-	MOVQ stride+8(FP), R11; \
-	MOVQ q+16(FP), R12; \
-	MOVQ n+24(FP), R9; \
-	MOVQ rows+32(FP), R10; \
-	LASTELEM; \
-	SHRQ $5, R9; \
-	MOVQ out+40(FP), DX; \
+	SIMARGS; \
 row: \
-	TOUCH(TLBAHEAD, R8); \
-	MOVQ   R8, SI; \
-	MOVQ   R12, DI; \
-	MOVQ   R9, CX; \
+	SIMROW; \
 	VXORPS Y0, Y0, Y0; \
 	VXORPS Y1, Y1, Y1; \
 	VXORPS Y2, Y2, Y2; \
@@ -77,10 +96,7 @@ elems: \
 	PREFETCHT0 SIMPF(SI); \
 	PREFETCHT0 SIMPF+64(SI); \
 	STEP; \
-	ADDQ $128, SI; \
-	ADDQ $128, DI; \
-	DECQ CX; \
-	JNZ  elems; \
+	SIMNEXT; \
 	ROWEND
 
 // DOTSTEP is dotF32x32's loop body.
@@ -128,29 +144,16 @@ SIMROWS(·sqL2RowsF32x32, SQL2STEP)
 // the page ahead of each row as SIMROWS does.
 #define ZSIMROWS(NAME, STEP) \
 TEXT NAME(SB), NOSPLIT, $0-48; \
-	MOVQ x+0(FP), R8; \
-	MOVQ stride+8(FP), R11; \
-	MOVQ q+16(FP), R12; \
-	MOVQ n+24(FP), R9; \
-	MOVQ rows+32(FP), R10; \
-	LASTELEM; \
-	SHRQ $5, R9; \
-	MOVQ out+40(FP), DX; \
+	SIMARGS; \
 row: \
-	TOUCH(TLBAHEAD, R8); \
-	MOVQ   R8, SI; \
-	MOVQ   R12, DI; \
-	MOVQ   R9, CX; \
+	SIMROW; \
 	VXORPS Z0, Z0, Z0; \
 	VXORPS Z2, Z2, Z2; \
 elems: \
 	PREFETCHT0 ZPF(SI); \
 	PREFETCHT0 ZPF+64(SI); \
 	STEP; \
-	ADDQ $128, SI; \
-	ADDQ $128, DI; \
-	DECQ CX; \
-	JNZ  elems; \
+	SIMNEXT; \
 	VEXTRACTF64X4 $1, Z0, Y1; \
 	VEXTRACTF64X4 $1, Z2, Y3; \
 	ROWEND
