@@ -201,14 +201,7 @@ func TestRecycledReads(t *testing.T) {
 // get them.
 func poisonReuse(b byte) {
 	for size := reuse.MinSize; size <= 4<<20; size += size / 8 {
-		bufs := [2][]byte{reuse.Buffers.Allocate(size), reuse.Buffers.Allocate(size)}
-		for _, buf := range bufs {
-			for i := range buf {
-				buf[i] = b
-			}
-		}
-		reuse.Buffers.Free(bufs[0])
-		reuse.Buffers.Free(bufs[1])
+		testvec.FillFreed(reuse.Buffers, b, size, size)
 	}
 }
 
@@ -217,17 +210,11 @@ func poisonReuse(b byte) {
 // them, so that hp keeps them for its next recycled allocations.
 func poisonHuge(t *testing.T, hp *hugepage.Allocator, b byte) {
 	t.Helper()
-	rc := hp.Recycled()
-	bufs := make([][]byte, hugepage.MaxKept)
-	for k := range bufs {
-		bufs[k] = rc.Allocate((k%2 + 1) << 21)
-		for i := range bufs[k] {
-			bufs[k][i] = b
-		}
+	sizes := make([]int, hugepage.MaxKept)
+	for k := range sizes {
+		sizes[k] = (k%2 + 1) << 21
 	}
-	for _, buf := range bufs {
-		rc.Free(buf)
-	}
+	testvec.FillFreed(hp.Recycled(), b, sizes...)
 	if n, _ := hp.Kept(); runtimeMaps() && n != hugepage.MaxKept {
 		t.Fatalf("after poisoning, %d mappings kept, want %d", n, hugepage.MaxKept)
 	}

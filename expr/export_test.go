@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fstensor/fstensor/internal/reuse"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -50,10 +51,4 @@ var CompileVar = compileVar
 // PoisonRecycled fills a buffer of reuse.Buffers of the class of size
 // bytes with b and frees it, so that the next result of that class may
 // get it.
-func PoisonRecycled(size int, b byte) {
-	buf := reuse.Buffers.Allocate(size)
-	for i := range buf {
-		buf[i] = b
-	}
-	reuse.Buffers.Free(buf)
-}
+func PoisonRecycled(size int, b byte) { testvec.FillFreed(reuse.Buffers, b, size) }

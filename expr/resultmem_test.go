@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 )
 
@@ -129,32 +130,6 @@ func valuesLen(a arrow.Array) int {
 	return a.Data().Children()[0].Buffers()[1].Len()
 }
 
-// poisoned is an allocator of buffers that hold poison bytes, as
-// recycled memory may, counting its allocations.
-type poisoned struct {
-	memory.Allocator
-	poison byte
-	n      int
-}
-
-func (p *poisoned) Allocate(size int) []byte {
-	p.n++
-	b := p.Allocator.Allocate(size)
-	for i := range b {
-		b[i] = p.poison
-	}
-	return b
-}
-
-// recycler is an allocator whose Recycled variant (reuse.Recycler, as
-// hugepage.Allocator's) is rc.
-type recycler struct {
-	memory.Allocator
-	rc *poisoned
-}
-
-func (r recycler) Recycled() memory.Allocator { return r.rc }
-
 // TestRecycledResultsAllocator checks that with WithAllocator of an
 // allocator that offers a recycled variant (hugepage.Allocator), the
 // values of results of 1 MiB or more come from that variant, here
@@ -174,8 +149,8 @@ func TestRecycledResultsAllocator(t *testing.T) {
 	}
 	defer want.Release()
 	for _, poison := range []byte{0xff, 0x7f} {
-		rc := &poisoned{Allocator: memory.NewGoAllocator(), poison: poison}
-		p, err := expr.Compile(text, rec.Schema(), expr.WithInput("x"), expr.WithAllocator(recycler{memory.NewGoAllocator(), rc}))
+		rc := &testvec.Poisoned{Allocator: memory.NewGoAllocator(), Poison: poison}
+		p, err := expr.Compile(text, rec.Schema(), expr.WithInput("x"), expr.WithAllocator(testvec.Recycler{Allocator: memory.NewGoAllocator(), Rc: rc}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +158,7 @@ func TestRecycledResultsAllocator(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rc.n == 0 {
+		if rc.Allocations() == 0 {
 			t.Errorf("poison %#x: the result values did not come from the recycled variant", poison)
 		}
 		if !array.Equal(got.Column(0), want.Column(0)) {

@@ -14,6 +14,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/hugepage"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -126,17 +127,11 @@ func TestRecycledInput(t *testing.T) {
 // with b and frees them, so that a keeps them for its next recycled
 // allocations.
 func poisonKept(a *hugepage.Allocator, b byte) {
-	rc := a.Recycled()
-	bufs := make([][]byte, hugepage.MaxKept)
-	for k := range bufs {
-		bufs[k] = rc.Allocate(6 << 20)
-		for i := range bufs[k] {
-			bufs[k][i] = b
-		}
+	sizes := make([]int, hugepage.MaxKept)
+	for k := range sizes {
+		sizes[k] = 6 << 20
 	}
-	for _, buf := range bufs {
-		rc.Free(buf)
-	}
+	testvec.FillFreed(a.Recycled(), b, sizes...)
 }
 
 // checkBatches checks that the IPC file at path holds n batches, each
