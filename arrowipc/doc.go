@@ -40,8 +40,17 @@
 // The one exception is a schema with a dictionary-encoded field, whose
 // readers allocate from the allocator as it is: arrow-go concatenates
 // delta dictionaries into bitmaps it does not write whole. [OpenMappedIPCFile]
-// maps the file: its batches point into the mapping and must not be used
-// after FileReader.Close. Readers hand out batches the caller releases
+// and [MapIPCFile] map the file: its batches point into the mapping and
+// must not be used after FileReader.Close. On Linux the mapping holds a
+// read lease on the file where the system grants one (the file's owner
+// or CAP_LEASE, a local file system, the file open for writing nowhere):
+// a process that opens the file for writing or truncates it then waits
+// while the mapping's pages are replaced by a private copy of the file,
+// so the batches keep their bytes and reading them never faults. Without
+// a lease (or [WithLeaseRequired] refuses the file, with [ErrNoLease]),
+// a file truncated while mapped raises SIGBUS in whatever goroutine
+// reads the lost pages, which kills the process.
+// Readers hand out batches the caller releases
 // ([FileReader.RecordBatch]) or that live until the next call (the Next
 // of the array.RecordReader of a stream).
 //

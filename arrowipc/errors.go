@@ -1,6 +1,15 @@
 package arrowipc
 
-import "github.com/fstensor/fstensor/internal/errs"
+import (
+	"github.com/fstensor/fstensor/internal/errs"
+	"github.com/fstensor/fstensor/internal/mmap"
+)
+
+// ErrNoLease is wrapped by the error of [OpenMappedIPCFile] and
+// [MapIPCFile] with [WithLeaseRequired] when the system grants no read
+// lease on the file (not Linux, not the file's owner, a file system
+// without leases, the file open for writing).
+var ErrNoLease = mmap.ErrNoLease
 
 type base = errs.Base
 

@@ -91,15 +91,23 @@ func OpenIPCFile(path string, opts ...Option) (*FileReader, error) {
 // tensor views taken from them, point into the mapping, which Close
 // unmaps. Record batches and every view of them must therefore not be
 // used after Close. Compressed bodies are decompressed into memory from
-// [WithAllocator]. Options: [WithAllocator], [WithBodySizeLimit].
-// arrow-go v18.8.0's mapped reader cannot read dictionary-encoded
+// [WithAllocator]. The mapping holds a read lease on the file where the
+// system grants one, so that a change to the file cannot fault the
+// batches (see the package doc, Memory). Options: [WithAllocator],
+// [WithBodySizeLimit], [WithLeaseRequired]. arrow-go v18.8.0's mapped
+// reader cannot read dictionary-encoded
 // columns: such a file fails to open (use [OpenIPCFile]).
 func OpenMappedIPCFile(path string, opts ...Option) (*FileReader, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	m, err := mmap.Map(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errorf("%w", err) // the error names path
+	}
+	defer f.Close()
+	m, err := mapFile(f, cfg)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names path
 	}
@@ -115,11 +123,21 @@ func MapIPCFile(f *os.File, opts ...Option) (*FileReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := mmap.MapFile(f)
+	m, err := mapFile(f, cfg)
 	if err != nil {
 		return nil, errorf("%w", err) // the error names the file
 	}
 	return newMappedFileReader(m, f.Name(), cfg)
+}
+
+// mapFile maps f under a read lease, or without one where the system
+// grants none and cfg does not require it.
+func mapFile(f *os.File, cfg *config) (*mmap.Mapping, error) {
+	m, err := mmap.MapFileLeased(f)
+	if errors.Is(err, mmap.ErrNoLease) && !cfg.leaseOnly {
+		return mmap.MapFile(f)
+	}
+	return m, err
 }
 
 // newMappedFileReader reads the IPC file of mapping m, named path in

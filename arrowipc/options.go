@@ -46,6 +46,7 @@ type config struct {
 	mem         memory.Allocator
 	bodyLimit   int64
 	compression Compression
+	leaseOnly   bool  // WithLeaseRequired
 	err         error // of the first invalid option
 }
 
@@ -118,3 +119,10 @@ func WithCompression(cmp Compression) Option {
 		}
 	}
 }
+
+// WithLeaseRequired makes [OpenMappedIPCFile] and [MapIPCFile] map a file
+// only under a read lease (see the package doc, Memory): where the system
+// grants none they fail with an error wrapping [ErrNoLease], which a
+// caller that must not fault (a server) takes as the cue to read the file
+// instead. The other entry points ignore it.
+func WithLeaseRequired() Option { return func(c *config) { c.leaseOnly = true } }

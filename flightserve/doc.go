@@ -58,11 +58,13 @@
 // after the call returned: the file is closed (unmapped) when the call
 // has returned and the last of them is freed. Buffers gRPC drops without
 // freeing them (queued on a connection that closed) are released when
-// the garbage collector finds them. A mapped file that another process
-// truncates while gRPC still holds buffers of it kills the process
-// (SIGBUS in gRPC's writer); Config.NoMmap reads batches into memory
-// instead, at the cost of a copy, for directories whose files change in
-// place.
+// the garbage collector finds them. A file is mapped only under a read
+// lease (tensorio.WithLeasedMmap): a process that truncates or rewrites
+// it then waits while the mapping becomes a copy of the file in memory,
+// and the calls sending it finish with the bytes as they were; a file
+// the system grants no lease on is read batch by batch instead, as
+// Config.NoMmap reads every file. Without the lease, gRPC's writer would
+// read pages that are gone and the process would die of SIGBUS.
 //
 // # Safety
 //

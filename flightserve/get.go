@@ -70,7 +70,7 @@ func (s *Server) open(t Ticket) (*query, error) {
 		r, err = takeRows(file, t, opts)
 	} else {
 		if f == tensorio.IPCFile && !s.noMmap {
-			opts = append(opts, tensorio.WithMmap())
+			opts = append(opts, tensorio.WithLeasedMmap())
 		}
 		if t.Offset > 0 {
 			opts = append(opts, tensorio.WithOffset(t.Offset))

@@ -85,13 +85,14 @@ type Config struct {
 	Allocator memory.Allocator
 	// NoMmap makes DoGet read IPC files batch by batch into Allocator's
 	// memory instead of mapping them and handing gRPC buffers that point
-	// into the mapping. A mapped file that another process truncates or
-	// rewrites in place while a call sends it makes gRPC read pages that
-	// are gone, and the process dies of SIGBUS (as any server that maps
-	// its files does, Arrow C++'s included); with NoMmap such a call fails
-	// with an error and the server keeps serving. It costs a copy per
-	// byte sent: set it for directories whose files change in place
-	// (files replaced by a rename, as DoPut does, are safe either way).
+	// into the mapping. Without it, a file is mapped under a read lease
+	// (Linux; the server's user owns the file or has CAP_LEASE), so that
+	// another process that truncates or rewrites it while a call sends
+	// it waits while the server copies the file into memory, and the
+	// call sends the file as it was; a file with no lease is read as
+	// with NoMmap. With NoMmap, a call sending a file that shrinks fails
+	// with an error instead, a rewrite costs no memory, and every byte
+	// sent costs a copy.
 	NoMmap bool
 	// Logger, when not nil, receives the server's records (see the package
 	// doc's Operations section): rejected and failed calls, counted, at

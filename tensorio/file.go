@@ -1,6 +1,7 @@
 package tensorio
 
 import (
+	"errors"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -59,14 +60,19 @@ func (r *Reader) takeFile() (*os.File, error) {
 }
 
 // openIPCFileFrom opens the IPC file of OpenFile: mapped (then closed)
-// with WithMmap, else read through the file, which Close closes.
+// with WithMmap (with WithLeasedMmap, where the system grants a lease),
+// else read through the file, which Close closes.
 func (r *Reader) openIPCFileFrom(c *config) error {
 	f, _ := r.takeFile()
 	var fr *arrowipc.FileReader
 	var err error
 	closeFile := f.Close
-	if c.mapped {
-		fr, err = arrowipc.MapIPCFile(f, arrowipc.WithAllocator(c.mem))
+	mapped := c.mapped
+	if mapped {
+		fr, err = arrowipc.MapIPCFile(f, c.mapOptions()...)
+		mapped = !errors.Is(err, arrowipc.ErrNoLease) // else read it
+	}
+	if mapped {
 		f.Close()
 		closeFile = func() error { return nil }
 	} else {

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/internal/errs"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/objstore"
@@ -27,6 +28,7 @@ type config struct {
 	limit       int64 // < 0: no limit
 	batchRows   int
 	mapped      bool
+	leaseOnly   bool // WithLeasedMmap: map IPC files only under a lease
 	single      bool
 	name        string
 	shape       *metadata.Metadata
@@ -59,6 +61,15 @@ func (c *config) invalid(name string, value any, why string) {
 	if c.err == nil {
 		c.err = &Error{errs.Option("tensorio", name, value, why)}
 	}
+}
+
+// mapOptions are the options of arrowipc's mapped readers.
+func (c *config) mapOptions() []arrowipc.Option {
+	o := []arrowipc.Option{arrowipc.WithAllocator(c.mem)}
+	if c.leaseOnly {
+		o = append(o, arrowipc.WithLeaseRequired())
+	}
+	return o
 }
 
 // formatOf returns the format of WithFormat, checked, or else the format
@@ -134,8 +145,20 @@ func WithBatchRows(n int) Option {
 // WithMmap maps IPC files and .npy files into memory instead of reading
 // each batch (Open): uncompressed data is then zero-copy and its batches
 // point into the mapping, so they and every view of them must not be used
-// after the reader is closed. Other formats ignore it.
+// after the reader is closed. Other formats ignore it. An IPC file's
+// mapping holds a read lease where the system grants one, so that the
+// file changed in place meanwhile does not fault its batches (see
+// arrowipc's package doc, Memory).
 func WithMmap() Option { return func(c *config) { c.mapped = true } }
+
+// WithLeasedMmap maps IPC files as WithMmap does, but only under a read
+// lease (arrowipc.WithLeaseRequired): where the system grants none, the
+// file is read as without WithMmap. Its batches then never fault, however
+// the file changes while they are in use, which a server that hands them
+// to other goroutines needs. Other formats ignore it.
+func WithLeasedMmap() Option {
+	return func(c *config) { c.mapped, c.leaseOnly = true, true }
+}
 
 // WithSingleTensor reads a .npy file as one tensor, a column of one row,
 // instead of a column whose first axis is the batch axis (Open). Other

@@ -222,8 +222,9 @@ func (r *Reader) openIPCFile(c *config) error {
 	var fr *arrowipc.FileReader
 	var err error
 	if c.mapped {
-		fr, err = arrowipc.OpenMappedIPCFile(r.path, arrowipc.WithAllocator(c.mem))
-	} else {
+		fr, err = arrowipc.OpenMappedIPCFile(r.path, c.mapOptions()...)
+	}
+	if !c.mapped || errors.Is(err, arrowipc.ErrNoLease) {
 		fr, err = arrowipc.OpenIPCFile(r.path, arrowipc.WithAllocator(c.mem))
 	}
 	if err != nil {

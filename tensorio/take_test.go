@@ -196,8 +196,10 @@ func TestTakeNPY(t *testing.T) {
 }
 
 // TestTakeTruncated takes rows of a mapped IPC file truncated after it
-// was mapped: the reads of the pages gone fail Take with an error instead
-// of killing the process.
+// was mapped. Under a read lease the truncation waits while the mapping
+// becomes a copy, and Take returns the rows as they were; without one
+// (the file open for writing elsewhere), the reads of the pages gone fail
+// Take with an error instead of killing the process.
 func TestTakeTruncated(t *testing.T) {
 	var recs []arrow.RecordBatch
 	for k := range 3 {
@@ -206,11 +208,35 @@ func TestTakeTruncated(t *testing.T) {
 		a.Release()
 	}
 	defer release(recs)
-	path := filepath.Join(t.TempDir(), "big.arrow")
-	writeFile(t, path, recs)
-	mem := checked(t)
-	_, err := tensorio.TakeTruncated(path, []int64{250, 3}, 4096, tensorio.WithAllocator(mem))
-	if !errors.Is(err, arrow.ErrInvalid) {
-		t.Fatalf("Take of a file truncated under its mapping = %v, want an error wrapping arrow.ErrInvalid", err)
+	rows := []int64{250, 3}
+	for _, tt := range []struct {
+		name     string
+		unleased bool
+	}{{"leased", false}, {"unleased", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "big.arrow")
+			writeFile(t, path, recs)
+			mem := checked(t)
+			want, err := tensorio.Take(path, rows, tensorio.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer want.Release()
+			leased := !tt.unleased && tensorio.Leases(path)
+			got, err := tensorio.TakeTruncated(path, rows, 4096, tt.unleased, tensorio.WithAllocator(mem))
+			if !leased {
+				if !errors.Is(err, arrow.ErrInvalid) {
+					t.Fatalf("Take of a file truncated under its mapping = %v, want an error wrapping arrow.ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Take of a leased file truncated under its mapping: %v", err)
+			}
+			defer got.Release()
+			if !array.RecordEqual(want, got) {
+				t.Error("Take of a leased file truncated under its mapping returned other rows")
+			}
+		})
 	}
 }

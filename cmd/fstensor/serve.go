@@ -96,7 +96,7 @@ Running it:
 	mustComplete(cmd, "log-level", completeWords("debug", "info", "warn", "error"))
 	fs.IntVar(&sf.maxUploadMiB, "max-upload-mib", flightserve.DefaultMaxUploadBytes>>20, "the largest upload (DoPut) received or written, in MiB")
 	fs.IntVar(&sf.endpointMiB, "endpoint-mib", flightserve.DefaultEndpointBytes>>20, "GetFlightInfo cuts files into endpoints of about this many MiB (whole IPC batches or Parquet row groups) for parallel readers; 0: one endpoint a file")
-	fs.BoolVar(&sf.noMmap, "no-mmap", false, "read IPC files batch by batch instead of mapping them: slower, but a file truncated or rewritten in place while it is sent fails that call instead of killing the server")
+	fs.BoolVar(&sf.noMmap, "no-mmap", false, "read IPC files batch by batch instead of mapping them: slower, and a file truncated or rewritten in place while it is sent fails that call instead of being copied into memory (a file is mapped only under a read lease, so it never kills the server)")
 	return cmd
 }
 

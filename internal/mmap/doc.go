@@ -1,11 +1,11 @@
-// Package mmap maps whole files read-only into memory, with the standard
-// library only.
+// Package mmap maps whole files read-only into memory.
 //
 // # Overview
 //
 // [Map] (or [MapFile], of an open file) returns a [Mapping] whose
 // [Mapping.Bytes] are the file's bytes and whose [Mapping.Close] gives
-// them back. On unix systems the file is
+// them back. [MapFileLeased] maps a file under a read lease (Linux), so
+// that a change to the file never reaches the bytes. On unix systems the file is
 // mapped with mmap(2) (PROT_READ, MAP_SHARED), so pages are read from the
 // page cache on first touch and nothing is copied; elsewhere the whole
 // file is read into Go memory, which behaves the same apart from the copy
@@ -27,7 +27,10 @@
 // Close keeps its pages mapped until the process exits. The file may be
 // closed, renamed or removed while it is mapped; if another process
 // truncates it, reading the lost pages raises SIGBUS, and if it writes
-// it, the bytes change under the reader.
+// it, the bytes change under the reader. A mapping of MapFileLeased is
+// the exception: such a change waits while its pages become a copy of
+// the file in memory (the package then listens to SIGIO, the signal of a
+// lease break).
 //
 // # Errors
 //

@@ -11,7 +11,8 @@ import (
 // in use.
 type Mapping struct {
 	data   []byte
-	mapped bool // data came from mmap and must be unmapped
+	mapped bool   // data came from mmap and must be unmapped
+	lease  *lease // the read lease of MapFileLeased, or nil
 }
 
 // Map maps the file at path read-only. An empty file gives an empty
@@ -55,10 +56,13 @@ func (m *Mapping) Bytes() []byte { return m.data }
 // Close unmaps the file. Using the bytes afterwards faults. Closing twice
 // returns nil.
 func (m *Mapping) Close() error {
-	data, mapped := m.data, m.mapped
-	m.data, m.mapped = nil, false
+	data, mapped, l := m.data, m.mapped, m.lease
+	m.data, m.mapped, m.lease = nil, false, nil
 	if !mapped {
 		return nil
+	}
+	if l != nil {
+		l.release() // first: a lease break must not remap what is unmapped
 	}
 	return unmap(data)
 }

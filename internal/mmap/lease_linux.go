@@ -1,0 +1,199 @@
+package mmap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// MapFileLeased maps the open file f read-only as MapFile does, under a
+// read lease on the file (fcntl F_SETLEASE, F_RDLCK) that the mapping
+// holds until Close.
+//
+// A process (this one included) that then opens the file for writing,
+// truncates it or removes its last link waits (open(2), truncate(2)):
+// the kernel signals this process (SIGIO), and before the lease is given
+// back the mapping's pages are replaced, at the same addresses, by a
+// read-only copy of the file's bytes in memory. The bytes, and every
+// slice of them, keep their values and never fault, however the file
+// changes afterwards; the copy takes memory the size of the file (once
+// for all the mappings of the file) until the last of them is closed.
+// The kernel waits for the copy at most /proc/sys/fs/lease-break-time
+// seconds (45 by default) before breaking the lease itself.
+//
+// The system grants a lease only to the file's owner (or a process with
+// CAP_LEASE), for a regular file on a local file system that no process
+// has open for writing: otherwise MapFileLeased returns an error wrapping
+// ErrNoLease, and the caller may map the file without a lease or read it.
+// f must be open read-only; the caller may close it at once.
+func MapFileLeased(f *os.File) (*Mapping, error) {
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "dup", Path: f.Name(), Err: err}
+	}
+	startWatch()
+	// The lease comes first: the size read next cannot change under it.
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_RDLCK); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "lease", Path: f.Name(), Err: fmt.Errorf("%w: %w", ErrNoLease, err)}
+	}
+	m, err := MapFile(f)
+	if err != nil || !m.mapped { // an error, or an empty file: nothing to keep
+		unlease(fd)
+		return m, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		m.Close()
+		unlease(fd)
+		return nil, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
+	}
+	l := &lease{fd: fd, data: m.data, key: fileKey{dev: st.Dev, ino: st.Ino, n: len(m.data)}}
+	leases.Lock()
+	leases.set[l] = struct{}{}
+	leases.Unlock()
+	m.lease = l
+	return m, nil
+}
+
+// ErrNoLease is the error MapFileLeased wraps when the system grants no
+// lease on the file.
+var ErrNoLease = errors.New("no lease on the file")
+
+// lease is the read lease of one mapping.
+type lease struct {
+	mu   sync.Mutex
+	fd   int    // holds the lease; -1 once given back
+	data []byte // the mapping
+	key  fileKey
+}
+
+// leases are the leases held, which a lease break signal asks about.
+var leases = struct {
+	sync.Mutex
+	set map[*lease]struct{}
+}{set: map[*lease]struct{}{}}
+
+var watchOnce sync.Once
+
+// startWatch starts, once, the goroutine that answers lease breaks.
+func startWatch() {
+	watchOnce.Do(func() {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGIO)
+		go func() {
+			for range ch {
+				breakLeases()
+			}
+		}()
+	})
+}
+
+// breakLeases detaches the mappings of the leases the kernel asks back.
+// The signal does not say which file (SIGIO carries no file without
+// F_SETSIG, which os/signal cannot read), and signals of several breaks
+// may merge into one, so every lease held is asked. The mappings of one
+// file (one lease each; a break asks for all of them at once) share one
+// copy.
+func breakLeases() {
+	leases.Lock()
+	held := make([]*lease, 0, len(leases.set))
+	for l := range leases.set {
+		held = append(held, l)
+	}
+	leases.Unlock()
+	copies := map[fileKey]*os.File{}
+	defer func() {
+		for _, c := range copies {
+			c.Close() // the mappings keep the copy's memory
+		}
+	}()
+	for _, l := range held {
+		l.breakIfAsked(copies)
+	}
+}
+
+// fileKey names a file's bytes: its device and inode, and the length of
+// the mappings of it (all equal while the file is leased).
+type fileKey struct {
+	dev, ino uint64
+	n        int
+}
+
+// breakIfAsked detaches l's mapping and gives the lease back if the
+// kernel asks it back: during a break, F_GETLEASE returns the type the
+// lease is to become (F_UNLCK) rather than F_RDLCK.
+func (l *lease) breakIfAsked(copies map[fileKey]*os.File) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fd < 0 {
+		return
+	}
+	if t, err := unix.FcntlInt(uintptr(l.fd), unix.F_GETLEASE, 0); err == nil && t == unix.F_RDLCK {
+		return
+	}
+	c, ok := copies[l.key]
+	if !ok {
+		c = copyOf(l.fd, len(l.data))
+		copies[l.key] = c
+	}
+	if c != nil {
+		// MAP_FIXED replaces the file's pages by the copy's at once.
+		_, _ = unix.MmapPtr(int(c.Fd()), 0, unsafe.Pointer(unsafe.SliceData(l.data)), uintptr(len(l.data)), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_FIXED)
+	}
+	unlease(l.fd)
+	l.fd = -1
+}
+
+// copyOf returns a memory file (memfd_create) holding a copy of the n
+// bytes of the file fd, or nil if the system refuses one: the file then
+// stays mapped, and when the lease is gone and the file shrinks, reading
+// the lost pages faults as without a lease. The kernel copies (sendfile),
+// from the page cache to the memory file, without faulting in either
+// mapping.
+func copyOf(fd, n int) *os.File {
+	mfd, err := unix.MemfdCreate("fstensor-lease-copy", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	f := os.NewFile(uintptr(mfd), "fstensor-lease-copy")
+	var off int64
+	for off < int64(n) {
+		k, err := unix.Sendfile(mfd, fd, &off, min(n-int(off), 1<<30))
+		if err == unix.EINTR || err == unix.EAGAIN {
+			continue
+		}
+		if err != nil || k == 0 {
+			f.Close()
+			return nil
+		}
+	}
+	return f
+}
+
+// unlease gives the lease back and closes its descriptor.
+func unlease(fd int) {
+	_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_UNLCK)
+	_ = unix.Close(fd)
+}
+
+// release gives l back before its mapping is unmapped; a break that
+// holds l.mu finishes first, and none detaches the mapping afterwards.
+func (l *lease) release() {
+	leases.Lock()
+	delete(leases.set, l)
+	leases.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fd >= 0 {
+		unlease(l.fd)
+		l.fd = -1
+	}
+}
