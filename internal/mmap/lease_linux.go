@@ -55,7 +55,7 @@ func MapFileLeased(f *os.File) (*Mapping, error) {
 		unlease(fd)
 		return nil, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
 	}
-	l := &lease{fd: fd, data: m.data, key: fileKey{dev: st.Dev, ino: st.Ino, n: len(m.data)}}
+	l := &lease{fd: fd, data: m.data, key: fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino), n: len(m.data)}}
 	leases.Lock()
 	leases.set[l] = struct{}{}
 	leases.Unlock()
