@@ -21,8 +21,13 @@ import (
 // rely on that and should treat every result alike. Where mmap is not
 // available (not unix) the file is read into memory whole.
 //
-// The file must not be truncated while mapped (reading lost pages raises
-// SIGBUS) and writes to it by other processes show through the column.
+// On Linux the mapping holds a read lease on the file where the system
+// grants one (the file's owner, a local file system, the file open for
+// writing nowhere): a process that truncates or writes the file then
+// waits while the mapping becomes a copy of the file in memory, and the
+// column keeps its values. Without a lease, the file must not be
+// truncated while mapped (reading lost pages raises SIGBUS) and writes to
+// it by other processes show through the column.
 // Errors are those of [DecodeColumn], and those of opening and mapping
 // the file as they come (*fs.PathError).
 func MapColumn(path string, opts ...ReadOption) (*fixedshape.Array, io.Closer, error) {
@@ -45,7 +50,7 @@ func MapTensor(path string, opts ...ReadOption) (*fixedshape.Array, io.Closer, e
 }
 
 func mapFile(path string, whole bool, o *readConfig) (*fixedshape.Array, io.Closer, error) {
-	m, err := mmap.Map(path)
+	m, err := mmap.MapLeasedIfGranted(path)
 	if err != nil {
 		return nil, nil, err
 	}

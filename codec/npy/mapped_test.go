@@ -170,3 +170,47 @@ func TestMapErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMapTruncated truncates a mapped file: where the system grants a
+// lease, the column keeps its values (reading them does not fault).
+func TestMapTruncated(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	m := metadata.MustNew([]int{64, 64}, nil, nil)
+	vals := patternValues(arrow.PrimitiveTypes.Float32, 10*m.Size())
+	a := fromLogical(t, arrow.PrimitiveTypes.Float32, m, vals, nil)
+	defer a.Release()
+	var b bytes.Buffer
+	if err := npy.WriteColumn(&b, a); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "x.npy")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, err := mmap.MapFileLeased(f)
+	f.Close()
+	if errors.Is(err, mmap.ErrNoLease) {
+		t.Skipf("no lease on %s: %v", path, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe.Close()
+	got, closer, err := npy.MapColumn(path, npy.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	defer got.Release()
+	if err := os.Truncate(path, 100); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(vals, logical(t, got), cmp.Comparer(sameFloat)); diff != "" {
+		t.Errorf("values after the file was truncated (-want +got):\n%s", diff)
+	}
+}
