@@ -43,8 +43,9 @@ type counters struct {
 
 // Stats counts what a Client or an Object asked of the server.
 type Stats struct {
-	// Requests is the number of requests made (HEAD, GET, LIST, PUT),
-	// each counted once whatever its retries.
+	// Requests is the number of requests made (HEAD, GET, LIST, PUT and
+	// those of multipart uploads), each counted once whatever its
+	// retries.
 	Requests int64
 	// BytesRead is the number of object bytes received by ranged GETs,
 	// retried ones included.

@@ -15,3 +15,11 @@ func SetMaxPrefetch(n int64) (restore func()) {
 	maxPrefetch = n
 	return func() { maxPrefetch = old }
 }
+
+// SetPartBase makes Uploads cut parts of n bytes (doubling every 1,000
+// parts) until the returned function restores PartSize.
+func SetPartBase(n int) (restore func()) {
+	old := partBase
+	partBase = n
+	return func() { partBase = old }
+}

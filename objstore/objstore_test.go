@@ -37,6 +37,7 @@ func TestS3(t *testing.T) {
 	t.Run("Prefetch", func(t *testing.T) { testPrefetch(t, data) })
 	t.Run("PrefetchRanges", func(t *testing.T) { testPrefetchRanges(t, data) })
 	t.Run("Replaced", func(t *testing.T) { testReplaced(t, srv) })
+	t.Run("Upload", func(t *testing.T) { testUpload(t, srv) })
 }
 
 func newClient(t *testing.T, opts ...objstore.Option) *objstore.Client {

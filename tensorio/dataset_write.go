@@ -13,6 +13,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/fstensor/fstensor/internal/errs"
+	"github.com/fstensor/fstensor/objstore"
 )
 
 // datasetOptions are the options of CreateDataset.
@@ -100,7 +103,14 @@ type partFile struct {
 // Each partition directory has one file open until it reaches the target
 // size or Close: a dataset of many partitions holds as many open files
 // (and, for Parquet, their footers' metadata) while it is written.
+//
+// A dir written as a URL (objstore.IsURL) fails with an error wrapping
+// arrow.ErrNotImplemented: datasets are written to local directories
+// (Create writes single objects).
 func CreateDataset(dir string, schema *arrow.Schema, opts ...Option) (*DatasetWriter, error) {
+	if objstore.IsURL(dir) {
+		return nil, &Error{errs.Unsupported("tensorio", "%s: writing a dataset to object storage is not supported (write it to a directory, or each file with Create)", dir)}
+	}
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err

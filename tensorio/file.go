@@ -105,5 +105,5 @@ func (r *Reader) openIPCFileFrom(c *config) error {
 // when name appeared meanwhile. The new file gets 0666 less the umask.
 // Options and other errors are Create's; errors name name.
 func CreateIn(root *os.Root, name string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	return create(name, schema, opts, func() (*atomicfile.File, error) { return atomicfile.CreateIn(root, name) })
+	return create(name, schema, opts, func(*config) (target, error) { return createFile(atomicfile.CreateIn(root, name)) })
 }

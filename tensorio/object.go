@@ -10,6 +10,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/codec/npy"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/atomicfile"
 	"github.com/fstensor/fstensor/objstore"
 )
 
@@ -47,6 +48,37 @@ func (c *config) client() (*objstore.Client, error) {
 		return c.store, nil
 	}
 	return objstore.NewClient(context.Background())
+}
+
+// createObject starts the upload of Create to url, which the signal
+// handler of HandleSignals cancels while it is under way.
+func createObject(url string, c *config) (target, error) {
+	client, err := c.client()
+	if err != nil {
+		return nil, err
+	}
+	up, err := client.Create(context.Background(), url)
+	if err != nil {
+		return nil, err
+	}
+	done := atomicfile.AddPending(func() { up.Cancel() })
+	return &upload{Upload: up, done: done}, nil
+}
+
+// upload is an object upload as a target of Create.
+type upload struct {
+	*objstore.Upload
+	done func() // unregisters it from the signal handler
+}
+
+func (u *upload) Commit() error {
+	defer u.done()
+	return u.Upload.Commit()
+}
+
+func (u *upload) Abort() error {
+	defer u.done()
+	return u.Upload.Abort()
 }
 
 // openURL is Open of a URL (see objstore.IsURL): the object at url is

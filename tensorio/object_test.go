@@ -70,6 +70,7 @@ func TestS3(t *testing.T) {
 	t.Run("Take", func(t *testing.T) { testS3Take(t, dir) })
 	t.Run("Errors", testS3Errors)
 	t.Run("Dataset", func(t *testing.T) { testS3Dataset(t, srv, dir) })
+	t.Run("Create", func(t *testing.T) { testS3Create(t, srv, recs) })
 }
 
 // writeParquet writes recs to a Parquet file at path with opts.
@@ -265,18 +266,78 @@ func testS3Errors(t *testing.T) {
 	}
 }
 
-// TestCreateURL checks that Create refuses a URL before creating
-// anything.
-func TestCreateURL(t *testing.T) {
+// testS3Create writes objects with Create: each holds the bytes Create
+// writes to a local file, and one aborted, or failing, leaves the key as
+// it was.
+func testS3Create(t *testing.T, srv *s3server.Server, recs []arrow.RecordBatch) {
+	dir := t.TempDir()
+	for _, name := range []string{"o.arrow", "o.arrows", "o.parquet"} {
+		t.Run(name, func(t *testing.T) {
+			mem := checked(t)
+			local := filepath.Join(dir, name)
+			writeFile(t, local, recs)
+			w, err := tensorio.Create("s3://data/out/"+name, recs[0].Schema(), tensorio.WithAllocator(mem))
+			if err != nil {
+				t.Fatal(err)
+			}
+			testvec.WriteAll(t, w, recs...)
+			want, err := os.ReadFile(local)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := srv.Get(t, "data", "out/"+name); !bytes.Equal(got, want) {
+				t.Errorf("the object holds %d bytes, not the %d of the local file", len(got), len(want))
+			}
+		})
+	}
+	t.Run("Abort", func(t *testing.T) {
+		srv.Put(t, "data", "out/kept.arrow", []byte("old"))
+		w, err := tensorio.Create("s3://data/out/kept.arrow", recs[0].Schema())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range recs {
+			if err := w.Write(rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Abort()
+		if got := srv.Get(t, "data", "out/kept.arrow"); string(got) != "old" {
+			t.Errorf("Abort replaced the object: %d bytes", len(got))
+		}
+		if n := srv.Uploads(t, "data"); n != 0 {
+			t.Errorf("%d multipart uploads left", n)
+		}
+	})
+	t.Run("Errors", func(t *testing.T) {
+		if _, err := tensorio.Create("s3://data/out/", recs[0].Schema(), tensorio.WithFormat(tensorio.IPCFile)); !errors.Is(err, objstore.ErrURL) {
+			t.Errorf("Create of a prefix = %v, want an error wrapping objstore.ErrURL", err)
+		}
+		w, err := tensorio.Create("s3://nobucket/x.arrow", recs[0].Schema())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(recs[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "s3://nobucket/x.arrow") {
+			t.Errorf("Close into a missing bucket = %v, want an error wrapping fs.ErrNotExist naming the URL", err)
+		}
+	})
+}
+
+// TestCreateDatasetURL: a dataset is not written to object storage, nor
+// to a local directory named like the URL.
+func TestCreateDatasetURL(t *testing.T) {
 	recs := objectBatches(t)
 	defer release(recs)
 	dir := t.TempDir()
 	t.Chdir(dir)
-	_, err := tensorio.Create("s3://data/out.arrow", recs[0].Schema())
-	if !errors.Is(err, arrow.ErrNotImplemented) || !strings.Contains(err.Error(), "s3://data/out.arrow") {
-		t.Errorf("Create of a URL = %v, want an error wrapping arrow.ErrNotImplemented naming the URL", err)
+	_, err := tensorio.CreateDataset("s3://data/out/", recs[0].Schema())
+	if !errors.Is(err, arrow.ErrNotImplemented) || !strings.Contains(err.Error(), "s3://data/out/") {
+		t.Errorf("CreateDataset of a URL = %v, want an error wrapping arrow.ErrNotImplemented naming the URL", err)
 	}
 	if names := testvec.DirNames(t, dir); len(names) != 0 {
-		t.Errorf("Create left %v", names)
+		t.Errorf("CreateDataset left %v", names)
 	}
 }

@@ -24,7 +24,7 @@ import (
 type Writer struct {
 	format Format
 	path   string
-	file   *atomicfile.File // nil for NewWriter
+	file   target // nil for NewWriter
 	w      io.Writer
 	bw     interface {
 		Write(arrow.RecordBatch) error
@@ -58,19 +58,42 @@ type Writer struct {
 // being gone (its name carries the PID); HandleSignals removes them on
 // SIGINT and SIGTERM.
 //
-// A path written as a URL (objstore.IsURL) fails with an error wrapping
-// arrow.ErrNotImplemented: Create writes local files only.
+// A path written as a URL (objstore.IsURL), "s3://bucket/key", is written
+// as the object of that key, through the client of WithStore (or one
+// configured from the environment, as Open's): the bytes go out as they
+// are written, in parts of objstore.PartSize bytes (objstore.Upload),
+// and the object appears, whole, when Close succeeds; until then, and
+// for ever after Abort or a failed Close, an object of that key stays as
+// it was and the parts uploaded are deleted. HandleSignals aborts the
+// uploads under way. A key ending in "/" is an error wrapping
+// objstore.ErrURL.
 func Create(path string, schema *arrow.Schema, opts ...Option) (*Writer, error) {
 	if objstore.IsURL(path) {
-		return nil, &Error{errs.Unsupported("tensorio", "%s: writing to object storage is not supported (write a local file, then upload it)", path)}
+		return create(path, schema, opts, func(c *config) (target, error) { return createObject(path, c) })
 	}
-	return create(path, schema, opts, func() (*atomicfile.File, error) { return atomicfile.Create(path) })
+	return create(path, schema, opts, func(*config) (target, error) { return createFile(atomicfile.Create(path)) })
+}
+
+// target is where a Writer of Create writes until Commit makes it appear
+// or Abort discards it: a temporary file (atomicfile) or an upload.
+type target interface {
+	io.Writer
+	Commit() error
+	Abort() error
+}
+
+// createFile is the target of a temporary file, or the error creating it.
+func createFile(f *atomicfile.File, err error) (target, error) {
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // create is Create and CreateIn once the target is chosen: it checks
 // opts, and schema against the format of path, before open creates the
-// temporary file; errors name path.
-func create(path string, schema *arrow.Schema, opts []Option, open func() (*atomicfile.File, error)) (*Writer, error) {
+// target; errors name path.
+func create(path string, schema *arrow.Schema, opts []Option, open func(*config) (target, error)) (*Writer, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
@@ -85,7 +108,7 @@ func create(path string, schema *arrow.Schema, opts []Option, open func() (*atom
 	if err := checkSchema(f, schema, c); err != nil {
 		return nil, withPath(path, err)
 	}
-	af, err := open()
+	af, err := open(c)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 		return nil
 	}
 	if objstore.IsURL(out) {
-		return fmt.Errorf("%w: output %s: writing to object storage is not supported; write a local file, then upload it", errUsage, out)
+		return checkOutputURL(out, inputs)
 	}
 	oi, err := os.Stat(out)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -63,6 +63,24 @@ func checkOutput(out string, f tensorio.Format, stdout io.Writer, inputs ...stri
 		}
 		if ii, err := os.Stat(in); err == nil && os.SameFile(ii, oi) {
 			return fmt.Errorf("%w: output %s is the input file %s; write to another file", errUsage, out, in)
+		}
+	}
+	return nil
+}
+
+// checkOutputURL refuses an output URL that is not an object's, or that
+// names one of the inputs.
+func checkOutputURL(out string, inputs []string) error {
+	u, err := objstore.ParseURL(out)
+	if err != nil {
+		return fmt.Errorf("%w: output %s: %v", errUsage, out, err)
+	}
+	if u.Key == "" || strings.HasSuffix(u.Key, "/") {
+		return fmt.Errorf("%w: output %s names no object (a key ending in a file name is needed)", errUsage, out)
+	}
+	for _, in := range inputs {
+		if iu, err := objstore.ParseURL(in); err == nil && objstore.IsURL(in) && iu == u {
+			return fmt.Errorf("%w: output %s is the input object %s; write to another key", errUsage, out, in)
 		}
 	}
 	return nil

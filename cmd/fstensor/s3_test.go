@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,6 +51,7 @@ func TestS3(t *testing.T) {
 			}
 		})
 	}
+	t.Run("writes", func(t *testing.T) { testS3Writes(t, srv, local["images.arrow"]) })
 	t.Run("errors", func(t *testing.T) {
 		tests := []struct {
 			name string
@@ -60,13 +62,14 @@ func TestS3(t *testing.T) {
 			{name: "missing bucket", url: "s3://nobucket/in/images.arrow", code: 1},
 			{name: "no bucket", url: "s3:///images.arrow", code: 1},
 			{name: "http", url: "http://data/in/images.arrow", code: 1},
-			{name: "output", url: "s3://data/out.arrow", code: 2},
+			{name: "output is the input", url: "s3://data/in/images.arrow", code: 2},
+			{name: "output prefix", url: "s3://data/out/", code: 2},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				args := []string{"inspect", tt.url}
-				if tt.name == "output" {
-					args = []string{"convert", local["images.arrow"], "-o", tt.url}
+				if strings.HasPrefix(tt.name, "output") {
+					args = []string{"convert", "s3://data/in/images.arrow", "-o", tt.url}
 				}
 				code, _, stderr := runCmd(t, args...)
 				if code != tt.code || !strings.HasPrefix(stderr, "fstensor: ") || !strings.Contains(stderr, tt.url) {
@@ -104,4 +107,39 @@ func runOn(t *testing.T, cmd, in string, args []string) (string, []byte) {
 		t.Fatal(err)
 	}
 	return strings.ReplaceAll(stdout, out, "OUT"), b
+}
+
+// testS3Writes runs commands with an s3:// output: each object holds the
+// bytes the command writes to a local file.
+func testS3Writes(t *testing.T, srv *s3server.Server, in string) {
+	tests := []struct {
+		name string
+		args []string // OUT stands for the output
+	}{
+		{name: "convert.arrow", args: []string{"convert", in, "-o", "OUT"}},
+		{name: "convert.parquet", args: []string{"convert", in, "-o", "OUT"}},
+		{name: "take.arrow", args: []string{"take", in, "--rows", "2,1", "-o", "OUT"}},
+		{name: "eval.arrows", args: []string{"eval", "x.astype(float32) / 255", in, "--column", "image", "-o", "OUT"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ext := filepath.Ext(tt.name)
+			local := filepath.Join(t.TempDir(), "out"+ext)
+			url := "s3://data/out/" + tt.name
+			for _, out := range []string{local, url} {
+				args := slices.Clone(tt.args)
+				args[slices.Index(args, "OUT")] = out
+				if code, _, stderr := runCmd(t, args...); code != 0 {
+					t.Fatalf("%s: code %d: %s", strings.Join(args, " "), code, stderr)
+				}
+			}
+			want, err := os.ReadFile(local)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := srv.Get(t, "data", "out/"+tt.name); !bytes.Equal(got, want) {
+				t.Errorf("the object holds %d bytes, the local output %d: they differ", len(got), len(want))
+			}
+		})
+	}
 }

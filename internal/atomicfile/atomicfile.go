@@ -263,7 +263,25 @@ func syncOpenedDir(d *os.File, err error) error {
 var (
 	mu      sync.Mutex
 	pending = map[string]bool{}
+	aborts  = map[*func()]bool{} // of AddPending
 )
+
+// AddPending registers abort, which RemovePending (the signal handler)
+// calls, for an output that is not a file, such as an upload; the
+// returned function unregisters it, once the output is committed or
+// aborted. abort may run concurrently with the output's own methods, and
+// should return within seconds: the program exits after it.
+func AddPending(abort func()) (done func()) {
+	mu.Lock()
+	defer mu.Unlock()
+	key := &abort
+	aborts[key] = true
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		delete(aborts, key)
+	}
+}
 
 // openPending creates name exclusively and registers it as pending.
 func openPending(name string, perm fs.FileMode) (*os.File, error) {
@@ -284,5 +302,9 @@ func RemovePending() {
 	for name := range pending {
 		os.Remove(name)
 		delete(pending, name)
+	}
+	for abort := range aborts {
+		(*abort)()
+		delete(aborts, abort)
 	}
 }

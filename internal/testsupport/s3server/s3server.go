@@ -126,3 +126,29 @@ func (s *Server) PutFile(t testing.TB, bucket, key, path string) {
 	}
 	s.Put(t, bucket, key, data)
 }
+
+// Uploads returns the number of multipart uploads of bucket started and
+// neither completed nor aborted.
+func (s *Server) Uploads(t testing.TB, bucket string) int {
+	t.Helper()
+	out, err := s.client.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: aws.String(bucket)})
+	if err != nil {
+		t.Fatalf("listing the uploads of %s: %v", bucket, err)
+	}
+	return len(out.Uploads)
+}
+
+// Get returns the object at key of bucket.
+func (s *Server) Get(t testing.TB, bucket, key string) []byte {
+	t.Helper()
+	out, err := s.client.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		t.Fatalf("getting %s/%s: %v", bucket, key, err)
+	}
+	defer out.Body.Close()
+	b, err := io.ReadAll(out.Body)
+	if err != nil {
+		t.Fatalf("getting %s/%s: %v", bucket, key, err)
+	}
+	return b
+}

@@ -1,0 +1,145 @@
+package objstore_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fstensor/fstensor/internal/testsupport/s3server"
+	"github.com/fstensor/fstensor/objstore"
+)
+
+// testUpload writes objects through Upload: small ones in one PutObject,
+// larger ones in parts of S3's smallest size (5 MiB), and checks what
+// the bucket holds before Commit, after it and after Abort.
+func testUpload(t *testing.T, srv *s3server.Server) {
+	defer objstore.SetPartBase(5 << 20)()
+	rng := rand.New(rand.NewPCG(3, 4))
+	old := []byte("the old object")
+	for _, tt := range []struct {
+		name     string
+		size     int
+		abort    bool
+		requests int64 // of the upload, counted by Stats
+	}{
+		{name: "empty", size: 0, requests: 1},
+		{name: "small", size: 1000, requests: 1},
+		{name: "one part exactly", size: 5 << 20, requests: 3},
+		{name: "three parts", size: 12<<20 + 7, requests: 5},
+		{name: "aborted", size: 7 << 20, abort: true, requests: 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			url := "s3://bkt/up/" + tt.name
+			srv.Put(t, "bkt", "up/"+tt.name, old)
+			data := make([]byte, tt.size)
+			for i := range data {
+				data[i] = byte(rng.Uint32())
+			}
+			c := newClient(t)
+			w, err := c.Create(context.Background(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p := data; len(p) > 0; {
+				k := min(len(p), 1+rng.IntN(3<<20))
+				if n, err := w.Write(p[:k]); n != k || err != nil {
+					t.Fatalf("Write = %d, %v; want %d, nil", n, err, k)
+				}
+				p = p[k:]
+			}
+			rc := newClient(t) // reads, not counted in c's Stats
+			if got := read(t, rc, url); !bytes.Equal(got, old) {
+				t.Fatal("the object changed before Commit")
+			}
+			want := data
+			if tt.abort {
+				err, want = w.Abort(), old
+			} else {
+				err = w.Commit()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := read(t, rc, url); !bytes.Equal(got, want) {
+				t.Errorf("read back %d bytes, want %d (equal: %v)", len(got), len(want), bytes.Equal(got, want))
+			}
+			if n := srv.Uploads(t, "bkt"); n != 0 {
+				t.Errorf("%d multipart uploads left", n)
+			}
+			if _, err := w.Write([]byte("x")); !errors.Is(err, objstore.ErrUploadClosed) {
+				t.Errorf("Write after the end = %v, want ErrUploadClosed", err)
+			}
+			if got := c.Stats().Requests; got != tt.requests {
+				t.Errorf("%d requests, want %d", got, tt.requests)
+			}
+		})
+	}
+	t.Run("cancel", func(t *testing.T) {
+		c := newClient(t)
+		w, err := c.Create(context.Background(), "s3://bkt/up/cancelled")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(make([]byte, 6<<20)); err != nil {
+			t.Fatal(err)
+		}
+		if n := srv.Uploads(t, "bkt"); n != 1 {
+			t.Fatalf("%d multipart uploads under way, want 1", n)
+		}
+		if err := w.Cancel(); err != nil {
+			t.Fatal(err)
+		}
+		if n := srv.Uploads(t, "bkt"); n != 0 {
+			t.Errorf("%d multipart uploads left after Cancel", n)
+		}
+		if _, err := w.Write(make([]byte, 5<<20)); !errors.Is(err, objstore.ErrUploadClosed) {
+			t.Errorf("Write of a part after Cancel = %v, want ErrUploadClosed", err)
+		}
+		if err := w.Commit(); err == nil {
+			t.Error("Commit after Cancel succeeded")
+		}
+		if _, err := c.Open(context.Background(), "s3://bkt/up/cancelled"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Open of a cancelled upload's key = %v, want fs.ErrNotExist", err)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		c := newClient(t)
+		w, err := c.Create(context.Background(), "s3://nobucket/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit(); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Commit to a missing bucket = %v, want an error wrapping fs.ErrNotExist", err)
+		}
+		w, err = c.Create(context.Background(), "s3://nobucket/y")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(make([]byte, 6<<20)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Write of a part to a missing bucket = %v, want an error wrapping fs.ErrNotExist", err)
+		}
+		for _, url := range []string{"s3://bkt", "s3://bkt/dir/", "gs://bkt/x"} {
+			if _, err := c.Create(context.Background(), url); !errors.Is(err, objstore.ErrURL) {
+				t.Errorf("Create(%q) = %v, want an error wrapping ErrURL", url, err)
+			}
+		}
+	})
+}
+
+// read returns the whole object at url.
+func read(t *testing.T, c *objstore.Client, url string) []byte {
+	t.Helper()
+	obj, err := c.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(io.NewSectionReader(obj, 0, obj.Size()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
