@@ -1,7 +1,6 @@
 package flightserve_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/flightserve"
-	"github.com/fstensor/fstensor/internal/mmap"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 // TestTruncatedWhileSent truncates a file the server is sending. A
@@ -31,7 +30,7 @@ func TestTruncatedWhileSent(t *testing.T) {
 			path := filepath.Join(dir, "big.arrow")
 			writeTestFile(t, path, rows, 4_000)
 			writeTestFile(t, filepath.Join(dir, "small.arrow"), 23, 10)
-			whole := !tt.noMmap && leases(t, path)
+			whole := !tt.noMmap && testvec.Leases(t, path)
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			addr := serve(t, flightserve.Config{Dir: dir, NoMmap: tt.noMmap, Allocator: mem})
 			c := dial(t, addr)
@@ -71,26 +70,6 @@ func TestTruncatedWhileSent(t *testing.T) {
 			checkServes(t, c)
 		})
 	}
-}
-
-// leases reports whether the system grants a read lease on the file at
-// path, logging why not.
-func leases(t *testing.T, path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := mmap.MapFileLeased(f)
-	if errors.Is(err, mmap.ErrNoLease) {
-		t.Logf("no lease on %s (%v): the server reads it", path, err)
-		return false
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	return true
 }
 
 // checkServes checks that the server still serves small.arrow.

@@ -4,8 +4,6 @@ import (
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/fstensor/fstensor/arrowipc"
 )
 
 // SetTestHook makes f run at the start of every Writer.Write ("write")
@@ -45,15 +43,4 @@ func TakeTruncated(path string, rows []int64, size int64, unleased bool, opts ..
 		return nil, err
 	}
 	return takeIPC(fr, path, rows, c)
-}
-
-// Leases reports whether the system grants a read lease on the file at
-// path (see arrowipc.WithLeaseRequired).
-func Leases(path string) bool {
-	fr, err := arrowipc.OpenMappedIPCFile(path, arrowipc.WithLeaseRequired())
-	if err != nil {
-		return false
-	}
-	fr.Close()
-	return true
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/tensorio"
 )
@@ -222,7 +223,7 @@ func TestTakeTruncated(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer want.Release()
-			leased := !tt.unleased && tensorio.Leases(path)
+			leased := !tt.unleased && testvec.Leases(t, path)
 			got, err := tensorio.TakeTruncated(path, rows, 4096, tt.unleased, tensorio.WithAllocator(mem))
 			if !leased {
 				if !errors.Is(err, arrow.ErrInvalid) {
