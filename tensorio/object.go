@@ -6,6 +6,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/codec/npy"
@@ -61,8 +62,26 @@ func createObject(url string, c *config) (target, error) {
 	if err != nil {
 		return nil, err
 	}
-	done := atomicfile.AddPending(func() { up.Cancel() })
+	done := atomicfile.AddPending(func() { cancelWithin(up, cancelWait) })
 	return &upload{Upload: up, done: done}, nil
+}
+
+// cancelWait bounds the wait of the signal handler for the abort of an
+// upload (its retries may take longer), after which the program exits
+// and the bucket's lifecycle rule deletes the parts.
+const cancelWait = 5 * time.Second
+
+// cancelWithin cancels up, waiting at most d for the server's answer.
+func cancelWithin(up *objstore.Upload, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		up.Cancel()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // upload is an object upload as a target of Create.
