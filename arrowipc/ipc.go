@@ -131,13 +131,10 @@ func MapIPCFile(f *os.File, opts ...Option) (*FileReader, error) {
 }
 
 // mapFile maps f under a read lease, or without one where the system
-// grants none and cfg does not require it.
+// grants none and cfg does not require it, sharing the mapping with the
+// other readers of the file open at the time (mmap.MapFileShared).
 func mapFile(f *os.File, cfg *config) (*mmap.Mapping, error) {
-	m, err := mmap.MapFileLeased(f)
-	if errors.Is(err, mmap.ErrNoLease) && !cfg.leaseOnly {
-		return mmap.MapFile(f)
-	}
-	return m, err
+	return mmap.MapFileShared(f, cfg.leaseOnly)
 }
 
 // newMappedFileReader reads the IPC file of mapping m, named path in

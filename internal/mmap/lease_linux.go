@@ -84,10 +84,19 @@ var ErrNoLease = errors.New("no lease on the file")
 
 // lease is the read lease of one mapping.
 type lease struct {
-	mu   sync.Mutex
-	fd   int    // holds the lease; -1 once given back
-	data []byte // the mapping
-	key  fileKey
+	mu     sync.Mutex
+	fd     int    // holds the lease; -1 once given back
+	data   []byte // the mapping
+	key    fileKey
+	broken bool // the kernel asked the lease back
+}
+
+// wasBroken reports whether the kernel asked l back: the mapping then
+// holds a copy of the file as it was.
+func (l *lease) wasBroken() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.broken
 }
 
 // leases are the leases held, which a lease break signal asks about.
@@ -164,7 +173,7 @@ func (l *lease) breakIfAsked(copies map[fileKey]*os.File) {
 		_, _ = unix.MmapPtr(int(c.Fd()), 0, unsafe.Pointer(unsafe.SliceData(l.data)), uintptr(len(l.data)), unix.PROT_READ, unix.MAP_SHARED|unix.MAP_FIXED)
 	}
 	unlease(l.fd)
-	l.fd = -1
+	l.fd, l.broken = -1, true
 }
 
 // copyOf returns a memory file (memfd_create) holding a copy of the n

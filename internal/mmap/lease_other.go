@@ -28,3 +28,5 @@ var ErrNoLease = errors.New("no lease on the file")
 type lease struct{}
 
 func (*lease) release() {}
+
+func (*lease) wasBroken() bool { return false }

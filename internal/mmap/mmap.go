@@ -11,8 +11,9 @@ import (
 // in use.
 type Mapping struct {
 	data   []byte
-	mapped bool   // data came from mmap and must be unmapped
-	lease  *lease // the read lease of MapFileLeased, or nil
+	mapped bool       // data came from mmap and must be unmapped
+	lease  *lease     // the read lease of MapFileLeased, or nil
+	share  *sharedMap // the mapping of MapFileShared this one uses, or nil
 }
 
 // Map maps the file at path read-only. An empty file gives an empty
@@ -56,8 +57,11 @@ func (m *Mapping) Bytes() []byte { return m.data }
 // Close unmaps the file. Using the bytes afterwards faults. Closing twice
 // returns nil.
 func (m *Mapping) Close() error {
-	data, mapped, l := m.data, m.mapped, m.lease
-	m.data, m.mapped, m.lease = nil, false, nil
+	data, mapped, l, share := m.data, m.mapped, m.lease, m.share
+	m.data, m.mapped, m.lease, m.share = nil, false, nil, nil
+	if share != nil {
+		return share.release()
+	}
 	if !mapped {
 		return nil
 	}
