@@ -142,7 +142,10 @@ def main():
     vals = np.random.default_rng(1).standard_normal(rows * 4096, dtype=np.float32)
     arr = pa.ExtensionArray.from_storage(typ, pa.FixedSizeListArray.from_arrays(pa.array(vals), 4096))
     tbl = pa.table({"id": pa.array(np.arange(rows, dtype=np.int64)), "x": arr})
-    with ipc.new_file(os.path.join(d, NAME), tbl.schema) as w:
+    # An explicit sink: ipc.new_file(path) keeps its file open for writing
+    # until the writer is garbage-collected, and the server does not map a
+    # file that a process holds open for writing (it gets no lease).
+    with pa.OSFile(os.path.join(d, NAME), "wb") as sink, ipc.new_file(sink, tbl.schema) as w:
         w.write_table(tbl, max_chunksize=1024)
     del vals, arr, tbl
     pf, pp = free_port(), free_port()
