@@ -43,9 +43,9 @@ type counters struct {
 
 // Stats counts what a Client or an Object asked of the server.
 type Stats struct {
-	// Requests is the number of requests made (HEAD, GET, LIST, PUT and
-	// those of multipart uploads), each counted once whatever its
-	// retries.
+	// Requests is the number of requests made (HEAD, GET, LIST, PUT,
+	// DELETE and those of multipart uploads), each counted once whatever
+	// its retries.
 	Requests int64
 	// BytesRead is the number of object bytes received by ranged GETs,
 	// retried ones included.
@@ -199,6 +199,23 @@ func (c *Client) Put(ctx context.Context, url string, body io.ReadSeeker, size i
 	})
 	if err != nil {
 		return pathError("put", u, err)
+	}
+	return nil
+}
+
+// Delete removes the object at url. Deleting a key that holds no object
+// is not an error (S3 answers it as a success). Errors are List's.
+func (c *Client) Delete(ctx context.Context, url string) error {
+	u, err := ParseURL(url)
+	if err != nil {
+		return err
+	}
+	if u.Key == "" {
+		return urlError(url, "no key")
+	}
+	c.stats.requests.Add(1)
+	if _, err := c.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(u.Bucket), Key: aws.String(u.Key)}); err != nil {
+		return pathError("delete", u, err)
 	}
 	return nil
 }

@@ -16,7 +16,8 @@
 //     keys and sizes under a prefix, page by page; [Client.Put] writes an
 //     object in one request, and [Client.Create] returns an [Upload] that
 //     writes one as a stream (a multipart upload of [PartSize] parts), the
-//     object appearing whole on [Upload.Commit].
+//     object appearing whole on [Upload.Commit]; [Client.Delete] removes
+//     one.
 //   - [Object.Prefetch] reads a range in one GET and serves the reads
 //     inside it from memory: readers that know what they will read (a
 //     Parquet column chunk, an IPC record batch) call it first.
@@ -70,7 +71,7 @@
 // An invalid URL or option value is an *[Error] wrapping [ErrURL] or
 // fstensor.ErrOption, and arrow.ErrInvalid. Errors of the server or the
 // connection are *fs.PathError values whose Path is the URL and whose
-// Op is "open", "read", "list", "put" or "abort", as errors of the operating
+// Op is "open", "read", "list", "put", "abort" or "delete", as errors of the operating
 // system are for files: a missing key or bucket (HTTP 404) wraps
 // fs.ErrNotExist, a refused request (401, 403) fs.ErrPermission, and
 // each wraps the SDK's error (errors.As finds its

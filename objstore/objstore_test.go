@@ -38,6 +38,7 @@ func TestS3(t *testing.T) {
 	t.Run("PrefetchRanges", func(t *testing.T) { testPrefetchRanges(t, data) })
 	t.Run("Replaced", func(t *testing.T) { testReplaced(t, srv) })
 	t.Run("Upload", func(t *testing.T) { testUpload(t, srv) })
+	t.Run("UploadEnds", func(t *testing.T) { testUploadEnds(t, srv) })
 }
 
 func newClient(t *testing.T, opts ...objstore.Option) *objstore.Client {

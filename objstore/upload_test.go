@@ -78,6 +78,12 @@ func testUpload(t *testing.T, srv *s3server.Server) {
 			}
 		})
 	}
+}
+
+// testUploadEnds cancels uploads, deletes objects and checks the errors
+// of Upload, Delete and Create.
+func testUploadEnds(t *testing.T, srv *s3server.Server) {
+	defer objstore.SetPartBase(5 << 20)()
 	t.Run("cancel", func(t *testing.T) {
 		c := newClient(t)
 		w, err := c.Create(context.Background(), "s3://bkt/up/cancelled")
@@ -104,6 +110,21 @@ func testUpload(t *testing.T, srv *s3server.Server) {
 		}
 		if _, err := c.Open(context.Background(), "s3://bkt/up/cancelled"); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("Open of a cancelled upload's key = %v, want fs.ErrNotExist", err)
+		}
+	})
+	t.Run("delete", func(t *testing.T) {
+		c := newClient(t)
+		srv.Put(t, "bkt", "up/gone", []byte("x"))
+		for range 2 { // the second time, the key holds nothing
+			if err := c.Delete(context.Background(), "s3://bkt/up/gone"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := c.Open(context.Background(), "s3://bkt/up/gone"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Open of a deleted key = %v, want fs.ErrNotExist", err)
+		}
+		if err := c.Delete(context.Background(), "s3://bkt"); !errors.Is(err, objstore.ErrURL) {
+			t.Errorf("Delete of a bucket = %v, want ErrURL", err)
 		}
 	})
 	t.Run("errors", func(t *testing.T) {

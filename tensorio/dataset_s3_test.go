@@ -1,7 +1,10 @@
 package tensorio_test
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fstensor/fstensor/internal/testsupport/s3server"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -169,4 +173,58 @@ func readColumns(t *testing.T, src string, opts ...tensorio.Option) []arrow.Arra
 		out[i] = c
 	}
 	return out
+}
+
+// testS3CreateDataset writes datasets under a prefix beside the same
+// datasets in a local directory: the same files, byte for byte; a prefix
+// that holds objects is refused without WithAddFiles, and numbered after
+// with it; Abort deletes what was written.
+func testS3CreateDataset(t *testing.T, srv *s3server.Server) {
+	mem := checked(t)
+	a, b := labeled(t, mem, 0, 17), labeled(t, mem, 17, 13)
+	defer a.Release()
+	defer b.Release()
+	store := newStore(t)
+	local := filepath.Join(t.TempDir(), "out")
+	opts := []tensorio.Option{tensorio.WithPartitionBy("label"), tensorio.WithTargetFileSize(160), tensorio.WithFormat(tensorio.IPCFile), tensorio.WithAllocator(mem)}
+	for round, extra := range [][]tensorio.Option{nil, {tensorio.WithAddFiles()}} {
+		var files [2][]string
+		for i, root := range []string{local, "s3://data/dsw/"} {
+			w, err := tensorio.CreateDataset(root, a.Schema(), append(append(opts, extra...), tensorio.WithStore(store))...)
+			if err != nil {
+				t.Fatalf("round %d, %s: %v", round, root, err)
+			}
+			testvec.WriteAll(t, w, a, b)
+			files[i] = w.Files()
+		}
+		if diff := cmp.Diff(files[0], files[1]); diff != "" {
+			t.Fatalf("round %d: files (-local +s3):\n%s", round, diff)
+		}
+		for _, f := range files[0] {
+			want, err := os.ReadFile(filepath.Join(local, filepath.FromSlash(f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := srv.Get(t, "data", "dsw/"+f); !bytes.Equal(got, want) {
+				t.Errorf("round %d: %s holds %d bytes, the local file %d: they differ", round, f, len(got), len(want))
+			}
+		}
+	}
+	if _, err := tensorio.CreateDataset("s3://data/dsw", a.Schema(), tensorio.WithStore(store)); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("CreateDataset of a prefix holding objects = %v, want an error wrapping fs.ErrExist", err)
+	}
+	w, err := tensorio.CreateDataset("s3://data/dsa/", a.Schema(), append(opts, tensorio.WithStore(store))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(a); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	if ents, err := store.List(context.Background(), "s3://data/dsa/"); err != nil || len(ents) != 0 {
+		t.Errorf("after Abort the prefix holds %v (%v)", ents, err)
+	}
+	if n := srv.Uploads(t, "data"); n != 0 {
+		t.Errorf("%d multipart uploads left", n)
+	}
 }

@@ -1,10 +1,7 @@
 package tensorio
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -13,9 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/fstensor/fstensor/internal/errs"
-	"github.com/fstensor/fstensor/objstore"
 )
 
 // datasetOptions are the options of CreateDataset.
@@ -60,7 +54,7 @@ func WithAddFiles() Option { return func(c *config) { c.dataset.addFiles = true 
 // polars and DuckDB read back (see CreateDataset). A DatasetWriter is not
 // safe for concurrent use.
 type DatasetWriter struct {
-	root      *os.Root
+	store     datasetStore
 	dir       string
 	schema    *arrow.Schema // of the batches written
 	fields    []int         // the columns of the files
@@ -74,7 +68,6 @@ type DatasetWriter struct {
 	open      map[string]*partFile // by directory, relative to root
 	next      map[string]int       // the next file number of a directory
 	committed []string             // the files written, relative to root
-	madeDirs  []string             // the directories made, outermost first
 	closed    bool
 }
 
@@ -104,13 +97,13 @@ type partFile struct {
 // size or Close: a dataset of many partitions holds as many open files
 // (and, for Parquet, their footers' metadata) while it is written.
 //
-// A dir written as a URL (objstore.IsURL) fails with an error wrapping
-// arrow.ErrNotImplemented: datasets are written to local directories
-// (Create writes single objects).
+// A dir written as a URL (objstore.IsURL), "s3://bucket/prefix/", is a
+// prefix of object storage, through the client of WithStore (or one from
+// the environment): each file is an object that Create writes (it
+// appears whole when complete), the prefix must hold no object unless
+// WithAddFiles is given, there are no directories to make, and Abort
+// deletes the objects completed.
 func CreateDataset(dir string, schema *arrow.Schema, opts ...Option) (*DatasetWriter, error) {
-	if objstore.IsURL(dir) {
-		return nil, &Error{errs.Unsupported("tensorio", "%s: writing a dataset to object storage is not supported (write it to a directory, or each file with Create)", dir)}
-	}
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
@@ -124,7 +117,7 @@ func CreateDataset(dir string, schema *arrow.Schema, opts ...Option) (*DatasetWr
 	if err := w.plan(format, c); err != nil {
 		return nil, err
 	}
-	if err := w.makeRoot(); err != nil {
+	if w.store, err = openStore(dir, w.add, c); err != nil {
 		return nil, err
 	}
 	w.mem = c.mem
@@ -179,24 +172,6 @@ func partitionType(t arrow.DataType) bool {
 		return true
 	}
 	return false
-}
-
-// makeRoot makes or checks the directory and opens it as w.root.
-func (w *DatasetWriter) makeRoot() error {
-	ents, err := os.ReadDir(w.dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(w.dir, 0o777); err != nil {
-			return err
-		}
-		w.madeDirs = append(w.madeDirs, ".")
-	case err != nil:
-		return err
-	case len(ents) > 0 && !w.add:
-		return &fs.PathError{Op: "create dataset", Path: w.dir, Err: fmt.Errorf("directory not empty (add files with WithAddFiles): %w", fs.ErrExist)}
-	}
-	w.root, err = os.OpenRoot(w.dir)
-	return err
 }
 
 // Files returns the files written so far, those not yet complete too,
@@ -349,16 +324,13 @@ func (w *DatasetWriter) writeRows(dir string, rec arrow.RecordBatch) error {
 
 // newFile starts the next file of directory dir.
 func (w *DatasetWriter) newFile(dir string) (*partFile, error) {
-	if err := w.mkdirs(dir); err != nil {
-		return nil, err
-	}
 	k, ok := w.next[dir]
 	if !ok && w.add {
 		k = w.firstFree(dir)
 	}
 	name := path.Join(dir, fmt.Sprintf("part-%05d%s", k, w.ext))
 	w.next[dir] = k + 1
-	fw, err := CreateIn(w.root, name, w.files, w.opts...)
+	fw, err := w.store.create(name, w.files, w.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -369,39 +341,14 @@ func (w *DatasetWriter) newFile(dir string) (*partFile, error) {
 
 // firstFree returns the number after the highest "part-N" file of dir.
 func (w *DatasetWriter) firstFree(dir string) int {
-	d := dir
-	if d == "" {
-		d = "."
-	}
-	ents, _ := fs.ReadDir(w.root.FS(), d)
 	next := 0
-	for _, e := range ents {
-		num, ok := strings.CutPrefix(strings.TrimSuffix(e.Name(), path.Ext(e.Name())), "part-")
+	for _, name := range w.store.names(dir) {
+		num, ok := strings.CutPrefix(strings.TrimSuffix(name, path.Ext(name)), "part-")
 		if n, err := strconv.Atoi(num); ok && err == nil && n >= next {
 			next = n + 1
 		}
 	}
 	return next
-}
-
-// mkdirs makes the directories of dir that do not exist, remembering
-// them.
-func (w *DatasetWriter) mkdirs(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	parts := strings.Split(dir, "/")
-	for i := range parts {
-		d := path.Join(parts[:i+1]...)
-		if _, err := w.root.Stat(d); err == nil {
-			continue
-		}
-		if err := w.root.Mkdir(d, 0o777); err != nil {
-			return err
-		}
-		w.madeDirs = append(w.madeDirs, d)
-	}
-	return nil
 }
 
 // finish closes the file of directory dir, which then appears whole.
@@ -434,7 +381,7 @@ func (w *DatasetWriter) Close() error {
 		}
 	}
 	w.closed = true
-	return w.root.Close()
+	return w.store.close(false)
 }
 
 // Abort discards the dataset: the files being written are removed as
@@ -452,17 +399,9 @@ func (w *DatasetWriter) Abort() {
 	}
 	w.open = nil
 	for _, name := range w.committed {
-		w.root.Remove(name)
+		w.store.remove(name)
 	}
-	for _, d := range slices.Backward(w.madeDirs) {
-		if d != "." {
-			w.root.Remove(d) // fails, leaving it, unless empty
-		}
-	}
-	w.root.Close()
-	if len(w.madeDirs) > 0 && w.madeDirs[0] == "." {
-		os.Remove(w.dir)
-	}
+	w.store.close(true)
 }
 
 // rowBytes returns the Arrow bytes of one row of rec, on average: fixed

@@ -40,8 +40,10 @@
 // and Parquet by ranged reads of what they decode (a projection of a
 // Parquet file reads the footer and the chunks of its columns; a Take of
 // an IPC file the metadata of the batches and the bodies of those that
-// hold the rows asked), the other formats front to back. WithStore gives
-// the client, its retries and its counters of bytes read.
+// hold the rows asked), the other formats front to back. Create writes an
+// s3:// URL as a streamed multipart upload (the object appears on Close),
+// and CreateDataset an s3:// prefix as objects. WithStore gives the
+// client, its retries and its counters of requests and bytes read.
 //
 // # Datasets
 //

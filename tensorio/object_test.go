@@ -71,6 +71,7 @@ func TestS3(t *testing.T) {
 	t.Run("Errors", testS3Errors)
 	t.Run("Dataset", func(t *testing.T) { testS3Dataset(t, srv, dir) })
 	t.Run("Create", func(t *testing.T) { testS3Create(t, srv, recs) })
+	t.Run("CreateDataset", func(t *testing.T) { testS3CreateDataset(t, srv) })
 }
 
 // writeParquet writes recs to a Parquet file at path with opts.
@@ -324,20 +325,4 @@ func testS3Create(t *testing.T, srv *s3server.Server, recs []arrow.RecordBatch) 
 			t.Errorf("Close into a missing bucket = %v, want an error wrapping fs.ErrNotExist naming the URL", err)
 		}
 	})
-}
-
-// TestCreateDatasetURL: a dataset is not written to object storage, nor
-// to a local directory named like the URL.
-func TestCreateDatasetURL(t *testing.T) {
-	recs := objectBatches(t)
-	defer release(recs)
-	dir := t.TempDir()
-	t.Chdir(dir)
-	_, err := tensorio.CreateDataset("s3://data/out/", recs[0].Schema())
-	if !errors.Is(err, arrow.ErrNotImplemented) || !strings.Contains(err.Error(), "s3://data/out/") {
-		t.Errorf("CreateDataset of a URL = %v, want an error wrapping arrow.ErrNotImplemented naming the URL", err)
-	}
-	if names := testvec.DirNames(t, dir); len(names) != 0 {
-		t.Errorf("CreateDataset left %v", names)
-	}
 }

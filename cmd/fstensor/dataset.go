@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/spf13/cobra"
 
-	"github.com/fstensor/fstensor/objstore"
 	"github.com/fstensor/fstensor/tensorio"
 )
 
@@ -81,9 +80,6 @@ func (f datasetFlags) wanted(out string) bool {
 func writeDataset(dir string, in *tensorio.Reader, outf outputFlags, f datasetFlags) error {
 	if dir == stdoutName {
 		return fmt.Errorf("%w: a dataset is a directory, not standard output", errUsage)
-	}
-	if objstore.IsURL(dir) {
-		return fmt.Errorf("%w: output %s: datasets are written to local directories; name an object (s3://bucket/key.parquet) to write one file", errUsage, dir)
 	}
 	if f.targetMiB < 0 {
 		return fmt.Errorf("%w: --target-file-mib %d is negative", errUsage, f.targetMiB)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,6 +53,7 @@ func TestS3(t *testing.T) {
 		})
 	}
 	t.Run("writes", func(t *testing.T) { testS3Writes(t, srv, local["images.arrow"]) })
+	t.Run("dataset", func(t *testing.T) { testS3DatasetWrite(t, srv, local["images.arrow"]) })
 	t.Run("errors", func(t *testing.T) {
 		tests := []struct {
 			name string
@@ -63,7 +65,6 @@ func TestS3(t *testing.T) {
 			{name: "no bucket", url: "s3:///images.arrow", code: 1},
 			{name: "http", url: "http://data/in/images.arrow", code: 1},
 			{name: "output is the input", url: "s3://data/in/images.arrow", code: 2},
-			{name: "output prefix", url: "s3://data/out/", code: 2},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -141,5 +142,40 @@ func testS3Writes(t *testing.T, srv *s3server.Server, in string) {
 				t.Errorf("the object holds %d bytes, the local output %d: they differ", len(got), len(want))
 			}
 		})
+	}
+}
+
+// testS3DatasetWrite writes a partitioned dataset under an s3:// prefix:
+// the objects are the files of the same dataset written to a directory,
+// and inspect reads the prefix back.
+func testS3DatasetWrite(t *testing.T, srv *s3server.Server, in string) {
+	local := filepath.Join(t.TempDir(), "ds") + "/"
+	for _, out := range []string{local, "s3://data/ds/"} {
+		if code, _, stderr := runCmd(t, "convert", in, "-o", out, "--partition-by", "label"); code != 0 {
+			t.Fatalf("convert -o %s: code %d: %s", out, code, stderr)
+		}
+	}
+	var n int
+	err := filepath.WalkDir(local, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(local, p)
+		want, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if got := srv.Get(t, "data", "ds/"+filepath.ToSlash(rel)); !bytes.Equal(got, want) {
+			t.Errorf("%s: the object differs from the file", rel)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n < 2 {
+		t.Fatalf("%d files in the local dataset (%v)", n, err)
+	}
+	code, stdout, stderr := runCmd(t, "inspect", "s3://data/ds/")
+	if code != 0 || !strings.Contains(stdout, "label") {
+		t.Errorf("inspect of the prefix: code %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
