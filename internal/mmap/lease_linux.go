@@ -32,11 +32,15 @@ import (
 // CAP_LEASE), for a regular file on a local file system that no process
 // has open for writing: otherwise MapFileLeased returns an error wrapping
 // ErrNoLease, and the caller may map the file without a lease or read it.
+// Each lease holds a file descriptor until Close; a process out of
+// descriptors gets ErrNoLease too.
 // f must be open read-only; the caller may close it at once.
 func MapFileLeased(f *os.File) (*Mapping, error) {
+	// The lease lives on a descriptor of its own: out of descriptors
+	// (EMFILE), a file is mapped without one.
 	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
-		return nil, &fs.PathError{Op: "dup", Path: f.Name(), Err: err}
+		return nil, &fs.PathError{Op: "lease", Path: f.Name(), Err: fmt.Errorf("%w: %w", ErrNoLease, err)}
 	}
 	startWatch()
 	// The lease comes first: the size read next cannot change under it.
