@@ -32,12 +32,20 @@ import (
 // CAP_LEASE), for a regular file on a local file system that no process
 // has open for writing: otherwise MapFileLeased returns an error wrapping
 // ErrNoLease, and the caller may map the file without a lease or read it.
-// Each lease holds a file descriptor until Close; a process out of
-// descriptors gets ErrNoLease too.
+// Each lease holds a file descriptor until Close: past a quarter of the
+// process's limit of open files (RLIMIT_NOFILE, at most 4,096 leases),
+// and out of descriptors, MapFileLeased returns ErrNoLease too, so that
+// leases never starve the process of descriptors.
 // f must be open read-only; the caller may close it at once.
 func MapFileLeased(f *os.File) (*Mapping, error) {
-	// The lease lives on a descriptor of its own: out of descriptors
-	// (EMFILE), a file is mapped without one.
+	// The lease lives on a descriptor of its own: past maxLeases, or out
+	// of descriptors (EMFILE), a file is mapped without one.
+	leases.Lock()
+	full := len(leases.set) >= maxLeases()
+	leases.Unlock()
+	if full {
+		return nil, &fs.PathError{Op: "lease", Path: f.Name(), Err: fmt.Errorf("%w: %d leases held already", ErrNoLease, maxLeases())}
+	}
 	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "lease", Path: f.Name(), Err: fmt.Errorf("%w: %w", ErrNoLease, err)}
@@ -85,6 +93,16 @@ func MapLeasedIfGranted(path string) (*Mapping, error) {
 // ErrNoLease is the error MapFileLeased wraps when the system grants no
 // lease on the file.
 var ErrNoLease = errors.New("no lease on the file")
+
+// maxLeases returns the number of leases held at most: a quarter of the
+// limit of open files, at most 4,096.
+var maxLeases = sync.OnceValue(func() int {
+	var r unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &r); err != nil || r.Cur == unix.RLIM_INFINITY {
+		return 4096
+	}
+	return int(min(r.Cur/4, 4096))
+})
 
 // lease is the read lease of one mapping.
 type lease struct {

@@ -191,3 +191,41 @@ func TestLeaseTwoMappings(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaseLimit: past the number of leases held at most, a file gets no
+// lease (each holds a descriptor), and MapFileShared maps it without one
+// unless a lease is required.
+func TestLeaseLimit(t *testing.T) {
+	dir := t.TempDir()
+	m1, _ := leased(t, dir, pattern(100))
+	defer m1.Close()
+	defer mmap.SetMaxLeases(1)()
+	w, err := os.CreateTemp(dir, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(pattern(200))
+	w.Close()
+	f, err := os.Open(w.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if m, err := mmap.MapFileLeased(f); !errors.Is(err, mmap.ErrNoLease) {
+		if err == nil {
+			m.Close()
+		}
+		t.Fatalf("a lease past the limit: %v, want ErrNoLease", err)
+	}
+	if _, err := mmap.MapFileShared(f, true); !errors.Is(err, mmap.ErrNoLease) {
+		t.Errorf("MapFileShared requiring a lease past the limit: %v, want ErrNoLease", err)
+	}
+	m, err := mmap.MapFileShared(f, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(m.Bytes(), pattern(200)) {
+		t.Error("the unleased mapping holds other bytes")
+	}
+	m.Close()
+}
