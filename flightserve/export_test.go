@@ -154,3 +154,7 @@ func (s freeStream) SendMsg(m any) error {
 	bs.Free()
 	return err
 }
+
+// MsgUnmapped is the message of the log line of files read for lack of
+// a read lease.
+const MsgUnmapped = msgUnmapped

@@ -79,6 +79,9 @@ func (s *Server) open(t Ticket) (*query, error) {
 			opts = append(opts, tensorio.WithLimit(t.Limit))
 		}
 		r, err = tensorio.OpenFile(file, t.Path, opts...)
+		if tr, ok := r.(*tensorio.Reader); ok && err == nil && f == tensorio.IPCFile && !s.noMmap && !tr.Mapped() {
+			s.logs.unmapped(t.Path)
+		}
 	}
 	if err != nil {
 		return nil, s.statusError(codes.InvalidArgument, "flightserve: %v", err)

@@ -19,6 +19,7 @@ const (
 	msgFailed   = "failed calls"   // the server's error
 	msgPanic    = "panic"          // a caught panic, with its stack
 	msgCall     = "call"           // one call, at slog.LevelDebug
+	msgUnmapped = "files read, not mapped: no read lease (another user's file, a file system without leases, or a file some process holds open for writing)"
 )
 
 // callLog writes the records of a server's calls: calls of a kind
@@ -80,6 +81,16 @@ func (l *callLog) panicked(method string, p any, stack []byte) {
 		return
 	}
 	l.event(logKind{msgPanic, codes.Internal, method}, slog.LevelError, slog.String("panic", panicText(p)), slog.String("stack", string(stack)))
+}
+
+// unmapped records a DoGet that reads the IPC file at path rather than
+// map it, for lack of a read lease (at info level: such calls work, at
+// the cost of a copy).
+func (l *callLog) unmapped(path string) {
+	if l == nil || l.logger == nil {
+		return
+	}
+	l.event(logKind{msgUnmapped, codes.OK, "DoGet"}, slog.LevelInfo, slog.String("path", path))
 }
 
 // event counts a call of kind k, and writes its line unless the kind

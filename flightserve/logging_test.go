@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -103,6 +105,9 @@ func TestCallLog(t *testing.T) {
 			s.Stop()
 			var got int
 			for _, r := range records(t, logs.String()) {
+				if r["msg"] == flightserve.MsgUnmapped {
+					continue // a file system without leases: see TestUnmappedLog
+				}
 				if r["msg"] != "call" || r["method"] != "DoGet" || r["code"] != "OK" || r["bytes_sent"].(float64) <= 0 {
 					t.Errorf("record %v", r)
 				}
@@ -112,5 +117,25 @@ func TestCallLog(t *testing.T) {
 				t.Errorf("%d records, want %d:\n%s", got, tc.want, logs.String())
 			}
 		})
+	}
+}
+
+// TestUnmappedLog serves a file that a process holds open for writing,
+// which gets no lease: the call works, reading the file, and one info
+// line names it.
+func TestUnmappedLog(t *testing.T) {
+	dir := testDir(t)
+	w, err := os.OpenFile(filepath.Join(dir, "data.arrow"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var logs syncBuffer
+	s, addr := startServer(t, flightserve.Config{Dir: dir, Logger: newJSONLogger(&logs, slog.LevelInfo)})
+	stillServes(t, dial(t, addr))
+	s.Stop()
+	rs := records(t, logs.String())
+	if len(rs) != 1 || rs[0]["msg"] != flightserve.MsgUnmapped || rs[0]["path"] != "data.arrow" || rs[0]["level"] != "INFO" {
+		t.Errorf("records %v, want one of the file read for lack of a lease", rs)
 	}
 }

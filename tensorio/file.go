@@ -75,6 +75,7 @@ func (r *Reader) openIPCFileFrom(c *config) error {
 	if mapped {
 		f.Close()
 		closeFile = func() error { return nil }
+		r.mapped = err == nil
 	} else {
 		fr, err = arrowipc.NewIPCFileReader(f, arrowipc.WithAllocator(c.mem))
 	}

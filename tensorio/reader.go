@@ -38,6 +38,7 @@ type Reader struct {
 	next   func() (arrow.RecordBatch, error) // nil, nil at the end
 	close  func() error
 	ranged bool // the opening already applied WithOffset and WithLimit
+	mapped bool // the file is mapped (Mapped)
 
 	br *batchreader.Reader
 }
@@ -223,6 +224,7 @@ func (r *Reader) openIPCFile(c *config) error {
 	var err error
 	if c.mapped {
 		fr, err = arrowipc.OpenMappedIPCFile(r.path, c.mapOptions()...)
+		r.mapped = err == nil
 	}
 	if !c.mapped || errors.Is(err, arrowipc.ErrNoLease) {
 		fr, err = arrowipc.OpenIPCFile(r.path, arrowipc.WithAllocator(c.mem))
@@ -365,6 +367,12 @@ func (r *Reader) openColumns(c *config, load func() ([]string, []*fixedshape.Arr
 
 // Format returns the format of the file.
 func (r *Reader) Format() Format { return r.format }
+
+// Mapped reports whether the reader's IPC file is mapped into memory:
+// opened with WithMmap, or with WithLeasedMmap and granted a lease (a
+// server tells so the files it reads instead). Other formats report
+// false.
+func (r *Reader) Mapped() bool { return r.mapped }
 
 // start hands what the opening built to the reader of the batches; the
 // errors of the batches name the path.
