@@ -72,6 +72,9 @@ func MapFileLeased(f *os.File) (*Mapping, error) {
 	leases.set[l] = struct{}{}
 	leases.Unlock()
 	m.lease = l
+	// A break that began before l was registered signalled a scan that
+	// did not see it: answer it now.
+	breakAsked([]*lease{l})
 	return m, nil
 }
 
@@ -155,10 +158,18 @@ func breakLeases() {
 		held = append(held, l)
 	}
 	leases.Unlock()
+	breakAsked(held)
+}
+
+// breakAsked detaches the mappings of the leases of held that the kernel
+// asks back.
+func breakAsked(held []*lease) {
 	copies := map[fileKey]*os.File{}
 	defer func() {
 		for _, c := range copies {
-			c.Close() // the mappings keep the copy's memory
+			if c != nil {
+				c.Close() // the mappings keep the copy's memory
+			}
 		}
 	}()
 	for _, l := range held {
