@@ -77,10 +77,9 @@ func (w *Upload) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
+		// The buffer grows as append grows it: a small object (a dataset's
+		// file of one partition) holds about its own size.
 		size := w.partSize()
-		if w.buf == nil {
-			w.buf = make([]byte, 0, size)
-		}
 		k := min(len(p), size-len(w.buf))
 		w.buf = append(w.buf, p[:k]...)
 		p = p[k:]
@@ -145,9 +144,6 @@ func (w *Upload) flush() error {
 		ChecksumSHA1: out.ChecksumSHA1, ChecksumSHA256: out.ChecksumSHA256,
 	})
 	w.buf = w.buf[:0]
-	if cap(w.buf) < w.partSize() {
-		w.buf = nil // the next part is larger
-	}
 	return nil
 }
 
