@@ -18,8 +18,9 @@ import (
 
 // Writer writes record batches to a file in one of the formats. A Writer
 // made by Create writes to a temporary file beside the target that Close
-// renames over it once everything was written and synced; until then, and
-// for ever after Abort or a failed Close, whatever stood at the target is
+// renames over it once everything was written and synced (for an s3://
+// URL, to a multipart upload that Close completes); until then, and for
+// ever after Abort or a failed Close, whatever stood at the target is
 // left byte for byte. A Writer is not safe for concurrent use.
 type Writer struct {
 	format Format
