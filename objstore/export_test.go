@@ -1,5 +1,7 @@
 package objstore
 
+import "github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 // SetListPageSize makes List ask for pages of n keys until the returned
 // function restores the server's default.
 func SetListPageSize(n int32) (restore func()) {
@@ -22,4 +24,11 @@ func SetPartBase(n int) (restore func()) {
 	old := partBase
 	partBase = n
 	return func() { partBase = old }
+}
+
+// PartSizeAfter returns the size of the part an Upload fills after n
+// parts.
+func PartSizeAfter(n int) int {
+	w := &Upload{parts: make([]types.CompletedPart, n)}
+	return w.partSize()
 }

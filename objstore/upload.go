@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -14,14 +15,15 @@ import (
 
 // PartSize is the size of the first parts of an Upload: 16 MiB, so that
 // an upload holds at most one part in memory. Every 1,000 parts the size
-// doubles (up to S3's 5 GiB), so that S3's 10,000 parts reach past its
-// 5 TB object limit.
+// doubles (up to 2 GiB; S3 takes 5 GiB), so that S3's 10,000 parts reach
+// past its 5 TB object limit.
 const PartSize = 16 << 20
 
-// Limits of S3's multipart uploads.
+// Limits of S3's multipart uploads, and the largest part made here
+// (2 GiB, which int holds on 32-bit systems too).
 const (
 	maxParts    = 10_000
-	maxPartSize = 5 << 30
+	maxPartSize = math.MaxInt32
 )
 
 // ErrUploadClosed is returned by the methods of an Upload after Commit or
@@ -94,7 +96,7 @@ func (w *Upload) Write(p []byte) (int, error) {
 
 // partSize is the size of the part being filled.
 func (w *Upload) partSize() int {
-	return min(partBase<<(len(w.parts)/1000), maxPartSize)
+	return int(min(int64(partBase)<<min(len(w.parts)/1000, 20), maxPartSize))
 }
 
 // partBase is PartSize but in tests, which make parts of S3's smallest

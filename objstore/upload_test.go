@@ -164,3 +164,25 @@ func read(t *testing.T, c *objstore.Client, url string) []byte {
 	}
 	return got
 }
+
+// TestPartSizes: parts start at PartSize, double every 1,000 parts, and
+// S3's 10,000 parts reach past its 5 TB object limit.
+func TestPartSizes(t *testing.T) {
+	if got := objstore.PartSizeAfter(0); got != objstore.PartSize {
+		t.Errorf("first part %d bytes, want %d", got, objstore.PartSize)
+	}
+	if got := objstore.PartSizeAfter(1000); got != 2*objstore.PartSize {
+		t.Errorf("part 1,001 is %d bytes, want %d", got, 2*objstore.PartSize)
+	}
+	var total int64
+	for n := 0; n < 10_000; n += 1000 { // a size holds for 1,000 parts
+		size := objstore.PartSizeAfter(n)
+		if size < objstore.PartSize || size > 1<<31-1 || objstore.PartSizeAfter(n+999) != size {
+			t.Fatalf("parts %d-%d are %d bytes", n+1, n+1000, size)
+		}
+		total += 1000 * int64(size)
+	}
+	if total < 5e12 {
+		t.Errorf("10,000 parts hold %d bytes, under S3's 5 TB", total)
+	}
+}
