@@ -1,6 +1,7 @@
 // The load-ahead of the read-bandwidth kernels: the row kernels of
 // simrows_amd64.s and the extremes of kernels_amd64.s, AVX2 and AVX-512
-// alike. On Go's heap a scan crosses a 4 KiB page every 32 blocks of 128
+// alike, and the float32 sums of sum_amd64.h's CVTLOOP (kernels_amd64.s
+// and rows_amd64.s). On Go's heap a scan crosses a 4 KiB page every 32 blocks of 128
 // bytes, each a TLB miss that the kernels' prefetches do not hide; a
 // demand load of one element a few pages ahead makes the translation
 // ready before the loop's loads and prefetches reach the page. The load is clamped to the last
@@ -33,9 +34,23 @@
 	TOUCH(8192, SI); \
 	TOUCH(12288, SI)
 
-// PAGEAHEAD, in a loop of 128-byte steps from SI counted down in CX,
-// touches the page TLBAHEAD bytes ahead once every 32 steps (4 KiB).
-#define PAGEAHEAD \
-	TESTQ $31, CX; \
+// PAGEAHEADN(MASK), in a loop from SI counted down in CX, touches the
+// page TLBAHEAD bytes ahead on the steps where CX&MASK is 0: once every 4
+// KiB with MASK $31 for steps of 128 bytes, $63 for steps of 64.
+#define PAGEAHEADN(MASK) \
+	TESTQ MASK, CX; \
 	JNZ   5(PC); \
 	TOUCH(TLBAHEAD, SI)
+
+// PAGEAHEAD is PAGEAHEADN for a loop of 128-byte steps.
+#define PAGEAHEAD PAGEAHEADN($31)
+
+// LASTELEM sets R13 to the address of the last element of the last row
+// of n float32 rows (x in R8, stride bytes in R11, n elements in R9,
+// rows in R10), the bound of the row kernels' TOUCH. It clobbers AX.
+#define LASTELEM \
+	MOVQ  R10, R13; \
+	DECQ  R13; \
+	IMULQ R11, R13; \
+	LEAQ  -4(R8)(R9*4), AX; \
+	ADDQ  AX, R13
