@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "ahead_amd64.h"
 
 // PF is how far ahead (in bytes) sumLeavesF64x256 prefetches its input,
 // as the kernels of kernels_amd64.s do: both lines of each 128-byte step
@@ -202,7 +203,9 @@ leaf64:
 // multiple of 16 from 32 on, reading each row once in order: the first 32
 // columns' sums stay in registers across the rows, the others are loaded
 // from acc, added to and stored back row by row (acc stays in L1). Every
-// 64 bytes of a row prefetch the line ROWPF bytes ahead.
+// 64 bytes of a row prefetch the line ROWPF bytes ahead. It touches the
+// three pages after x on entry (RUNAHEAD) and the page TLBAHEAD bytes
+// ahead of each row, never past the last element of the last row (R13).
 TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -210,6 +213,8 @@ TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	MOVQ rows+24(FP), CX
 	MOVQ stride+32(FP), R9
 	SHLQ $2, R9
+	LASTELEMOF(SI, DX, CX, R9)
+	RUNAHEAD
 	SUBQ $32, DX
 	SHRQ $4, DX
 	VMOVUPD 0(DI), Y0
@@ -222,6 +227,7 @@ TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	VMOVUPD 224(DI), Y7
 
 row1p:
+	TOUCH(TLBAHEAD, SI)
 	PREFETCHT0 ROWPF(SI)
 	PREFETCHT0 (ROWPF+64)(SI)
 	VCVTPS2PD 0(SI), Y8

@@ -1,7 +1,7 @@
 // The load-ahead of the read-bandwidth kernels: the row kernels of
 // simrows_amd64.s and the extremes of kernels_amd64.s, AVX2 and AVX-512
-// alike, and the float32 sums of sum_amd64.h's CVTLOOP (kernels_amd64.s
-// and rows_amd64.s). On Go's heap a scan crosses a 4 KiB page every 32 blocks of 128
+// alike, the float32 sums of sum_amd64.h's CVTLOOP (kernels_amd64.s and
+// rows_amd64.s) and the column sums of acc_amd64.s. On Go's heap a scan crosses a 4 KiB page every 32 blocks of 128
 // bytes, each a TLB miss that the kernels' prefetches do not hide; a
 // demand load of one element a few pages ahead makes the translation
 // ready before the loop's loads and prefetches reach the page. The load is clamped to the last
@@ -45,12 +45,17 @@
 // PAGEAHEAD is PAGEAHEADN for a loop of 128-byte steps.
 #define PAGEAHEAD PAGEAHEADN($31)
 
-// LASTELEM sets R13 to the address of the last element of the last row
-// of n float32 rows (x in R8, stride bytes in R11, n elements in R9,
-// rows in R10), the bound of the row kernels' TOUCH. It clobbers AX.
-#define LASTELEM \
-	MOVQ  R10, R13; \
+// LASTELEMOF(X, N, ROWS, STRIDE) sets R13 to the address of the last
+// element of the last of ROWS rows (ROWS > 0) of N float32 from X,
+// STRIDE bytes apart, the bound of the row kernels' TOUCH. It clobbers
+// AX.
+#define LASTELEMOF(X, N, ROWS, STRIDE) \
+	MOVQ  ROWS, R13; \
 	DECQ  R13; \
-	IMULQ R11, R13; \
-	LEAQ  -4(R8)(R9*4), AX; \
+	IMULQ STRIDE, R13; \
+	LEAQ  -4(X)(N*4), AX; \
 	ADDQ  AX, R13
+
+// LASTELEM is LASTELEMOF with x in R8, n in R9, rows in R10 and stride
+// in R11, as the row kernels keep them.
+#define LASTELEM LASTELEMOF(R8, R9, R10, R11)
