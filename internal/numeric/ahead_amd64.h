@@ -34,16 +34,17 @@
 	TOUCH(8192, SI); \
 	TOUCH(12288, SI)
 
-// PAGEAHEADN(MASK), in a loop from SI counted down in CX, touches the
-// page TLBAHEAD bytes ahead on the steps where CX&MASK is 0: once every 4
-// KiB with MASK $31 for steps of 128 bytes, $63 for steps of 64.
-#define PAGEAHEADN(MASK) \
+// PAGEAHEADN(MASK, BASE), in a loop from BASE counted down in CX,
+// touches the page TLBAHEAD bytes ahead of BASE on the steps where
+// CX&MASK is 0: once every 4 KiB with MASK $31 for steps of 128 bytes,
+// $63 for steps of 64.
+#define PAGEAHEADN(MASK, BASE) \
 	TESTQ MASK, CX; \
 	JNZ   5(PC); \
-	TOUCH(TLBAHEAD, SI)
+	TOUCH(TLBAHEAD, BASE)
 
-// PAGEAHEAD is PAGEAHEADN for a loop of 128-byte steps.
-#define PAGEAHEAD PAGEAHEADN($31)
+// PAGEAHEAD is PAGEAHEADN for a loop of 128-byte steps from SI.
+#define PAGEAHEAD PAGEAHEADN($31, SI)
 
 // LASTELEMOF(X, N, ROWS, STRIDE) sets R13 to the address of the last
 // element of the last of ROWS rows (ROWS > 0) of N float32 from X,

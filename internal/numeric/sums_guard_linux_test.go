@@ -11,7 +11,7 @@ import (
 )
 
 // TestSumsPageEnd puts the data of the float32 sums (SumF32, SumSqF32,
-// SumSqDevF32, RowsF32) at the very end of a mapping followed by
+// SumSqDevF32, RowsF32, AccRowsF32) at the very end of a mapping followed by
 // inaccessible pages, so that a kernel reading (or loading ahead, 16 KiB
 // past its reads) beyond the last element faults instead of passing, on
 // each path; each result must have the bits of the same call over a copy
@@ -55,6 +55,21 @@ func TestSumsPageEnd(t *testing.T) {
 					if diff := cmp.Diff(want, got); diff != "" {
 						t.Errorf("RowsF32 op %d (-want +got):\n%s", op, diff)
 					}
+				}
+			})
+		}
+		for _, c := range []struct{ width, rows, pad int }{{16, 1, 0}, {16, 700, 0}, {16, 50, 9}, {48, 40, 0}, {64, 64, 0}, {512, 7, 1}, {1024, 15, 0}, {2048, 3, 16}} {
+			t.Run(fmt.Sprintf("acc/width=%d/rows=%d/stride=%d", c.width, c.rows, c.width+c.pad), func(t *testing.T) {
+				stride := c.width + c.pad
+				x := guardedF32(mem, (c.rows-1)*stride+c.width)
+				for i := range x {
+					x[i] = float32(i%9) - 4.5
+				}
+				got, want := make([]float64, c.width), make([]float64, c.width)
+				numeric.AccRowsF32(got, x, c.rows, stride)
+				numeric.AccRowsF32(want, slices.Clone(x), c.rows, stride)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("AccRowsF32 (-want +got):\n%s", diff)
 				}
 			})
 		}
