@@ -74,8 +74,9 @@ accu8:
 // acc[j] += float64(x[r*stride+j]) for j < width (a multiple of 16) and
 // r < rows (rows > 0), r in order: 32 (then 16) columns at a time held in
 // registers across the rows. stride counts float32 elements. It touches
-// the three pages after x on entry (RUNAHEAD) and, at each row, the page
-// TLBAHEAD bytes ahead, never past the last element of the last row (R13).
+// the three pages after x on entry (RUNAHEAD) and, every 16 rows, the
+// page TLBAHEAD bytes ahead of the row (PAGEAHEADN on the rows counted
+// down in CX), never past the last element of the last row (R13).
 TEXT ·accRowsF32x16(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI

@@ -1,12 +1,13 @@
 // The load-ahead of the read-bandwidth kernels: the row kernels of
 // simrows_amd64.s and the extremes of kernels_amd64.s, AVX2 and AVX-512
 // alike, the float32 sums of sum_amd64.h's CVTLOOP (kernels_amd64.s and
-// rows_amd64.s) and the column sums of acc_amd64.s. On Go's heap a scan crosses a 4 KiB page every 32 blocks of 128
-// bytes, each a TLB miss that the kernels' prefetches do not hide; a
-// demand load of one element a few pages ahead makes the translation
-// ready before the loop's loads and prefetches reach the page. The load is clamped to the last
-// element the kernel reads, so that it never reads past its data; its
-// value is not used, so that results keep their bits.
+// rows_amd64.s) and the column sums of acc_amd64.s. On Go's heap a scan
+// crosses a 4 KiB page every 32 blocks of 128 bytes, each a TLB miss that
+// the kernels' prefetches do not hide; a demand load of one element a few
+// pages ahead makes the translation ready before the loop's loads and
+// prefetches reach the page. The load is clamped to the last element of
+// the kernel's data, so that it never reads past it; its value is not
+// used, so that results keep their bits.
 
 // TLBAHEAD is how far ahead (in bytes) the kernels load: 16 KiB, four
 // pages. On 64 MiB of 256-float rows on Go's heap (AVX-512, same-moment

@@ -162,9 +162,10 @@ func u8ToF32(dst []float32, src []uint8) int {
 	return n
 }
 
-// lastOf returns the address of the last of the after elements of the
-// data that follow s (of s's own last when after is 0), the bound of the
-// float32 sum kernels' loads ahead. It panics if s's capacity is short.
+// lastOf returns the address of the last element of s[:len(s)+after] (s
+// and the after elements of its data that follow it), the bound of the
+// float32 sum kernels' loads ahead. It panics if s's capacity is short
+// of them.
 func lastOf(s []float32, after int) unsafe.Pointer {
 	d := s[:len(s)+after]
 	return unsafe.Pointer(&d[len(d)-1])
