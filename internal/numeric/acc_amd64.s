@@ -74,9 +74,9 @@ accu8:
 // acc[j] += float64(x[r*stride+j]) for j < width (a multiple of 16) and
 // r < rows (rows > 0), r in order: 32 (then 16) columns at a time held in
 // registers across the rows. stride counts float32 elements. It touches
-// the three pages after x on entry (RUNAHEAD) and, every 16 rows, the
-// page TLBAHEAD bytes ahead of the row (PAGEAHEADN on the rows counted
-// down in CX), never past the last element of the last row (R13).
+// the three pages after x on entry (RUNAHEAD) and the page TLBAHEAD bytes
+// ahead of each row it has not touched yet (PAGEONCE), never past the
+// last element of the last row (R13).
 TEXT ·accRowsF32x16(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -86,6 +86,7 @@ TEXT ·accRowsF32x16(SB), NOSPLIT, $0-40
 	SHLQ $2, R9
 	LASTELEMOF(SI, DX, R8, R9)
 	RUNAHEAD
+	XORQ R12, R12
 
 cols32:
 	CMPQ DX, $32
@@ -102,7 +103,7 @@ cols32:
 	MOVQ R8, CX
 
 rows32:
-	PAGEAHEADN($15, R10)
+	PAGEONCE(R10)
 	VCVTPS2PD 0(R10), Y8
 	VCVTPS2PD 16(R10), Y9
 	VCVTPS2PD 32(R10), Y10
@@ -146,7 +147,7 @@ cols16:
 	MOVQ R8, CX
 
 rows16:
-	PAGEAHEADN($15, R10)
+	PAGEONCE(R10)
 	VCVTPS2PD 0(R10), Y8
 	VCVTPS2PD 16(R10), Y9
 	VCVTPS2PD 32(R10), Y10
@@ -212,7 +213,8 @@ leaf64:
 // from acc, added to and stored back row by row (acc stays in L1). Every
 // 64 bytes of a row prefetch the line ROWPF bytes ahead. It touches the
 // three pages after x on entry (RUNAHEAD) and the page TLBAHEAD bytes
-// ahead of each row, never past the last element of the last row (R13).
+// ahead of each row it has not touched yet (PAGEONCE), never past the
+// last element of the last row (R13).
 TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -222,6 +224,7 @@ TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	SHLQ $2, R9
 	LASTELEMOF(SI, DX, CX, R9)
 	RUNAHEAD
+	XORQ R12, R12
 	SUBQ $32, DX
 	SHRQ $4, DX
 	VMOVUPD 0(DI), Y0
@@ -234,7 +237,7 @@ TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	VMOVUPD 224(DI), Y7
 
 row1p:
-	TOUCH(TLBAHEAD, SI)
+	PAGEONCE(SI)
 	PREFETCHT0 ROWPF(SI)
 	PREFETCHT0 (ROWPF+64)(SI)
 	VCVTPS2PD 0(SI), Y8

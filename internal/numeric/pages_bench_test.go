@@ -16,7 +16,8 @@ import (
 // and MinF32 over runs of 16 KiB, each on the AVX-512 path (where the CPU
 // has it) and the AVX2 one; SumF32 and SumSqF32 over runs of 16 KiB,
 // RowsF32 over rows of 256 and AccRowsF32 over [64,64], [256,16] and
-// [16,4096] tensors, which have AVX2 kernels only; beside a copy() of the
+// [16,4096] tensors and one call over all the rows of 64 (or 16), which
+// have AVX2 kernels only; beside a copy() of the
 // same bytes between buffers of the same memory. The kernels of one op and path run on both
 // memories one after the other, so that their ratio is of one moment.
 func BenchmarkPages(b *testing.B) {
@@ -97,6 +98,8 @@ func BenchmarkPages(b *testing.B) {
 		{fmt.Sprintf("op=accrows/dtype=float32/shape=%dx64x64", size/4096), true, func(x []float32) { acc(x, 64, 64) }},
 		{fmt.Sprintf("op=accrows/dtype=float32/shape=%dx256x16", size/4096), true, func(x []float32) { acc(x, 256, 16) }},
 		{fmt.Sprintf("op=accrows/dtype=float32/shape=%dx16x4096", size/65536), true, func(x []float32) { acc(x, 16, 4096) }},
+		{fmt.Sprintf("op=accrows/dtype=float32/shape=1x%dx64", size/64), true, func(x []float32) { acc(x, size/64, 64) }},
+		{fmt.Sprintf("op=accrows/dtype=float32/shape=1x%dx16", size/16), true, func(x []float32) { acc(x, size/16, 16) }},
 	}
 	for _, op := range ops {
 		for _, path := range []string{"avx512", "avx2"} {
