@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "ahead_amd64.h"
 
 // PF is how far ahead (in bytes) sumLeavesF64x256 prefetches its input,
 // as the kernels of kernels_amd64.s do: both lines of each 128-byte step
@@ -72,7 +73,10 @@ accu8:
 // func accRowsF32x16(acc, x unsafe.Pointer, width, rows, stride int)
 // acc[j] += float64(x[r*stride+j]) for j < width (a multiple of 16) and
 // r < rows (rows > 0), r in order: 32 (then 16) columns at a time held in
-// registers across the rows. stride counts float32 elements.
+// registers across the rows. stride counts float32 elements. It touches
+// the three pages after x on entry (RUNAHEAD) and the page TLBAHEAD bytes
+// ahead of each row it has not touched yet (PAGEONCE), never past the
+// last element of the last row (R13).
 TEXT ·accRowsF32x16(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -80,6 +84,9 @@ TEXT ·accRowsF32x16(SB), NOSPLIT, $0-40
 	MOVQ rows+24(FP), R8
 	MOVQ stride+32(FP), R9
 	SHLQ $2, R9
+	LASTELEMOF(SI, DX, R8, R9)
+	RUNAHEAD
+	XORQ R12, R12
 
 cols32:
 	CMPQ DX, $32
@@ -92,27 +99,28 @@ cols32:
 	VMOVUPD 160(DI), Y5
 	VMOVUPD 192(DI), Y6
 	VMOVUPD 224(DI), Y7
-	MOVQ SI, AX
+	MOVQ SI, R10
 	MOVQ R8, CX
 
 rows32:
-	VCVTPS2PD 0(AX), Y8
-	VCVTPS2PD 16(AX), Y9
-	VCVTPS2PD 32(AX), Y10
-	VCVTPS2PD 48(AX), Y11
+	PAGEONCE(R10)
+	VCVTPS2PD 0(R10), Y8
+	VCVTPS2PD 16(R10), Y9
+	VCVTPS2PD 32(R10), Y10
+	VCVTPS2PD 48(R10), Y11
 	VADDPD Y8, Y0, Y0
 	VADDPD Y9, Y1, Y1
 	VADDPD Y10, Y2, Y2
 	VADDPD Y11, Y3, Y3
-	VCVTPS2PD 64(AX), Y12
-	VCVTPS2PD 80(AX), Y13
-	VCVTPS2PD 96(AX), Y14
-	VCVTPS2PD 112(AX), Y15
+	VCVTPS2PD 64(R10), Y12
+	VCVTPS2PD 80(R10), Y13
+	VCVTPS2PD 96(R10), Y14
+	VCVTPS2PD 112(R10), Y15
 	VADDPD Y12, Y4, Y4
 	VADDPD Y13, Y5, Y5
 	VADDPD Y14, Y6, Y6
 	VADDPD Y15, Y7, Y7
-	ADDQ R9, AX
+	ADDQ R9, R10
 	DECQ CX
 	JNZ  rows32
 	VMOVUPD Y0, 0(DI)
@@ -135,19 +143,20 @@ cols16:
 	VMOVUPD 32(DI), Y1
 	VMOVUPD 64(DI), Y2
 	VMOVUPD 96(DI), Y3
-	MOVQ SI, AX
+	MOVQ SI, R10
 	MOVQ R8, CX
 
 rows16:
-	VCVTPS2PD 0(AX), Y8
-	VCVTPS2PD 16(AX), Y9
-	VCVTPS2PD 32(AX), Y10
-	VCVTPS2PD 48(AX), Y11
+	PAGEONCE(R10)
+	VCVTPS2PD 0(R10), Y8
+	VCVTPS2PD 16(R10), Y9
+	VCVTPS2PD 32(R10), Y10
+	VCVTPS2PD 48(R10), Y11
 	VADDPD Y8, Y0, Y0
 	VADDPD Y9, Y1, Y1
 	VADDPD Y10, Y2, Y2
 	VADDPD Y11, Y3, Y3
-	ADDQ R9, AX
+	ADDQ R9, R10
 	DECQ CX
 	JNZ  rows16
 	VMOVUPD Y0, 0(DI)
@@ -202,7 +211,10 @@ leaf64:
 // multiple of 16 from 32 on, reading each row once in order: the first 32
 // columns' sums stay in registers across the rows, the others are loaded
 // from acc, added to and stored back row by row (acc stays in L1). Every
-// 64 bytes of a row prefetch the line ROWPF bytes ahead.
+// 64 bytes of a row prefetch the line ROWPF bytes ahead. It touches the
+// three pages after x on entry (RUNAHEAD) and the page TLBAHEAD bytes
+// ahead of each row it has not touched yet (PAGEONCE), never past the
+// last element of the last row (R13).
 TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -210,6 +222,9 @@ TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	MOVQ rows+24(FP), CX
 	MOVQ stride+32(FP), R9
 	SHLQ $2, R9
+	LASTELEMOF(SI, DX, CX, R9)
+	RUNAHEAD
+	XORQ R12, R12
 	SUBQ $32, DX
 	SHRQ $4, DX
 	VMOVUPD 0(DI), Y0
@@ -222,6 +237,7 @@ TEXT ·accRowsF32x1p(SB), NOSPLIT, $0-40
 	VMOVUPD 224(DI), Y7
 
 row1p:
+	PAGEONCE(SI)
 	PREFETCHT0 ROWPF(SI)
 	PREFETCHT0 (ROWPF+64)(SI)
 	VCVTPS2PD 0(SI), Y8

@@ -1,11 +1,13 @@
 // The load-ahead of the read-bandwidth kernels: the row kernels of
 // simrows_amd64.s and the extremes of kernels_amd64.s, AVX2 and AVX-512
-// alike. On Go's heap a scan crosses a 4 KiB page every 32 blocks of 128
-// bytes, each a TLB miss that the kernels' prefetches do not hide; a
-// demand load of one element a few pages ahead makes the translation
-// ready before the loop's loads and prefetches reach the page. The load is clamped to the last
-// element the kernel reads, so that it never reads past its data; its
-// value is not used, so that results keep their bits.
+// alike, the float32 sums of sum_amd64.h's CVTLOOP (kernels_amd64.s and
+// rows_amd64.s) and the column sums of acc_amd64.s. On Go's heap a scan
+// crosses a 4 KiB page every 32 blocks of 128 bytes, each a TLB miss that
+// the kernels' prefetches do not hide; a demand load of one element a few
+// pages ahead makes the translation ready before the loop's loads and
+// prefetches reach the page. The load is clamped to the last element of
+// the kernel's data, so that it never reads past it; its value is not
+// used, so that results keep their bits.
 
 // TLBAHEAD is how far ahead (in bytes) the kernels load: 16 KiB, four
 // pages. On 64 MiB of 256-float rows on Go's heap (AVX-512, same-moment
@@ -33,9 +35,43 @@
 	TOUCH(8192, SI); \
 	TOUCH(12288, SI)
 
-// PAGEAHEAD, in a loop of 128-byte steps from SI counted down in CX,
-// touches the page TLBAHEAD bytes ahead once every 32 steps (4 KiB).
-#define PAGEAHEAD \
-	TESTQ $31, CX; \
+// PAGEAHEADN(MASK, BASE), in a loop from BASE counted down in CX,
+// touches the page TLBAHEAD bytes ahead of BASE on the steps where
+// CX&MASK is 0: once every 4 KiB with MASK $31 for steps of 128 bytes,
+// $63 for steps of 64.
+#define PAGEAHEADN(MASK, BASE) \
+	TESTQ MASK, CX; \
 	JNZ   5(PC); \
-	TOUCH(TLBAHEAD, SI)
+	TOUCH(TLBAHEAD, BASE)
+
+// PAGEAHEAD is PAGEAHEADN for a loop of 128-byte steps from SI.
+#define PAGEAHEAD PAGEAHEADN($31, SI)
+
+// PAGEONCE(BASE) touches the page TLBAHEAD bytes ahead of BASE if it is
+// past the last page it touched (its number in R12, which the kernel
+// zeroes first): at each row of a row loop, so that rows of any stride
+// touch each page once (a touch every row of 256 bytes read 0.75-0.88x as
+// fast as none on 64 MiB), and a loop that sweeps the same rows again
+// touches nothing more. It clobbers AX and BX.
+#define PAGEONCE(BASE) \
+	LEAQ TLBAHEAD(BASE), AX; \
+	SHRQ $12, AX; \
+	CMPQ AX, R12; \
+	JLS  6(PC); \
+	MOVQ AX, R12; \
+	TOUCH(TLBAHEAD, BASE)
+
+// LASTELEMOF(X, N, ROWS, STRIDE) sets R13 to the address of the last
+// element of the last of ROWS rows (ROWS > 0) of N float32 from X,
+// STRIDE bytes apart, the bound of the row kernels' TOUCH. It clobbers
+// AX.
+#define LASTELEMOF(X, N, ROWS, STRIDE) \
+	MOVQ  ROWS, R13; \
+	DECQ  R13; \
+	IMULQ STRIDE, R13; \
+	LEAQ  -4(X)(N*4), AX; \
+	ADDQ  AX, R13
+
+// LASTELEM is LASTELEMOF with x in R8, n in R9, rows in R10 and stride
+// in R11, as the row kernels keep them.
+#define LASTELEM LASTELEMOF(R8, R9, R10, R11)

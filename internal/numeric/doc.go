@@ -44,9 +44,11 @@
 // 4 KiB pages the hardware prefetcher stops at. Their kernels, AVX2 and
 // AVX-512 alike, also load one element 16 KiB ahead of each row, and
 // MaxF32 and MinF32's kernels one element of each page 16 KiB ahead of
-// their reads, never past the last element: on Go's heap (4 KiB pages)
-// that readies the pages' translations before the reads reach them,
-// which the prefetches do not. (Many queries at once are a matrix
+// their reads, as do the float32 sums' (SumF32, SumSqF32, SumSqDevF32,
+// RowsF32 and AccRowsF32), never past the last element of the data they
+// were given (a pairwise sum's leaves load ahead into the leaves after
+// them): on Go's heap (4 KiB pages) that readies the pages' translations
+// before the reads reach them, which the prefetches do not. (Many queries at once are a matrix
 // product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the

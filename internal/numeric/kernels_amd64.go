@@ -90,7 +90,7 @@ func accRowsF32x1p(acc, x unsafe.Pointer, width, rows, stride int)
 func accU8x32(acc, x unsafe.Pointer, n int)
 
 //go:noescape
-func sumF32x16(s unsafe.Pointer, n int) float64
+func sumF32x16(x unsafe.Pointer, n int, last unsafe.Pointer) float64
 
 //go:noescape
 func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
@@ -99,10 +99,10 @@ func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
 func sumF64x16(s unsafe.Pointer, n int) float64
 
 //go:noescape
-func sumSqF32x16(x unsafe.Pointer, n int) float64
+func sumSqF32x16(x unsafe.Pointer, n int, last unsafe.Pointer) float64
 
 //go:noescape
-func sumSqDevF32x16(x unsafe.Pointer, n int, k float64) float64
+func sumSqDevF32x16(x unsafe.Pointer, n int, k float64, last unsafe.Pointer) float64
 
 //go:noescape
 func sumDevF64x16(x unsafe.Pointer, n int, k float64) float64
@@ -162,12 +162,24 @@ func u8ToF32(dst []float32, src []uint8) int {
 	return n
 }
 
-func sumF32(s []float32) (float64, int) {
+// lastOf returns the address of the last element of s[:len(s)+after] (s
+// and the after elements of its data that follow it), the bound of the
+// float32 sum kernels' loads ahead. It panics if s's capacity is short
+// of them.
+func lastOf(s []float32, after int) unsafe.Pointer {
+	d := s[:len(s)+after]
+	return unsafe.Pointer(&d[len(d)-1])
+}
+
+// sumF32 sums the leading len(s)&^15 elements of s and returns their sum
+// and number; the kernel's loads ahead may read the after elements that
+// follow s in its data.
+func sumF32(s []float32, after int) (float64, int) {
 	n := len(s) &^ 15
 	if !useAVX2 || n == 0 {
 		return 0, 0
 	}
-	return sumF32x16(unsafe.Pointer(&s[0]), n), n
+	return sumF32x16(unsafe.Pointer(&s[0]), n, lastOf(s, after)), n
 }
 
 func sumF64(s []float64) (float64, int) {
@@ -200,20 +212,22 @@ func devF64(x []float64, k float64, sq bool) (float64, int) {
 	return sumDevF64x16(unsafe.Pointer(&x[0]), n, k), n
 }
 
-func sumSqDevF32(x []float32, m float64) (float64, int) {
+// sumSqDevF32 is sumF32 for the squared deviations from m.
+func sumSqDevF32(x []float32, m float64, after int) (float64, int) {
 	n := len(x) &^ 15
 	if !useAVX2 || !useFMA || n == 0 {
 		return 0, 0
 	}
-	return sumSqDevF32x16(unsafe.Pointer(&x[0]), n, m), n
+	return sumSqDevF32x16(unsafe.Pointer(&x[0]), n, m, lastOf(x, after)), n
 }
 
-func sumSqF32(x []float32) (float64, int) {
+// sumSqF32 is sumF32 for the squares.
+func sumSqF32(x []float32, after int) (float64, int) {
 	n := len(x) &^ 15
 	if !useAVX2 || !useFMA || n == 0 {
 		return 0, 0
 	}
-	return sumSqF32x16(unsafe.Pointer(&x[0]), n), n
+	return sumSqF32x16(unsafe.Pointer(&x[0]), n, lastOf(x, after)), n
 }
 
 // extremeF32 returns the max (or min) of x[:n], n = len(x)&^31, whether

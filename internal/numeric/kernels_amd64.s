@@ -4,6 +4,17 @@
 #include "sum_amd64.h"
 #include "ahead_amd64.h"
 
+// SUMARGS loads the arguments (x, n, last) of the float32 sum kernels
+// below: x in SI, n/16 blocks in CX, last (the last element of the data
+// the touches may read, at or after x's last) in R13; it touches the
+// next three pages (RUNAHEAD).
+#define SUMARGS \
+	MOVQ x+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	MOVQ last+16(FP), R13; \
+	SHRQ $4, CX; \
+	RUNAHEAD
+
 // VOP defines NAME(v, k unsafe.Pointer, n int): v[j] = v[j] op k[j] for
 // n elements, a multiple of 8, as INSTR A, B, Y0 with v in Y0 and k in
 // Y1: A, B = Y1, Y0 computes v op k, and Y0, Y1 computes k op v (and,
@@ -83,17 +94,17 @@ cvt:
 	VZEROUPPER
 	RET
 
-// func sumF32x16(s unsafe.Pointer, n int) float64
+// func sumF32x16(x unsafe.Pointer, n int, last unsafe.Pointer) float64
 // Sums n float32 (a multiple of 16) in float64: four accumulators of four
 // lanes, each element converted exactly, combined pairwise at the end.
-TEXT ·sumF32x16(SB), NOSPLIT, $0-24
-	MOVQ s+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHRQ $4, CX
+// It loads one element of the pages ahead (RUNAHEAD, then CVTLOOP's
+// touches), never past last.
+TEXT ·sumF32x16(SB), NOSPLIT, $0-32
+	SUMARGS
 	SUMF32(sum32)
 	HSUMPD
 	VZEROUPPER
-	MOVSD X0, ret+16(FP)
+	MOVSD X0, ret+24(FP)
 	RET
 
 // func sumF64x16(s unsafe.Pointer, n int) float64
@@ -146,22 +157,21 @@ nt:
 	VZEROUPPER
 	RET
 
-// func sumSqF32x16(x unsafe.Pointer, n int) float64
+// func sumSqF32x16(x unsafe.Pointer, n int, last unsafe.Pointer) float64
 // Returns the sum of x[j]*x[j] over n float32 (a multiple of 16), each
 // product and sum in float64 (the products are exact), in four
-// accumulators of four lanes combined pairwise.
-TEXT ·sumSqF32x16(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
-	SHRQ $4, CX
+// accumulators of four lanes combined pairwise. It loads ahead as
+// sumF32x16 does.
+TEXT ·sumSqF32x16(SB), NOSPLIT, $0-32
+	SUMARGS
 	SUMSQF32(sq)
 	HSUMPD
 	VZEROUPPER
-	MOVSD X0, ret+16(FP)
+	MOVSD X0, ret+24(FP)
 	RET
 
 // DEV defines NAME(x unsafe.Pointer, n int, k float64) float64: the sum
-// over n elements (a multiple of 16) of LOOP's STEP with k broadcast in
+// over n float64 (a multiple of 16) of LOOP's STEP with k broadcast in
 // Y8, in four accumulators of four lanes combined pairwise. L is the
 // loop's label.
 #define DEV(NAME, LOOP, L, STEP) \
@@ -176,9 +186,7 @@ TEXT NAME(SB), NOSPLIT, $0-32; \
 	MOVSD X0, ret+24(FP); \
 	RET
 
-// sumSqDevF32x16: (float64(x[j]) - k)^2 over float32; sumDevF64x16:
-// x[j] - k and sumSqDevF64x16: (x[j] - k)^2 over float64.
-DEV(·sumSqDevF32x16, CVTLOOP, sqdev, SQDEVSTEP)
+// sumDevF64x16: x[j] - k and sumSqDevF64x16: (x[j] - k)^2 over float64.
 DEV(·sumDevF64x16, F64LOOP, dev64, DEVSTEP)
 DEV(·sumSqDevF64x16, F64LOOP, sqdev64, SQDEVSTEP)
 
@@ -296,3 +304,21 @@ L: \
 
 ZEXTREME(·maxF32x32Z, VMAXPS, zmx)
 ZEXTREME(·minF32x32Z, VMINPS, zmn)
+
+// func sumSqDevF32x16(x unsafe.Pointer, n int, k float64, last unsafe.Pointer) float64
+// Returns the sum of (float64(x[j]) - k)^2 over n float32 (a multiple of
+// 16) as DEV's kernels sum (CVTLOOP with SQDEVSTEP), loading ahead as
+// sumF32x16 does, never past last. (It follows the macros, which vet
+// would read as part of the kernel before them.)
+TEXT ·sumSqDevF32x16(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VBROADCASTSD k+16(FP), Y8
+	MOVQ last+24(FP), R13
+	RUNAHEAD
+	CVTLOOP(sqdev, SQDEVSTEP)
+	HSUMPD
+	VZEROUPPER
+	MOVSD X0, ret+32(FP)
+	RET

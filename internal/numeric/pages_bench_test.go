@@ -14,8 +14,11 @@ import (
 // through the kernels that load ahead of their reads to ready the next
 // pages' translations: DotRows and SquaredL2Rows over rows of 256, MaxF32
 // and MinF32 over runs of 16 KiB, each on the AVX-512 path (where the CPU
-// has it) and the AVX2 one, beside a copy() of the same bytes between
-// buffers of the same memory. The kernels of one op and path run on both
+// has it) and the AVX2 one; SumF32 and SumSqF32 over runs of 16 KiB,
+// RowsF32 over rows of 256 and AccRowsF32 over [64,64], [256,16] and
+// [16,4096] tensors and one call over all the rows of 64 (or 16), which
+// have AVX2 kernels only; beside a copy() of the
+// same bytes between buffers of the same memory. The kernels of one op and path run on both
 // memories one after the other, so that their ratio is of one moment.
 func BenchmarkPages(b *testing.B) {
 	if !numeric.UsesAVX2() {
@@ -44,31 +47,63 @@ func BenchmarkPages(b *testing.B) {
 			m.dst[i] = 0 // maps the page before the timing
 		}
 	}
-	q, out := make([]float32, n), make([]float32, rows)
+	q, out, out64 := make([]float32, n), make([]float32, rows), make([]float64, rows)
 	for i := range q {
 		q[i] = 0.5
 	}
 	var sink float32
+	var sink64 float64
+	// runs calls f on each run of run elements of x.
+	runs := func(x []float32, run int, f func(x []float32)) {
+		for i := 0; i < len(x); i += run {
+			f(x[i : i+run])
+		}
+	}
+	// acc adds x as [rows,width] tensors to one accumulator.
+	accs := make([]float64, 4096)
+	acc := func(x []float32, rows, width int) {
+		a := accs[:width]
+		runs(x, rows*width, func(x []float32) { numeric.AccRowsF32(a, x, rows, width) })
+		sink64 += a[0]
+	}
 	ops := []struct {
 		name string
+		avx2 bool // only AVX2 kernels: no AVX-512 path
 		f    func(x []float32)
 	}{
-		{fmt.Sprintf("op=dot/dtype=float32/shape=%dx%d", rows, n), func(x []float32) { numeric.DotRows(out, x, n, q) }},
-		{fmt.Sprintf("op=sql2/dtype=float32/shape=%dx%d", rows, n), func(x []float32) { numeric.SquaredL2Rows(out, x, n, q) }},
-		{fmt.Sprintf("op=max/dtype=float32/shape=%dx%d", size/run, run), func(x []float32) {
+		{fmt.Sprintf("op=dot/dtype=float32/shape=%dx%d", rows, n), false, func(x []float32) { numeric.DotRows(out, x, n, q) }},
+		{fmt.Sprintf("op=sql2/dtype=float32/shape=%dx%d", rows, n), false, func(x []float32) { numeric.SquaredL2Rows(out, x, n, q) }},
+		{fmt.Sprintf("op=max/dtype=float32/shape=%dx%d", size/run, run), false, func(x []float32) {
 			for i := 0; i < len(x); i += run {
 				sink = max(sink, numeric.MaxF32(x[i:i+run]))
 			}
 		}},
-		{fmt.Sprintf("op=min/dtype=float32/shape=%dx%d", size/run, run), func(x []float32) {
+		{fmt.Sprintf("op=min/dtype=float32/shape=%dx%d", size/run, run), false, func(x []float32) {
 			for i := 0; i < len(x); i += run {
 				sink = min(sink, numeric.MinF32(x[i:i+run]))
 			}
 		}},
+		{fmt.Sprintf("op=sum/dtype=float32/shape=%dx%d", size/run, run), true, func(x []float32) {
+			runs(x, run, func(x []float32) { sink64 += numeric.SumF32(x) })
+		}},
+		{fmt.Sprintf("op=sumsq/dtype=float32/shape=%dx%d", size/run, run), true, func(x []float32) {
+			runs(x, run, func(x []float32) { sink64 += numeric.SumSqF32(x) })
+		}},
+		{fmt.Sprintf("op=rowsum/dtype=float32/shape=%dx%d", rows, n), true, func(x []float32) {
+			numeric.RowsF32(numeric.RowSum, out64, x, n, n)
+		}},
+		{fmt.Sprintf("op=rowsumsq/dtype=float32/shape=%dx%d", rows, n), true, func(x []float32) {
+			numeric.RowsF32(numeric.RowSumSq, out64, x, n, n)
+		}},
+		{fmt.Sprintf("op=accrows/dtype=float32/shape=%dx64x64", size/4096), true, func(x []float32) { acc(x, 64, 64) }},
+		{fmt.Sprintf("op=accrows/dtype=float32/shape=%dx256x16", size/4096), true, func(x []float32) { acc(x, 256, 16) }},
+		{fmt.Sprintf("op=accrows/dtype=float32/shape=%dx16x4096", size/65536), true, func(x []float32) { acc(x, 16, 4096) }},
+		{fmt.Sprintf("op=accrows/dtype=float32/shape=1x%dx64", size/64), true, func(x []float32) { acc(x, size/64, 64) }},
+		{fmt.Sprintf("op=accrows/dtype=float32/shape=1x%dx16", size/16), true, func(x []float32) { acc(x, size/16, 16) }},
 	}
 	for _, op := range ops {
 		for _, path := range []string{"avx512", "avx2"} {
-			if path == "avx512" && !numeric.HasAVX512() {
+			if path == "avx512" && (op.avx2 || !numeric.HasAVX512()) {
 				continue
 			}
 			for _, m := range mems {
@@ -92,5 +127,5 @@ func BenchmarkPages(b *testing.B) {
 			}
 		})
 	}
-	_ = sink
+	_, _ = sink, sink64
 }

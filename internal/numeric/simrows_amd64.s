@@ -21,16 +21,6 @@
 	VPERMILPS    $0x01, X0, X1; \
 	VADDSS       X1, X0, X0
 
-// LASTELEM sets R13 to the address of the last element of the last row
-// of the row kernels (x in R8, stride bytes in R11, n elements in R9,
-// rows in R10), the bound of their TOUCH. It clobbers AX.
-#define LASTELEM \
-	MOVQ  R10, R13; \
-	DECQ  R13; \
-	IMULQ R11, R13; \
-	LEAQ  -4(R8)(R9*4), AX; \
-	ADDQ  AX, R13
-
 // ROWEND ends a row of the row kernels: the sum of Y0..Y3 in
 // dotF32x32's order stored to (DX), then the next row from R8 + R11, or
 // the return after the last.

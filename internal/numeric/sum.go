@@ -76,14 +76,21 @@ func sumF64Go(s []float64) float64 {
 // SumF32 returns the sum of s in float64, pairwise.
 func SumF32(s []float32) float64 {
 	if useAVX2 {
-		if len(s) > leafF32 {
-			h := len(s) / 2 &^ 15
-			return SumF32(s[:h]) + SumF32(s[h:])
-		}
-		r, n := sumF32(s)
-		return r + sumF32Go(s[n:])
+		return sumF32Tree(s, 0)
 	}
 	return sumF32Go(s)
+}
+
+// sumF32Tree is SumF32 with the kernels, whose loads ahead may read the
+// after elements that follow s (in its capacity): the rest of the data
+// of the sum that s is a part of.
+func sumF32Tree(s []float32, after int) float64 {
+	if len(s) > leafF32 {
+		h := len(s) / 2 &^ 15
+		return sumF32Tree(s[:h], len(s)-h+after) + sumF32Tree(s[h:], after)
+	}
+	r, n := sumF32(s, after)
+	return r + sumF32Go(s[n:])
 }
 
 func sumF32Go(s []float32) float64 {
@@ -157,23 +164,31 @@ func sumSqTail(x []float32) float64 {
 }
 
 // SumSqF32 returns the sum of x[j]*x[j] in float64, pairwise over blocks.
-func SumSqF32(x []float32) float64 {
+func SumSqF32(x []float32) float64 { return sumSqF32Tree(x, 0) }
+
+// sumSqF32Tree is SumSqF32 with after elements of the data following x,
+// as sumF32Tree.
+func sumSqF32Tree(x []float32, after int) float64 {
 	if len(x) > leafF32 {
 		h := len(x) / 2 &^ 15
-		return SumSqF32(x[:h]) + SumSqF32(x[h:])
+		return sumSqF32Tree(x[:h], len(x)-h+after) + sumSqF32Tree(x[h:], after)
 	}
-	r, n := sumSqF32(x)
+	r, n := sumSqF32(x, after)
 	return r + sumSqTail(x[n:])
 }
 
 // SumSqDevF32 returns the sum of (float64(x[j]) - m)^2 in float64,
 // pairwise over blocks as SumSqF32: the second pass of a variance.
-func SumSqDevF32(x []float32, m float64) float64 {
+func SumSqDevF32(x []float32, m float64) float64 { return sumSqDevF32Tree(x, m, 0) }
+
+// sumSqDevF32Tree is SumSqDevF32 with after elements of the data
+// following x, as sumF32Tree.
+func sumSqDevF32Tree(x []float32, m float64, after int) float64 {
 	if len(x) > leafF32 {
 		h := len(x) / 2 &^ 15
-		return SumSqDevF32(x[:h], m) + SumSqDevF32(x[h:], m)
+		return sumSqDevF32Tree(x[:h], m, len(x)-h+after) + sumSqDevF32Tree(x[h:], m, after)
 	}
-	r, n := sumSqDevF32(x, m)
+	r, n := sumSqDevF32(x, m, after)
 	var a [4]float64
 	j := n
 	for ; j+4 <= len(x); j += 4 {

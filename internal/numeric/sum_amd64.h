@@ -1,9 +1,14 @@
 // Loops shared by the one-run kernels of kernels_amd64.s and the
 // many-rows kernels of rows_amd64.s, so that a row summed by either gives
-// the same bits. Each sums CX blocks of 16 float32 from SI (and DI) in
-// float64, four accumulators of four lanes (Y0-Y3), prefetching PF
-// bytes ahead of SI; HSUMPD then adds the accumulators pairwise into X0.
-// They clobber Y0-Y11, SI, DI and CX; L is the loop's label.
+// the same bits. Each sums CX blocks of 16 float32 from SI in float64,
+// four accumulators of four lanes (Y0-Y3), prefetching PF bytes ahead of
+// SI; HSUMPD then adds the accumulators pairwise into X0. They clobber
+// Y0-Y11, SI, DI and CX; L is the loop's label.
+//
+// CVTLOOP (the float32 loops) also touches the page TLBAHEAD bytes ahead
+// of SI every 4 KiB (PAGEAHEADN of ahead_amd64.h, which a file including
+// this one includes too), never past the element at R13, which the
+// kernel sets to the last element of its data; it clobbers AX and BX.
 
 // PF is how far ahead (in bytes) the kernels below (and kernels_amd64.s's
 // extremes) prefetch their input: a 4 KiB page, so that the loads of a
@@ -33,6 +38,7 @@
 	VXORPD Y2, Y2, Y2; \
 	VXORPD Y3, Y3, Y3; \
 L: \
+	PAGEAHEADN($63, SI); \
 	PREFETCHT0 PF(SI); \
 	VCVTPS2PD (SI), Y4; \
 	VCVTPS2PD 16(SI), Y5; \
