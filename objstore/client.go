@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -185,12 +186,9 @@ func (c *Client) List(ctx context.Context, url string) ([]Entry, error) {
 // an object of the same key stays as it was when Put fails. S3 takes up
 // to 5 GiB in one request. Errors are List's.
 func (c *Client) Put(ctx context.Context, url string, body io.ReadSeeker, size int64) error {
-	u, err := ParseURL(url)
+	u, err := objectURL(url)
 	if err != nil {
 		return err
-	}
-	if u.Key == "" {
-		return urlError(url, "no key")
 	}
 	c.stats.requests.Add(1)
 	_, err = c.s3.PutObject(ctx, &s3.PutObjectInput{
@@ -206,18 +204,28 @@ func (c *Client) Put(ctx context.Context, url string, body io.ReadSeeker, size i
 // Delete removes the object at url. Deleting a key that holds no object
 // is not an error (S3 answers it as a success). Errors are List's.
 func (c *Client) Delete(ctx context.Context, url string) error {
-	u, err := ParseURL(url)
+	u, err := objectURL(url)
 	if err != nil {
 		return err
-	}
-	if u.Key == "" {
-		return urlError(url, "no key")
 	}
 	c.stats.requests.Add(1)
 	if _, err := c.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(u.Bucket), Key: aws.String(u.Key)}); err != nil {
 		return pathError("delete", u, err)
 	}
 	return nil
+}
+
+// objectURL parses the URL of an object: a key is needed, and a key
+// ending in "/" names a prefix, not an object.
+func objectURL(url string) (URL, error) {
+	u, err := ParseURL(url)
+	if err != nil {
+		return URL{}, err
+	}
+	if u.Key == "" || strings.HasSuffix(u.Key, "/") {
+		return URL{}, urlError(url, "no key of an object")
+	}
+	return u, nil
 }
 
 // pathError returns the error of operation op on u that the server (or

@@ -57,12 +57,9 @@ type Upload struct {
 // wrapping ErrURL; nothing is asked of the server before the first part
 // is full or Commit.
 func (c *Client) Create(ctx context.Context, url string) (*Upload, error) {
-	u, err := ParseURL(url)
+	u, err := objectURL(url)
 	if err != nil {
 		return nil, err
-	}
-	if u.Key == "" || u.Key[len(u.Key)-1] == '/' {
-		return nil, urlError(url, "no key for an object")
 	}
 	return &Upload{c: c, ctx: ctx, u: u, url: url}, nil
 }
