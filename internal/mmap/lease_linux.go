@@ -107,6 +107,13 @@ var maxLeases = sync.OnceValue(func() int {
 	return int(min(r.Cur/4, 4096))
 })
 
+// leasesHeld returns the number of leases held.
+func leasesHeld() int {
+	leases.Lock()
+	defer leases.Unlock()
+	return len(leases.set)
+}
+
 // lease is the read lease of one mapping.
 type lease struct {
 	mu     sync.Mutex

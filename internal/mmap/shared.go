@@ -95,3 +95,13 @@ func (e *sharedMap) release() error {
 	}
 	return e.m.Close()
 }
+
+// Held returns the number of shared mappings and of leases in use: both
+// are zero once every Mapping of MapFileShared and MapFileLeased is
+// closed, which tests of their users check.
+func Held() (mappings, leased int) {
+	shared.Lock()
+	mappings = len(shared.m)
+	shared.Unlock()
+	return mappings, leasesHeld()
+}
