@@ -5,7 +5,9 @@
 // [Map] (or [MapFile], of an open file) returns a [Mapping] whose
 // [Mapping.Bytes] are the file's bytes and whose [Mapping.Close] gives
 // them back. [MapFileLeased] maps a file under a read lease (Linux), so
-// that a change to the file never reaches the bytes. On unix systems the file is
+// that a change to the file never reaches the bytes; [MapFileShared]
+// shares one such mapping among the readers of a file open at the same
+// time, and [Held] counts what is in use. On unix systems the file is
 // mapped with mmap(2) (PROT_READ, MAP_SHARED), so pages are read from the
 // page cache on first touch and nothing is copied; elsewhere the whole
 // file is read into Go memory, which behaves the same apart from the copy
