@@ -42,9 +42,9 @@
 // each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead (8
 // KiB with AVX-512) so that a scan keeps its loads in flight across the
 // 4 KiB pages the hardware prefetcher stops at. Their kernels, AVX2 and
-// AVX-512 alike, also load one element 16 KiB ahead of each row whose
-// page ahead no earlier row has loaded from (once per page, whatever the
-// stride), MaxF32 and MinF32's kernels one element of each page 16 KiB
+// AVX-512 alike, also load one element 16 KiB ahead of each row unless
+// an earlier row loaded from the same 2 KiB (twice a page for short
+// rows), MaxF32 and MinF32's kernels one element of each page 16 KiB
 // ahead of their reads, and so do the float32 sums' (SumF32, SumSqF32,
 // SumSqDevF32, RowsF32 and AccRowsF32), never past the last element of
 // the data they were given (a pairwise sum's leaves load ahead into the
