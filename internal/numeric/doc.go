@@ -42,14 +42,15 @@
 // each row with the bits of Dot or SquaredL2, prefetching 2 KiB ahead (8
 // KiB with AVX-512) so that a scan keeps its loads in flight across the
 // 4 KiB pages the hardware prefetcher stops at. Their kernels, AVX2 and
-// AVX-512 alike, also load one element 16 KiB ahead of each row, and
-// MaxF32 and MinF32's kernels one element of each page 16 KiB ahead of
-// their reads, as do the float32 sums' (SumF32, SumSqF32, SumSqDevF32,
-// RowsF32 and AccRowsF32), never past the last element of the data they
-// were given (a pairwise sum's leaves load ahead into the leaves after
-// them): on Go's heap (4 KiB pages) that readies the pages' translations
-// before the reads reach them, which the prefetches do not. (Many queries at once are a matrix
-// product: internal/linalg's.)
+// AVX-512 alike, also load one element 16 KiB ahead of each row unless
+// an earlier row loaded from the same 2 KiB (twice a page for short
+// rows), MaxF32 and MinF32's kernels one element of each page 16 KiB
+// ahead of their reads, and so do the float32 sums' (SumF32, SumSqF32,
+// SumSqDevF32, RowsF32 and AccRowsF32), never past the last element of
+// the data they were given (a pairwise sum's leaves load ahead into the
+// leaves after them): on Go's heap (4 KiB pages) that readies the pages'
+// translations before the reads reach them, which the prefetches do not.
+// (Many queries at once are a matrix product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the
 // products, squares and every similarity kernel) handle the whole blocks
