@@ -230,8 +230,8 @@ func objectURL(url string) (URL, error) {
 
 // pathError returns the error of operation op on u that the server (or
 // the connection to it) returned: an *fs.PathError whose Err wraps err
-// and, for the HTTP statuses that mean it, fs.ErrNotExist (404) or
-// fs.ErrPermission (401, 403).
+// and, for the HTTP statuses that mean it, fs.ErrNotExist (404),
+// fs.ErrPermission (401, 403) or fs.ErrExist (412, a failed If-None-Match).
 func pathError(op string, u URL, err error) error {
 	var kind error
 	var re *awshttp.ResponseError
@@ -241,6 +241,8 @@ func pathError(op string, u URL, err error) error {
 			kind = fs.ErrNotExist
 		case 401, 403:
 			kind = fs.ErrPermission
+		case 412: // a conditional write (IfAbsent) found an object
+			kind = fs.ErrExist
 		}
 	}
 	return &fs.PathError{Op: op, Path: u.String(), Err: &serviceError{kind: kind, err: err}}

@@ -16,8 +16,8 @@
 //     keys and sizes under a prefix, page by page; [Client.Put] writes an
 //     object in one request, and [Client.Create] returns an [Upload] that
 //     writes one as a stream (a multipart upload of [PartSize] parts), the
-//     object appearing whole on [Upload.Commit]; [Client.Delete] removes
-//     one.
+//     object appearing whole on [Upload.Commit] (only where the key is
+//     free, with [IfAbsent]); [Client.Delete] removes one.
 //   - [Object.Prefetch] reads a range in one GET and serves the reads
 //     inside it from memory: readers that know what they will read (a
 //     Parquet column chunk, an IPC record batch) call it first.
@@ -71,9 +71,10 @@
 // An invalid URL or option value is an *[Error] wrapping [ErrURL] or
 // fstensor.ErrOption, and arrow.ErrInvalid. Errors of the server or the
 // connection are *fs.PathError values whose Path is the URL and whose
-// Op is "open", "read", "list", "put", "abort" or "delete", as errors of the operating
-// system are for files: a missing key or bucket (HTTP 404) wraps
-// fs.ErrNotExist, a refused request (401, 403) fs.ErrPermission, and
-// each wraps the SDK's error (errors.As finds its
+// Op is "open", "read", "list", "put", "abort" or "delete", as errors
+// of the operating system are for files: a missing key or bucket (HTTP
+// 404) wraps fs.ErrNotExist, a refused request (401, 403)
+// fs.ErrPermission, a conditional write that found an object (412)
+// fs.ErrExist, and each wraps the SDK's error (errors.As finds its
 // *smithy.OperationError and *awshttp.ResponseError).
 package objstore

@@ -38,14 +38,15 @@ var ErrUploadClosed = errors.New("objstore: the upload is committed or aborted")
 // PutObject request when they fit in the first part. An Upload is not
 // safe for concurrent use.
 type Upload struct {
-	c      *Client
-	ctx    context.Context
-	u      URL
-	url    string
-	buf    []byte
-	parts  []types.CompletedPart
-	err    error // the first error: every later call returns it
-	closed bool
+	c        *Client
+	ctx      context.Context
+	u        URL
+	url      string
+	buf      []byte
+	parts    []types.CompletedPart
+	err      error // the first error: every later call returns it
+	closed   bool
+	ifAbsent *string // IfAbsent: "*", the If-None-Match of the last request
 
 	mu        sync.Mutex // guards id and cancelled, which Cancel reads
 	id        *string    // the multipart upload's, once started
@@ -53,16 +54,29 @@ type Upload struct {
 }
 
 // Create starts writing the object at url; ctx bounds every request of
-// the upload. Errors: an invalid url (or one without a key) is an *Error
-// wrapping ErrURL; nothing is asked of the server before the first part
-// is full or Commit.
-func (c *Client) Create(ctx context.Context, url string) (*Upload, error) {
+// the upload. Options: IfAbsent. Errors: an invalid url (or one without a
+// key) is an *Error wrapping ErrURL; nothing is asked of the server
+// before the first part is full or Commit.
+func (c *Client) Create(ctx context.Context, url string, opts ...UploadOption) (*Upload, error) {
 	u, err := objectURL(url)
 	if err != nil {
 		return nil, err
 	}
-	return &Upload{c: c, ctx: ctx, u: u, url: url}, nil
+	w := &Upload{c: c, ctx: ctx, u: u, url: url}
+	for _, o := range opts {
+		o(w)
+	}
+	return w, nil
 }
+
+// UploadOption configures Client.Create.
+type UploadOption func(*Upload)
+
+// IfAbsent makes the upload create a new object only: Commit fails with
+// an error wrapping fs.ErrExist, and leaves the key as it is, when the
+// key holds an object by then (S3's conditional write, If-None-Match: *,
+// checked by the server as the object appears).
+func IfAbsent() UploadOption { return func(w *Upload) { w.ifAbsent = aws.String("*") } }
 
 // Name returns the URL the upload writes.
 func (w *Upload) Name() string { return w.url }
@@ -192,6 +206,7 @@ func (w *Upload) Commit() error {
 		_, err := w.c.s3.PutObject(w.ctx, &s3.PutObjectInput{
 			Bucket: aws.String(w.u.Bucket), Key: aws.String(w.u.Key),
 			Body: bytes.NewReader(w.buf), ContentLength: aws.Int64(int64(len(w.buf))),
+			IfNoneMatch: w.ifAbsent,
 		})
 		w.buf = nil
 		if err != nil {
@@ -209,6 +224,7 @@ func (w *Upload) Commit() error {
 	_, err := w.c.s3.CompleteMultipartUpload(w.ctx, &s3.CompleteMultipartUploadInput{
 		Bucket: aws.String(w.u.Bucket), Key: aws.String(w.u.Key), UploadId: id,
 		MultipartUpload: &types.CompletedMultipartUpload{Parts: w.parts},
+		IfNoneMatch:     w.ifAbsent,
 	})
 	if err != nil {
 		return w.fail(pathError("put", w.u, err))

@@ -112,6 +112,39 @@ func testUploadEnds(t *testing.T, srv *s3server.Server) {
 			t.Errorf("Open of a cancelled upload's key = %v, want fs.ErrNotExist", err)
 		}
 	})
+	t.Run("IfAbsent", func(t *testing.T) {
+		c := newClient(t)
+		for _, size := range []int{10, 6 << 20} { // PutObject, multipart
+			srv.Put(t, "bkt", "up/taken", []byte("old"))
+			w, err := c.Create(context.Background(), "s3://bkt/up/taken", objstore.IfAbsent())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write(make([]byte, size)); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Commit(); !errors.Is(err, fs.ErrExist) {
+				t.Errorf("%d bytes: Commit over an object = %v, want an error wrapping fs.ErrExist", size, err)
+			}
+			if got := srv.Get(t, "bkt", "up/taken"); string(got) != "old" {
+				t.Errorf("%d bytes: the object became %d bytes", size, len(got))
+			}
+			w, err = c.Create(context.Background(), "s3://bkt/up/free", objstore.IfAbsent())
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(make([]byte, size))
+			if err := w.Commit(); err != nil {
+				t.Errorf("%d bytes: Commit of a new key: %v", size, err)
+			}
+			if err := c.Delete(context.Background(), "s3://bkt/up/free"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := srv.Uploads(t, "bkt"); n != 0 {
+			t.Errorf("%d multipart uploads left", n)
+		}
+	})
 	t.Run("delete", func(t *testing.T) {
 		c := newClient(t)
 		srv.Put(t, "bkt", "up/gone", []byte("x"))

@@ -213,6 +213,28 @@ func testS3CreateDataset(t *testing.T, srv *s3server.Server) {
 	if _, err := tensorio.CreateDataset("s3://data/dsw", a.Schema(), tensorio.WithStore(store)); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("CreateDataset of a prefix holding objects = %v, want an error wrapping fs.ErrExist", err)
 	}
+	// Two writers adding files at once pick the same name: the second to
+	// close fails, and the first's object stays.
+	var ws [2]*tensorio.DatasetWriter
+	for i, rec := range []arrow.RecordBatch{a, b} {
+		w, err := tensorio.CreateDataset("s3://data/race/", a.Schema(), tensorio.WithAddFiles(), tensorio.WithFormat(tensorio.IPCFile), tensorio.WithStore(store), tensorio.WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		ws[i] = w
+	}
+	if err := ws[0].Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws[1].Close(); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("the second writer's Close = %v, want an error wrapping fs.ErrExist", err)
+	}
+	if ents, err := store.List(context.Background(), "s3://data/race/"); err != nil || len(ents) != 1 {
+		t.Errorf("the prefix holds %v (%v), want the first writer's one file", ents, err)
+	}
 	w, err := tensorio.CreateDataset("s3://data/dsa/", a.Schema(), append(opts, tensorio.WithStore(store))...)
 	if err != nil {
 		t.Fatal(err)

@@ -20,9 +20,10 @@ import (
 // directory or a prefix of object storage.
 type datasetStore interface {
 	// names returns the names of the files directly in dir ("" for the
-	// root).
-	names(dir string) []string
-	// create starts writing the file at name, as Create does.
+	// root); a dir that does not exist holds none.
+	names(dir string) ([]string, error)
+	// create starts writing the file at name, as Create does, but never
+	// over an existing file (an error wrapping fs.ErrExist).
 	create(name string, schema *arrow.Schema, opts []Option) (*Writer, error)
 	// remove deletes the file at name, which the writer completed.
 	remove(name string)
@@ -71,16 +72,19 @@ func openDirStore(dir string, add bool) (*dirStore, error) {
 	return s, err
 }
 
-func (s *dirStore) names(dir string) []string {
+func (s *dirStore) names(dir string) ([]string, error) {
 	if dir == "" {
 		dir = "."
 	}
-	ents, _ := fs.ReadDir(s.root.FS(), dir)
+	ents, err := fs.ReadDir(s.root.FS(), dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	out := make([]string, len(ents))
 	for i, e := range ents {
 		out[i] = e.Name()
 	}
-	return out
+	return out, nil
 }
 
 func (s *dirStore) create(name string, schema *arrow.Schema, opts []Option) (*Writer, error) {
@@ -161,24 +165,41 @@ func openPrefixStore(dir string, add bool, c *config) (*prefixStore, error) {
 	return s, nil
 }
 
-func (s *prefixStore) names(dir string) []string {
+func (s *prefixStore) names(dir string) ([]string, error) {
 	p := s.prefix
 	if dir != "" {
 		p += dir + "/"
 	}
-	ents, _ := s.client.List(context.Background(), p)
-	u, _ := objstore.ParseURL(p)
+	ents, err := s.client.List(context.Background(), p)
+	if err != nil {
+		return nil, err
+	}
+	u, err := objstore.ParseURL(p)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
 	for _, e := range ents {
 		if name := strings.TrimPrefix(e.Key, u.Key); !strings.Contains(name, "/") {
 			out = append(out, name)
 		}
 	}
-	return out
+	return out, nil
 }
 
+// create starts the object at name as a new object only (S3 would
+// replace one): the key is checked first, and the upload's Commit is
+// conditional (objstore.IfAbsent), so that a writer adding files next
+// to another's fails rather than overwrite them, as CreateIn does.
 func (s *prefixStore) create(name string, schema *arrow.Schema, opts []Option) (*Writer, error) {
-	return Create(s.prefix+name, schema, append(opts, WithStore(s.client))...)
+	url := s.prefix + name
+	switch _, err := s.client.Open(context.Background(), url); {
+	case err == nil:
+		return nil, &fs.PathError{Op: "create", Path: url, Err: fs.ErrExist}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	return Create(url, schema, append(opts, WithStore(s.client), func(c *config) { c.newOnly = true })...)
 }
 
 func (s *prefixStore) remove(name string) {

@@ -326,7 +326,10 @@ func (w *DatasetWriter) writeRows(dir string, rec arrow.RecordBatch) error {
 func (w *DatasetWriter) newFile(dir string) (*partFile, error) {
 	k, ok := w.next[dir]
 	if !ok && w.add {
-		k = w.firstFree(dir)
+		var err error
+		if k, err = w.firstFree(dir); err != nil {
+			return nil, err
+		}
 	}
 	name := path.Join(dir, fmt.Sprintf("part-%05d%s", k, w.ext))
 	w.next[dir] = k + 1
@@ -340,15 +343,19 @@ func (w *DatasetWriter) newFile(dir string) (*partFile, error) {
 }
 
 // firstFree returns the number after the highest "part-N" file of dir.
-func (w *DatasetWriter) firstFree(dir string) int {
+func (w *DatasetWriter) firstFree(dir string) (int, error) {
+	names, err := w.store.names(dir)
+	if err != nil {
+		return 0, err
+	}
 	next := 0
-	for _, name := range w.store.names(dir) {
+	for _, name := range names {
 		num, ok := strings.CutPrefix(strings.TrimSuffix(name, path.Ext(name)), "part-")
 		if n, err := strconv.Atoi(num); ok && err == nil && n >= next {
 			next = n + 1
 		}
 	}
-	return next
+	return next, nil
 }
 
 // finish closes the file of directory dir, which then appears whole.

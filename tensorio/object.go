@@ -58,7 +58,11 @@ func createObject(url string, c *config) (target, error) {
 	if err != nil {
 		return nil, err
 	}
-	up, err := client.Create(context.Background(), url)
+	var uo []objstore.UploadOption
+	if c.newOnly {
+		uo = append(uo, objstore.IfAbsent())
+	}
+	up, err := client.Create(context.Background(), url, uo...)
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,7 @@ type config struct {
 	batchRows   int
 	mapped      bool
 	leaseOnly   bool // WithLeasedMmap: map IPC files only under a lease
+	newOnly     bool // Create of a URL makes a new object only (a dataset's files)
 	single      bool
 	name        string
 	shape       *metadata.Metadata
