@@ -2,6 +2,7 @@ package npy
 
 import (
 	"io"
+	"os"
 
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/mmap"
@@ -50,7 +51,12 @@ func MapTensor(path string, opts ...ReadOption) (*fixedshape.Array, io.Closer, e
 }
 
 func mapFile(path string, whole bool, o *readConfig) (*fixedshape.Array, io.Closer, error) {
-	m, err := mmap.MapLeasedIfGranted(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	m, err := mmap.MapFileShared(f, false) // under a lease where granted
 	if err != nil {
 		return nil, nil, err
 	}

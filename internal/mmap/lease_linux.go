@@ -78,21 +78,6 @@ func MapFileLeased(f *os.File) (*Mapping, error) {
 	return m, nil
 }
 
-// MapLeasedIfGranted maps the file at path as Map does, under a read lease
-// (as MapFileLeased) where the system grants one.
-func MapLeasedIfGranted(path string) (*Mapping, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := MapFileLeased(f)
-	if errors.Is(err, ErrNoLease) {
-		return MapFile(f)
-	}
-	return m, err
-}
-
 // ErrNoLease is the error MapFileLeased wraps when the system grants no
 // lease on the file.
 var ErrNoLease = errors.New("no lease on the file")

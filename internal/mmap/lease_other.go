@@ -16,10 +16,6 @@ func MapFileLeased(f *os.File) (*Mapping, error) {
 	return nil, &fs.PathError{Op: "lease", Path: f.Name(), Err: fmt.Errorf("%w: leases are Linux's", ErrNoLease)}
 }
 
-// MapLeasedIfGranted maps the file at path as Map does: leases are
-// Linux's.
-func MapLeasedIfGranted(path string) (*Mapping, error) { return Map(path) }
-
 // ErrNoLease is the error MapFileLeased wraps when the system grants no
 // lease on the file.
 var ErrNoLease = errors.New("no lease on the file")
