@@ -16,6 +16,7 @@ import (
 	"github.com/fstensor/fstensor/arrowipc"
 	"github.com/fstensor/fstensor/hugepage"
 	"github.com/fstensor/fstensor/internal/reuse"
+	"github.com/fstensor/fstensor/internal/testsupport/race"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
@@ -166,7 +167,7 @@ func TestRecycledReads(t *testing.T) {
 				}()
 				for _, poison := range []byte{0xff, 0xa5} {
 					t.Run(fmt.Sprintf("poison=%#x/alloc=reuse", poison), func(t *testing.T) {
-						if raceEnabled {
+						if race.Enabled {
 							t.Skip("sync.Pool drops items at random under the race detector")
 						}
 						rd.read(t, path, func() { poisonReuse(poison) }, func(i int, rec arrow.RecordBatch) {

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/race"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/google/go-cmp/cmp"
@@ -166,7 +167,7 @@ func TestBoolTransposeTiles(t *testing.T) {
 				name   string
 				lo, hi int
 			}{{"whole", 0, 7}, {"sliced", 1, 6}, {"one", 3, 4}}
-			if raceEnabled { // 7x slower there: the slice with offsets is enough
+			if race.Enabled { // 7x slower there: the slice with offsets is enough
 				parts = parts[1:2]
 			}
 			for _, sl := range parts {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/race"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -408,7 +409,7 @@ func fuzzRef(in *varshape.Array, i int, text string) ([]byte, bool) {
 // per call, not per row: 40 and 400 rows of the same 4 shapes (plans
 // cached) allocate the same.
 func TestVarComputeAllocs(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector makes sync.Pool drop workers at random")
 	}
 	typ := varshape.MustNewType(arrow.PrimitiveTypes.Uint8, 3, varshape.Options{UniformShape: []int{-1, -1, 3}})

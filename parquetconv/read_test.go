@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/race"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -252,6 +253,17 @@ func readAll(mem memory.Allocator, data []byte, opts ...parquetconv.Option) erro
 // TestReadCorrupt truncates a valid file at every length and flips bytes
 // all over it: every read fails with arrow.ErrInvalid or succeeds, never
 // panics, and leaves nothing allocated.
+// corruptStride is the step between the bytes the corruption tests
+// change: under the race detector, which runs them 5-10x slower and
+// checks concurrency rather than coverage, every seventh byte; the plain
+// run changes every byte.
+var corruptStride = func() int {
+	if race.Enabled {
+		return 7
+	}
+	return 1
+}()
+
 func TestReadCorrupt(t *testing.T) {
 	rec := testRecord(t, memory.NewGoAllocator(), 6, true)
 	defer rec.Release()

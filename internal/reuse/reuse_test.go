@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/internal/reuse"
+	"github.com/fstensor/fstensor/internal/testsupport/race"
 )
 
 // TestAllocate checks the buffers Allocate returns: the length asked,
@@ -33,7 +34,7 @@ func TestAllocate(t *testing.T) {
 // TestReuse checks that a freed buffer of MinSize or more serves the next
 // allocation of its class unzeroed, and that smaller ones are not kept.
 func TestReuse(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("sync.Pool drops items at random under the race detector")
 	}
 	// A garbage collection empties the pools, whose items are per P.

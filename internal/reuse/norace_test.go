@@ -1,6 +1,0 @@
-//go:build !race
-
-package reuse_test
-
-// raceEnabled reports a build with the race detector (see race_test.go).
-const raceEnabled = false
