@@ -32,7 +32,8 @@
 // it, the bytes change under the reader. A mapping of MapFileLeased is
 // the exception: such a change waits while its pages become a copy of
 // the file in memory (the package then listens to SIGIO, the signal of a
-// lease break).
+// lease break); the files leased at once are kept within a quarter of the
+// machine's memory, the most such copies may take.
 //
 // # Errors
 //

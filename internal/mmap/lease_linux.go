@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -35,7 +37,10 @@ import (
 // Each lease holds a file descriptor until Close: past a quarter of the
 // process's limit of open files (RLIMIT_NOFILE, at most 4,096 leases),
 // and out of descriptors, MapFileLeased returns ErrNoLease too, so that
-// leases never starve the process of descriptors.
+// leases never starve the process of descriptors. So it does when the
+// files leased at once would take more than a quarter of the machine's
+// memory (or more than a break can copy in half the lease-break-time at
+// 1 GB/s), which a break of all of them would copy.
 // f must be open read-only; the caller may close it at once.
 func MapFileLeased(f *os.File) (*Mapping, error) {
 	// The lease lives on a descriptor of its own: past maxLeases, or out
@@ -56,18 +61,30 @@ func MapFileLeased(f *os.File) (*Mapping, error) {
 		unix.Close(fd)
 		return nil, &fs.PathError{Op: "lease", Path: f.Name(), Err: fmt.Errorf("%w: %w", ErrNoLease, err)}
 	}
-	m, err := MapFile(f)
-	if err != nil || !m.mapped { // an error, or an empty file: nothing to keep
-		unlease(fd)
-		return m, err
-	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		m.Close()
 		unlease(fd)
 		return nil, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
 	}
-	l := &lease{fd: fd, data: m.data, key: fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino), n: len(m.data)}}
+	// A break copies the file into memory: the files leased at once may
+	// take at most leaseBudget bytes.
+	leases.Lock()
+	over := leases.bytes+st.Size > leaseBudget()
+	if !over {
+		leases.bytes += st.Size
+	}
+	leases.Unlock()
+	if over {
+		unlease(fd)
+		return nil, &fs.PathError{Op: "lease", Path: f.Name(), Err: fmt.Errorf("%w: %d bytes, and the leased files may take %d bytes at most (the memory a copy of them takes)", ErrNoLease, st.Size, leaseBudget())}
+	}
+	m, err := MapFile(f)
+	if err != nil || !m.mapped { // an error, or an empty file: nothing to keep
+		unreserve(st.Size)
+		unlease(fd)
+		return m, err
+	}
+	l := &lease{fd: fd, data: m.data, size: st.Size, key: fileKey{dev: uint64(st.Dev), ino: uint64(st.Ino), n: len(m.data)}}
 	leases.Lock()
 	leases.set[l] = struct{}{}
 	leases.Unlock()
@@ -92,6 +109,32 @@ var maxLeases = sync.OnceValue(func() int {
 	return int(min(r.Cur/4, 4096))
 })
 
+// leaseBudget returns the bytes that the files leased at once may take:
+// a quarter of the machine's memory, and at most what a break copies
+// in half the kernel's lease-break-time at 1 GB/s (45 s by default:
+// 22.5 GB), so that a copy is done before the kernel stops waiting.
+var leaseBudget = sync.OnceValue(func() int64 {
+	budget := int64(1) << 62
+	var si unix.Sysinfo_t
+	if err := unix.Sysinfo(&si); err == nil {
+		budget = min(budget, int64(si.Totalram)*int64(si.Unit)/4)
+	}
+	breakTime := int64(45)
+	if b, err := os.ReadFile("/proc/sys/fs/lease-break-time"); err == nil {
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 {
+			breakTime = v
+		}
+	}
+	return min(budget, breakTime*1e9/2)
+})
+
+// unreserve returns n bytes to the lease budget.
+func unreserve(n int64) {
+	leases.Lock()
+	leases.bytes -= n
+	leases.Unlock()
+}
+
 // leasesHeld returns the number of leases held.
 func leasesHeld() int {
 	leases.Lock()
@@ -104,6 +147,7 @@ type lease struct {
 	mu     sync.Mutex
 	fd     int    // holds the lease; -1 once given back
 	data   []byte // the mapping
+	size   int64  // the file's size, reserved in the lease budget
 	key    fileKey
 	broken bool // the kernel asked the lease back
 }
@@ -119,7 +163,8 @@ func (l *lease) wasBroken() bool {
 // leases are the leases held, which a lease break signal asks about.
 var leases = struct {
 	sync.Mutex
-	set map[*lease]struct{}
+	set   map[*lease]struct{}
+	bytes int64 // the sizes of the files of set, and of those being leased
 }{set: map[*lease]struct{}{}}
 
 var watchOnce sync.Once
@@ -238,6 +283,7 @@ func unlease(fd int) {
 func (l *lease) release() {
 	leases.Lock()
 	delete(leases.set, l)
+	leases.bytes -= l.size
 	leases.Unlock()
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -3,6 +3,7 @@ package mmap_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -226,6 +227,49 @@ func TestLeaseLimit(t *testing.T) {
 	}
 	if !bytes.Equal(m.Bytes(), pattern(200)) {
 		t.Error("the unleased mapping holds other bytes")
+	}
+	m.Close()
+}
+
+// TestLeaseBudget: the files leased at once take at most the lease
+// budget (a break copies them all into memory); past it a file gets no
+// lease, and a lease closed gives its bytes back.
+func TestLeaseBudget(t *testing.T) {
+	dir := t.TempDir()
+	m1, _ := leased(t, dir, pattern(3000))
+	defer m1.Close()
+	defer mmap.SetLeaseBudget(5000)()
+	open := func(n int) *os.File {
+		path := filepath.Join(dir, fmt.Sprintf("g%d", n))
+		if err := os.WriteFile(path, pattern(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	big := open(2001)
+	if m, err := mmap.MapFileLeased(big); !errors.Is(err, mmap.ErrNoLease) {
+		if err == nil {
+			m.Close()
+		}
+		t.Fatalf("3000 + 2001 bytes leased within a budget of 5000: %v, want ErrNoLease", err)
+	}
+	fits, err := mmap.MapFileLeased(open(2000))
+	if err != nil {
+		t.Fatalf("3000 + 2000 bytes within a budget of 5000: %v", err)
+	}
+	if !bytes.Equal(fits.Bytes(), pattern(2000)) {
+		t.Error("the leased mapping holds other bytes")
+	}
+	fits.Close()
+	m1.Close() // again when the test ends: Close is idempotent
+	m, err := mmap.MapFileLeased(open(5000))
+	if err != nil {
+		t.Fatalf("5000 bytes once the others are closed: %v", err)
 	}
 	m.Close()
 }
