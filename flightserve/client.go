@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -195,6 +196,8 @@ func (c *Client) decodeInfo(fi *flight.FlightInfo) (Info, error) {
 		if in.Ticket, err = ParseTicket(d.GetCmd()); err != nil {
 			return in, err
 		}
+	case d != nil && d.GetType() == flight.DescriptorPATH:
+		in.Ticket = Ticket{Path: strings.Join(d.GetPath(), "/")}
 	case len(in.Endpoints) > 0:
 		in.Ticket = in.Endpoints[0].Ticket
 	}

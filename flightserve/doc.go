@@ -10,7 +10,8 @@
 // it on a listener and Shutdown stops it. It answers:
 //
 //   - ListFlights: a FlightInfo for every .arrow, .feather, .ipc, .arrows,
-//     .stream and .parquet file under the directory (hidden ones left out);
+//     .stream and .parquet file under the directory (hidden ones left out),
+//     described by a PATH descriptor of its path's elements;
 //   - GetFlightInfo and GetSchema: the schema, with the tensor extension
 //     type, the row count and the byte size of the file or directory of a
 //     PATH descriptor, or of the result of a ticket in a CMD descriptor.

@@ -50,7 +50,7 @@ func (s *Server) info(t Ticket) (*flight.FlightInfo, error) {
 	}
 	return &flight.FlightInfo{
 		Schema:           flight.SerializeSchema(schema, s.mem),
-		FlightDescriptor: &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: t.Marshal()},
+		FlightDescriptor: t.descriptor(),
 		Endpoint:         eps,
 		TotalRecords:     rows,
 		TotalBytes:       size,
@@ -151,7 +151,7 @@ func (s *Server) dirInfo(t Ticket) (*flight.FlightInfo, error) {
 	case len(files) == 0:
 		return nil, statusf(codes.NotFound, "flightserve: directory %q holds no IPC or Parquet file", clipString(t.Path))
 	}
-	info := &flight.FlightInfo{FlightDescriptor: &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: t.Marshal()}}
+	info := &flight.FlightInfo{FlightDescriptor: t.descriptor()}
 	var first *arrow.Schema
 	for _, p := range files {
 		ft := t

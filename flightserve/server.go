@@ -275,7 +275,8 @@ func (s *Server) authorized(ctx context.Context, fullMethod string) error {
 
 // ListFlights sends a FlightInfo for every IPC and Parquet file under the
 // served directory (hidden files and directories and links leading out
-// are left out; files that fail to open too). The criteria are ignored.
+// are left out; files that fail to open too), each described by a PATH
+// descriptor of its path's elements. The criteria are ignored.
 func (s *Server) ListFlights(_ *flight.Criteria, stream flight.FlightService_ListFlightsServer) error {
 	return fs.WalkDir(s.dir.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err := stream.Context().Err(); err != nil {
@@ -306,13 +307,19 @@ func (s *Server) ListFlights(_ *flight.Criteria, stream flight.FlightService_Lis
 // of each taking its rows by offset and limit); a directory gives the
 // endpoints of every IPC and Parquet file beneath it (hidden names left
 // out), in path order, whose schemas must be equal. Each endpoint's
-// app_metadata is the JSON {"rows":N,"bytes":B} of its part.
+// app_metadata is the JSON {"rows":N,"bytes":B} of its part. The info's
+// descriptor is d.
 func (s *Server) GetFlightInfo(_ context.Context, d *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	t, err := descriptorTicket(d)
 	if err != nil {
 		return nil, err
 	}
-	return s.info(t)
+	info, err := s.info(t)
+	if err != nil {
+		return nil, err
+	}
+	info.FlightDescriptor = d // the descriptor asked about, as it came
+	return info, nil
 }
 
 // GetSchema returns the schema GetFlightInfo would.

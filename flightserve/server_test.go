@@ -2,12 +2,14 @@ package flightserve_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
@@ -200,3 +202,53 @@ func TestTicket(t *testing.T) {
 
 var _ = errors.Is
 var _ arrow.DataType
+
+// TestDescriptors: ListFlights describes each file by a PATH descriptor
+// of its path's elements, and GetFlightInfo answers with the descriptor
+// it was asked about, PATH or CMD.
+func TestDescriptors(t *testing.T) {
+	dir := testDir(t)
+	addr := serve(t, flightserve.Config{Dir: dir})
+	fc := rawClient(t, addr)
+	ctx := testCtx(t)
+
+	st, err := fc.ListFlights(ctx, &flight.Criteria{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed [][]string
+	for {
+		fi, err := st.Recv()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := fi.GetFlightDescriptor()
+		if d.GetType() != flight.DescriptorPATH {
+			t.Fatalf("listed descriptor %v, want a PATH descriptor", d)
+		}
+		listed = append(listed, d.GetPath())
+	}
+	slices.SortFunc(listed, slices.Compare)
+	if diff := cmp.Diff([][]string{{"data.arrow"}, {"data.arrows"}, {"sub", "data.parquet"}}, listed); diff != "" {
+		t.Errorf("listed paths (-want +got):\n%s", diff)
+	}
+
+	for _, d := range []*flight.FlightDescriptor{
+		{Type: flight.DescriptorPATH, Path: []string{"sub", "data.parquet"}},
+		{Type: flight.DescriptorPATH, Path: []string{"sub/data.parquet"}},
+		{Type: flight.DescriptorPATH, Path: []string{"sub"}},
+		{Type: flight.DescriptorCMD, Cmd: []byte(`{"path":"data.arrow","limit":3}`)},
+	} {
+		fi, err := fc.GetFlightInfo(ctx, d)
+		if err != nil {
+			t.Fatalf("%v: %v", d, err)
+		}
+		got := fi.GetFlightDescriptor()
+		if got.GetType() != d.Type || !slices.Equal(got.GetPath(), d.Path) || string(got.GetCmd()) != string(d.Cmd) {
+			t.Errorf("GetFlightInfo(%v) describes %v", d, got)
+		}
+	}
+}

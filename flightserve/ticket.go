@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/flight"
 	"google.golang.org/grpc/codes"
 )
 
@@ -54,6 +55,16 @@ type Ticket struct {
 func (t Ticket) Marshal() []byte {
 	b, _ := json.Marshal(t) // strings, slices of strings and integers only
 	return b
+}
+
+// descriptor returns the descriptor that stands for t: a PATH descriptor
+// of its path's elements when t selects a whole file or directory, else a
+// CMD descriptor holding its JSON.
+func (t Ticket) descriptor() *flight.FlightDescriptor {
+	if t.Columns == nil && t.Offset == 0 && t.Limit == 0 && t.Rows == nil && t.Expr == "" {
+		return &flight.FlightDescriptor{Type: flight.DescriptorPATH, Path: strings.Split(t.Path, "/")}
+	}
+	return &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: t.Marshal()}
 }
 
 // ParseTicket decodes the JSON of a ticket. Unknown keys, keys given

@@ -38,6 +38,12 @@ check_types(local.schema, "local")
 infos = list(client.list_flights(options=opts))
 paths = sorted(json.loads(i.endpoints[0].ticket.ticket)["path"] for i in infos)
 assert paths == ["data.arrow", "data.arrows", "sub/data.parquet"], paths
+# Each file is listed under a PATH descriptor, which GetFlightInfo takes back.
+described = sorted(b"/".join(i.descriptor.path).decode() for i in infos)
+assert described == paths, described
+for info in infos:
+    again = client.get_flight_info(info.descriptor, options=opts)
+    assert again.descriptor == info.descriptor and again.total_records == info.total_records
 for info in infos:
     assert info.total_records == local.num_rows, info.total_records
     check_types(info.schema, "info")
