@@ -130,7 +130,9 @@
 // hidden name), NotFound, AlreadyExists, Unauthenticated,
 // ResourceExhausted (a size limit), Canceled, Unimplemented (an
 // expression the engine does not evaluate, such as one combining a
-// variable-shape column with another) and Internal for a caught panic. Their messages name files
+// variable-shape column with another) and Internal for a caught panic.
+// In the server's process (and from ParseTicket), an InvalidArgument
+// error also wraps arrow.ErrInvalid. Their messages name files
 // relative to the served directory, never by the server's absolute path,
 // cut every value echoed to 200 bytes and the whole to 1 KiB. Client
 // errors are those, or errors wrapping arrow.ErrInvalid for what the

@@ -53,7 +53,7 @@ func clipTo(s string, n int) string {
 // that a client sent should be cut with clipString first, so that the
 // message keeps its end.
 func (s *Server) statusError(code codes.Code, format string, args ...any) error {
-	return status.Error(code, clipTo(s.scrub(fmt.Sprintf(format, args...)), maxMessageBytes))
+	return newStatus(code, clipTo(s.scrub(fmt.Sprintf(format, args...)), maxMessageBytes))
 }
 
 // scrub takes the absolute paths of the served directory out of msg:
@@ -85,5 +85,24 @@ func exprCode(err error) codes.Code {
 // args cut to maxMessageBytes, for messages that name no file of the
 // server (values of a request, cut with clipString).
 func statusf(code codes.Code, format string, args ...any) error {
-	return status.Error(code, clipTo(fmt.Sprintf(format, args...), maxMessageBytes))
+	return newStatus(code, clipTo(fmt.Sprintf(format, args...), maxMessageBytes))
 }
+
+// newStatus returns the status error of code and msg; one of code
+// InvalidArgument also wraps arrow.ErrInvalid, so that a Go caller of
+// ParseTicket or of a Server's methods can test it with errors.Is.
+func newStatus(code codes.Code, msg string) error {
+	st := status.New(code, msg)
+	if code == codes.InvalidArgument {
+		return invalidError{st}
+	}
+	return st.Err()
+}
+
+// invalidError is a status error of code InvalidArgument that wraps
+// arrow.ErrInvalid. gRPC sends its status (GRPCStatus).
+type invalidError struct{ st *status.Status }
+
+func (e invalidError) Error() string              { return e.st.Err().Error() }
+func (e invalidError) GRPCStatus() *status.Status { return e.st }
+func (e invalidError) Unwrap() error              { return arrow.ErrInvalid }

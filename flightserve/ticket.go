@@ -61,7 +61,7 @@ func (t Ticket) Marshal() []byte {
 // of its path's elements when t selects a whole file or directory, else a
 // CMD descriptor holding its JSON.
 func (t Ticket) descriptor() *flight.FlightDescriptor {
-	if t.Columns == nil && t.Offset == 0 && t.Limit == 0 && t.Rows == nil && t.Expr == "" {
+	if len(t.Columns) == 0 && t.Offset == 0 && t.Limit == 0 && t.Rows == nil && t.Expr == "" {
 		return &flight.FlightDescriptor{Type: flight.DescriptorPATH, Path: strings.Split(t.Path, "/")}
 	}
 	return &flight.FlightDescriptor{Type: flight.DescriptorCMD, Cmd: t.Marshal()}
@@ -70,7 +70,8 @@ func (t Ticket) descriptor() *flight.FlightDescriptor {
 // ParseTicket decodes the JSON of a ticket. Unknown keys, keys given
 // twice (in any case: encoding/json matches keys regardless of case),
 // trailing data, a ticket over 64 KiB, a missing path and negative
-// offsets or limits are errors with code InvalidArgument.
+// offsets or limits are errors with code InvalidArgument, which wrap
+// arrow.ErrInvalid. An empty list of columns is read as none (all kept).
 func ParseTicket(b []byte) (Ticket, error) {
 	var t Ticket
 	if len(b) > maxTicketBytes {
@@ -89,6 +90,9 @@ func ParseTicket(b []byte) (Ticket, error) {
 	}
 	if t.Path == "" {
 		return t, statusf(codes.InvalidArgument, "flightserve: ticket %q names no path", clip(b))
+	}
+	if len(t.Columns) == 0 {
+		t.Columns = nil // "columns": [] keeps all, as no list does
 	}
 	if t.Rows != nil && len(t.Rows) == 0 {
 		return t, statusf(codes.InvalidArgument, "flightserve: ticket %q gives an empty list of rows", clip(b))
