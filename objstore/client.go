@@ -24,6 +24,10 @@ const DefaultMaxAttempts = 5
 // WithRetries says otherwise.
 const DefaultMaxBackoff = 20 * time.Second
 
+// DefaultUploadParts is the number of parts the uploads of a Client
+// send at once, unless WithUploadParts says otherwise.
+const DefaultUploadParts = 4
+
 // defaultRegion is the region of a configuration that names none: S3
 // needs one to sign requests, and S3-compatible servers take any.
 const defaultRegion = "us-east-1"
@@ -35,6 +39,7 @@ type Client struct {
 	s3      *s3.Client
 	retryer *retry.Standard
 	stats   counters
+	parts   chan struct{} // a slot per part of its uploads being sent
 }
 
 // counters are the figures of Stats, updated atomically.
@@ -65,6 +70,7 @@ type options struct {
 	maxBackoff  time.Duration
 	retriesSet  bool // by WithRetries, which AWS_MAX_ATTEMPTS does not override
 	endpoint    string
+	uploadParts int
 	err         error
 }
 
@@ -87,6 +93,22 @@ func WithRetries(maxAttempts int, maxBackoff time.Duration) Option {
 	}
 }
 
+// WithUploadParts sets the number of parts that the uploads of the
+// client (Client.Create) send at once, all uploads together: each holds
+// a part's bytes in memory while it is sent, so an upload holds at most
+// n+1 parts (the one it fills). 1 sends one part at a time. Default:
+// DefaultUploadParts. n below 1 fails NewClient with an error wrapping
+// fstensor.ErrOption.
+func WithUploadParts(n int) Option {
+	return func(o *options) {
+		if n < 1 {
+			o.err = optionError("WithUploadParts", n, "at least one part must be sent at a time")
+			return
+		}
+		o.uploadParts = n
+	}
+}
+
 // WithEndpoint sends the requests to url (such as
 // "http://127.0.0.1:9000") with path-style addressing, as
 // AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL does, which it overrides.
@@ -102,7 +124,7 @@ func WithEndpoint(url string) Option {
 // use path-style addressing (http://host/bucket/key), as S3-compatible
 // servers expect. Errors are those of loading the configuration.
 func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
-	o := options{maxAttempts: DefaultMaxAttempts, maxBackoff: DefaultMaxBackoff}
+	o := options{maxAttempts: DefaultMaxAttempts, maxBackoff: DefaultMaxBackoff, uploadParts: DefaultUploadParts}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -134,7 +156,7 @@ func NewClient(ctx context.Context, opts ...Option) (*Client, error) {
 		so.DisableLogOutputChecksumValidationSkipped = true
 		so.RetryMaxAttempts = 0 // retryer holds the count
 	})
-	return &Client{s3: client, retryer: retryer}, nil
+	return &Client{s3: client, retryer: retryer, parts: make(chan struct{}, o.uploadParts)}, nil
 }
 
 // Stats returns what the client asked of the server so far, over all its

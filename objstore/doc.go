@@ -9,13 +9,14 @@
 //   - URLs: s3://bucket/key ([ParseURL], [URL]); [IsURL] tells a URL from
 //     a file path.
 //   - [NewClient] configures a [Client] from the environment and the
-//     shared config files as the AWS SDK does, with [WithRetries] and
-//     [WithEndpoint].
+//     shared config files as the AWS SDK does, with [WithRetries],
+//     [WithEndpoint] and [WithUploadParts].
 //   - [Client.Open] returns an [Object]: its [Object.Size] from one HEAD,
 //     then one ranged GET per [Object.ReadAt]. [Client.List] lists the
 //     keys and sizes under a prefix, page by page; [Client.Put] writes an
 //     object in one request, and [Client.Create] returns an [Upload] that
-//     writes one as a stream (a multipart upload of [PartSize] parts), the
+//     writes one as a stream (a multipart upload of [PartSize] parts,
+//     [DefaultUploadParts] sent at once), the
 //     object appearing whole on [Upload.Commit] (only where the key is
 //     free, with [IfAbsent]); [Client.Delete] removes one.
 //   - [Object.Prefetch] reads a range in one GET and serves the reads

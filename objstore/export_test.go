@@ -1,7 +1,5 @@
 package objstore
 
-import "github.com/aws/aws-sdk-go-v2/service/s3/types"
-
 // SetListPageSize makes List ask for pages of n keys until the returned
 // function restores the server's default.
 func SetListPageSize(n int32) (restore func()) {
@@ -29,6 +27,6 @@ func SetPartBase(n int) (restore func()) {
 // PartSizeAfter returns the size of the part an Upload fills after n
 // parts.
 func PartSizeAfter(n int) int {
-	w := &Upload{parts: make([]types.CompletedPart, n)}
+	w := &Upload{sent: n}
 	return w.partSize()
 }

@@ -39,6 +39,7 @@ func TestS3(t *testing.T) {
 	t.Run("Replaced", func(t *testing.T) { testReplaced(t, srv) })
 	t.Run("Upload", func(t *testing.T) { testUpload(t, srv) })
 	t.Run("UploadEnds", func(t *testing.T) { testUploadEnds(t, srv) })
+	t.Run("UploadParallel", func(t *testing.T) { testUploadParallel(t, srv) })
 }
 
 func newClient(t *testing.T, opts ...objstore.Option) *objstore.Client {

@@ -13,8 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
-// PartSize is the size of the first parts of an Upload: 16 MiB, so that
-// an upload holds at most one part in memory. Every 1,000 parts the size
+// PartSize is the size of the first parts of an Upload: 16 MiB. Every
+// 1,000 parts the size
 // doubles (up to 2 GiB; S3 takes 5 GiB), so that S3's 10,000 parts reach
 // past its 5 TB object limit.
 const PartSize = 16 << 20
@@ -34,23 +34,29 @@ var ErrUploadClosed = errors.New("objstore: the upload is committed or aborted")
 // before Commit succeeds, and an object of the same key stays as it was
 // until then, and for ever after Abort or a failed Write or Commit. The
 // bytes written go out in parts of PartSize bytes and more (a multipart
-// upload, one part in memory and one request at a time), or in one
-// PutObject request when they fit in the first part. An Upload is not
-// safe for concurrent use.
+// upload), or in one PutObject request when they fit in the first part.
+// Each part is sent while the next fills, up to the client's number of
+// parts at once (WithUploadParts) over all its uploads; Write waits for
+// a free one. An Upload is not safe for concurrent use (but Cancel).
 type Upload struct {
 	c        *Client
 	ctx      context.Context
+	sendCtx  context.Context    // of the parts' requests
+	stop     context.CancelFunc // cancels sendCtx
 	u        URL
 	url      string
 	buf      []byte
-	parts    []types.CompletedPart
+	sent     int   // the parts handed to send
 	err      error // the first error: every later call returns it
 	closed   bool
 	ifAbsent *string // IfAbsent: "*", the If-None-Match of the last request
 
-	mu        sync.Mutex // guards id and cancelled, which Cancel reads
+	mu        sync.Mutex // guards what Cancel and the parts' senders touch:
 	id        *string    // the multipart upload's, once started
 	cancelled bool
+	parts     []types.CompletedPart // by part number - 1, as they are sent
+	partErr   error                 // the first error of a part
+	sending   sync.WaitGroup        // the parts being sent
 }
 
 // Create starts writing the object at url; ctx bounds every request of
@@ -63,6 +69,7 @@ func (c *Client) Create(ctx context.Context, url string, opts ...UploadOption) (
 		return nil, err
 	}
 	w := &Upload{c: c, ctx: ctx, u: u, url: url}
+	w.sendCtx, w.stop = context.WithCancel(ctx)
 	for _, o := range opts {
 		o(w)
 	}
@@ -81,9 +88,10 @@ func IfAbsent() UploadOption { return func(w *Upload) { w.ifAbsent = aws.String(
 // Name returns the URL the upload writes.
 func (w *Upload) Name() string { return w.url }
 
-// Write adds p to the object, uploading each part as it fills. A failed
+// Write adds p to the object, sending each part as it fills. A failed
 // Write aborts the upload and returns the server's error (an
-// *fs.PathError whose Op is "put").
+// *fs.PathError whose Op is "put"), which may be that of a part sent
+// before.
 func (w *Upload) Write(p []byte) (int, error) {
 	if err := w.usable(); err != nil {
 		return 0, err
@@ -107,7 +115,7 @@ func (w *Upload) Write(p []byte) (int, error) {
 
 // partSize is the size of the part being filled.
 func (w *Upload) partSize() int {
-	return int(min(int64(partBase)<<min(len(w.parts)/1000, 20), maxPartSize))
+	return int(min(int64(partBase)<<min(w.sent/1000, 20), maxPartSize))
 }
 
 // partBase is PartSize but in tests, which make parts of S3's smallest
@@ -125,39 +133,86 @@ func (w *Upload) usable() error {
 	return nil
 }
 
-// fail records err, aborts the multipart upload and returns err.
+// fail records err, stops the parts being sent, aborts the multipart
+// upload and returns err.
 func (w *Upload) fail(err error) error {
 	w.err = err
+	w.stopSending()
 	w.abortParts()
 	return err
 }
 
-// flush uploads the buffered bytes as the next part, starting the
-// multipart upload first.
+// stopSending cancels the parts being sent and waits for their senders.
+func (w *Upload) stopSending() {
+	w.stop()
+	w.sending.Wait()
+}
+
+// partError returns the first error of a part sent.
+func (w *Upload) partError() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.partErr
+}
+
+// flush hands the buffered bytes to a sender as the next part, starting
+// the multipart upload first, once the client has a part free.
 func (w *Upload) flush() error {
-	if len(w.parts) == maxParts {
+	if w.sent == maxParts {
 		return w.fail(pathError("put", w.u, fmt.Errorf("more than S3's %d parts", maxParts)))
 	}
 	id, err := w.start()
 	if err != nil {
 		return w.fail(err)
 	}
-	num := int32(len(w.parts) + 1)
-	w.c.stats.requests.Add(1)
-	out, err := w.c.s3.UploadPart(w.ctx, &s3.UploadPartInput{
-		Bucket: aws.String(w.u.Bucket), Key: aws.String(w.u.Key), UploadId: id,
-		PartNumber: aws.Int32(num), Body: bytes.NewReader(w.buf), ContentLength: aws.Int64(int64(len(w.buf))),
-	})
-	if err != nil {
-		return w.fail(pathError("put", w.u, err))
+	if err := w.partError(); err != nil {
+		return w.fail(err)
 	}
-	w.parts = append(w.parts, types.CompletedPart{
+	select {
+	case w.c.parts <- struct{}{}:
+	case <-w.sendCtx.Done(): // Cancel, or ctx's end
+		return w.fail(pathError("put", w.u, w.sendCtx.Err()))
+	}
+	w.mu.Lock()
+	if w.cancelled {
+		w.mu.Unlock()
+		<-w.c.parts
+		return w.fail(ErrUploadClosed)
+	}
+	// Under mu, as Cancel sets cancelled: no sender starts after Cancel
+	// waits for them.
+	w.sending.Add(1)
+	w.parts = append(w.parts, types.CompletedPart{})
+	w.mu.Unlock()
+	w.sent++
+	go w.send(id, int32(w.sent), w.buf)
+	w.buf = make([]byte, 0, w.partSize())
+	return nil
+}
+
+// send uploads body as part num, records its ETag and checksums or the
+// error, and frees the client's part.
+func (w *Upload) send(id *string, num int32, body []byte) {
+	defer w.sending.Done()
+	defer func() { <-w.c.parts }()
+	w.c.stats.requests.Add(1)
+	out, err := w.c.s3.UploadPart(w.sendCtx, &s3.UploadPartInput{
+		Bucket: aws.String(w.u.Bucket), Key: aws.String(w.u.Key), UploadId: id,
+		PartNumber: aws.Int32(num), Body: bytes.NewReader(body), ContentLength: aws.Int64(int64(len(body))),
+	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		if w.partErr == nil {
+			w.partErr = pathError("put", w.u, err)
+		}
+		return
+	}
+	w.parts[num-1] = types.CompletedPart{
 		PartNumber: aws.Int32(num), ETag: out.ETag,
 		ChecksumCRC32: out.ChecksumCRC32, ChecksumCRC32C: out.ChecksumCRC32C, ChecksumCRC64NVME: out.ChecksumCRC64NVME,
 		ChecksumSHA1: out.ChecksumSHA1, ChecksumSHA256: out.ChecksumSHA256,
-	})
-	w.buf = w.buf[:0]
-	return nil
+	}
 }
 
 // start returns the ID of the multipart upload, starting it the first
@@ -195,6 +250,7 @@ func (w *Upload) Commit() error {
 		return err
 	}
 	w.closed = true
+	defer w.stop()
 	w.mu.Lock()
 	id, cancelled := w.id, w.cancelled
 	w.mu.Unlock()
@@ -220,10 +276,20 @@ func (w *Upload) Commit() error {
 		}
 	}
 	w.buf = nil
+	w.sending.Wait()
+	w.mu.Lock()
+	parts, err, cancelled := w.parts, w.partErr, w.cancelled
+	w.mu.Unlock()
+	switch {
+	case err != nil:
+		return w.fail(err)
+	case cancelled:
+		return w.fail(ErrUploadClosed)
+	}
 	w.c.stats.requests.Add(1)
-	_, err := w.c.s3.CompleteMultipartUpload(w.ctx, &s3.CompleteMultipartUploadInput{
+	_, err = w.c.s3.CompleteMultipartUpload(w.ctx, &s3.CompleteMultipartUploadInput{
 		Bucket: aws.String(w.u.Bucket), Key: aws.String(w.u.Key), UploadId: id,
-		MultipartUpload: &types.CompletedMultipartUpload{Parts: w.parts},
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: parts},
 		IfNoneMatch:     w.ifAbsent,
 	})
 	if err != nil {
@@ -242,16 +308,19 @@ func (w *Upload) Abort() error {
 	}
 	w.closed = true
 	w.buf = nil
+	w.stopSending()
 	return w.abortParts()
 }
 
 // Cancel aborts the upload as Abort does, but may run concurrently with
-// the other methods (from a signal handler): the parts uploaded so far
-// are deleted, and a Write or Commit under way, or later, fails.
+// the other methods (from a signal handler): the parts being sent are
+// stopped, those sent are deleted, and a Write or Commit under way, or
+// later, fails.
 func (w *Upload) Cancel() error {
 	w.mu.Lock()
 	w.cancelled = true
 	w.mu.Unlock()
+	w.stopSending()
 	return w.abortParts()
 }
 

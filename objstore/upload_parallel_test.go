@@ -1,0 +1,131 @@
+package objstore_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fstensor/fstensor"
+	"github.com/fstensor/fstensor/internal/testsupport/s3server"
+	"github.com/fstensor/fstensor/objstore"
+)
+
+// partGate is a reverse proxy in front of the S3 server that holds each
+// part upload (PUT with a partNumber) for a while, counts how many run at
+// once, and refuses the part numbered deny (403, which is not retried).
+type partGate struct {
+	mu       sync.Mutex
+	now, max int
+	deny     string
+	proxy    *httputil.ReverseProxy
+}
+
+func newPartGate(t *testing.T, target, deny string) (*partGate, string) {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &partGate{deny: deny, proxy: httputil.NewSingleHostReverseProxy(u)}
+	g.proxy.ErrorLog = log.New(io.Discard, "", 0)
+	srv := httptest.NewServer(g)
+	t.Cleanup(srv.Close)
+	return g, srv.URL
+}
+
+func (g *partGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	part := r.URL.Query().Get("partNumber")
+	if r.Method != http.MethodPut || part == "" {
+		g.proxy.ServeHTTP(w, r)
+		return
+	}
+	g.mu.Lock()
+	g.now++
+	g.max = max(g.max, g.now)
+	g.mu.Unlock()
+	time.Sleep(400 * time.Millisecond)
+	g.mu.Lock()
+	g.now--
+	g.mu.Unlock()
+	if part == g.deny {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>no</Message></Error>`)
+		return
+	}
+	g.proxy.ServeHTTP(w, r)
+}
+
+// testUploadParallel: an upload sends up to the client's number of parts
+// at once and the object is the bytes written, in order; a part refused
+// fails the upload, which leaves no parts and the old object behind.
+func testUploadParallel(t *testing.T, srv *s3server.Server) {
+	defer objstore.SetPartBase(5 << 20)()
+	data := make([]byte, 6*5<<20+123) // 7 parts
+	for i := range data {
+		data[i] = byte(i*7 + i>>13)
+	}
+	old := []byte("the old object")
+	for _, tt := range []struct {
+		name    string
+		parts   int // WithUploadParts; 0 for the default
+		deny    string
+		wantMax int
+	}{
+		{name: "default", wantMax: objstore.DefaultUploadParts},
+		{name: "one at a time", parts: 1, wantMax: 1},
+		{name: "two", parts: 2, wantMax: 2},
+		{name: "part 3 refused", deny: "3"},
+		{name: "last part refused", deny: "7"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g, endpoint := newPartGate(t, srv.URL, tt.deny)
+			opts := []objstore.Option{objstore.WithEndpoint(endpoint)}
+			if tt.parts > 0 {
+				opts = append(opts, objstore.WithUploadParts(tt.parts))
+			}
+			c := newClient(t, opts...)
+			key := "up/parallel-" + tt.name
+			srv.Put(t, "bkt", key, old)
+			w, err := c.Create(context.Background(), "s3://bkt/"+key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = w.Write(data)
+			if err == nil {
+				err = w.Commit()
+			}
+			want := data
+			if tt.deny != "" {
+				if !errors.Is(err, fs.ErrPermission) {
+					t.Fatalf("an upload with part %s refused: %v, want an error wrapping fs.ErrPermission", tt.deny, err)
+				}
+				want = old
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if got := srv.Get(t, "bkt", key); !bytes.Equal(got, want) {
+				t.Errorf("the object holds %d bytes, want %d (equal: %v)", len(got), len(want), bytes.Equal(got, want))
+			}
+			if n := srv.Uploads(t, "bkt"); n != 0 {
+				t.Errorf("%d multipart uploads left", n)
+			}
+			if tt.wantMax > 0 && g.max != tt.wantMax {
+				t.Errorf("%d parts sent at once at most, want %d", g.max, tt.wantMax)
+			}
+		})
+	}
+	if _, err := objstore.NewClient(context.Background(), objstore.WithUploadParts(0)); !errors.Is(err, fstensor.ErrOption) {
+		t.Errorf("WithUploadParts(0): %v, want an error wrapping fstensor.ErrOption", err)
+	}
+}
