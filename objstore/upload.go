@@ -148,6 +148,13 @@ func (w *Upload) stopSending() {
 	w.sending.Wait()
 }
 
+// isCancelled reports whether Cancel ran.
+func (w *Upload) isCancelled() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cancelled
+}
+
 // partError returns the first error of a part sent.
 func (w *Upload) partError() error {
 	w.mu.Lock()
@@ -171,7 +178,11 @@ func (w *Upload) flush() error {
 	select {
 	case w.c.parts <- struct{}{}:
 	case <-w.sendCtx.Done(): // Cancel, or ctx's end
-		return w.fail(pathError("put", w.u, w.sendCtx.Err()))
+		err := pathError("put", w.u, w.sendCtx.Err())
+		if w.isCancelled() {
+			err = ErrUploadClosed
+		}
+		return w.fail(err)
 	}
 	w.mu.Lock()
 	if w.cancelled {

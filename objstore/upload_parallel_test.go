@@ -125,6 +125,30 @@ func testUploadParallel(t *testing.T, srv *s3server.Server) {
 			}
 		})
 	}
+	t.Run("cancelled while sending", func(t *testing.T) {
+		_, endpoint := newPartGate(t, srv.URL, "")
+		c := newClient(t, objstore.WithEndpoint(endpoint))
+		srv.Put(t, "bkt", "up/cancelled-sending", old)
+		w, err := c.Create(context.Background(), "s3://bkt/up/cancelled-sending")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data[:3*5<<20]); err != nil { // three parts being sent
+			t.Fatal(err)
+		}
+		if err := w.Cancel(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit(); !errors.Is(err, objstore.ErrUploadClosed) {
+			t.Errorf("Commit after Cancel = %v, want ErrUploadClosed", err)
+		}
+		if got := srv.Get(t, "bkt", "up/cancelled-sending"); !bytes.Equal(got, old) {
+			t.Errorf("the object became %d bytes", len(got))
+		}
+		if n := srv.Uploads(t, "bkt"); n != 0 {
+			t.Errorf("%d multipart uploads left", n)
+		}
+	})
 	if _, err := objstore.NewClient(context.Background(), objstore.WithUploadParts(0)); !errors.Is(err, fstensor.ErrOption) {
 		t.Errorf("WithUploadParts(0): %v, want an error wrapping fstensor.ErrOption", err)
 	}
