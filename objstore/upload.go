@@ -14,9 +14,8 @@ import (
 )
 
 // PartSize is the size of the first parts of an Upload: 16 MiB. Every
-// 1,000 parts the size
-// doubles (up to 2 GiB; S3 takes 5 GiB), so that S3's 10,000 parts reach
-// past its 5 TB object limit.
+// 1,000 parts the size doubles (up to 2 GiB; S3 takes 5 GiB), so that
+// S3's 10,000 parts reach past its 5 TB object limit.
 const PartSize = 16 << 20
 
 // Limits of S3's multipart uploads, and the largest part made here
@@ -98,9 +97,13 @@ func (w *Upload) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
-		// The buffer grows as append grows it: a small object (a dataset's
-		// file of one partition) holds about its own size.
+		// The first part's buffer grows as append grows it: a small
+		// object (a dataset's file of one partition) holds about its own
+		// size. The next parts take a part's size at once.
 		size := w.partSize()
+		if w.buf == nil && w.sent > 0 {
+			w.buf = make([]byte, 0, size)
+		}
 		k := min(len(p), size-len(w.buf))
 		w.buf = append(w.buf, p[:k]...)
 		p = p[k:]
@@ -197,7 +200,7 @@ func (w *Upload) flush() error {
 	w.mu.Unlock()
 	w.sent++
 	go w.send(id, int32(w.sent), w.buf)
-	w.buf = make([]byte, 0, w.partSize())
+	w.buf = nil
 	return nil
 }
 
