@@ -20,7 +20,8 @@
 // list<bool>, its values bit-packed as Arrow stores them, so a row's
 // elements start at any bit: [FromBools] builds one, [Array.BoolAt] and
 // [Array.RowBits] read it, and [Array.Row], [ToFixed], [FromFixed],
-// [Array.ValueStr], IPC, Parquet and C Data take it as they take the
+// [Array.ValueStr], IPC, Parquet and C Data (in the storage form of
+// [StorageRecord], read back by [FromStorage]) take it as they take the
 // others. What works on whole bytes does not take bool: [Builder],
 // [FromSlices] and [ColumnOf] (whose element types are Go numbers) refuse
 // it, [Array.RowBytes] is nil and [Type.ElemWidth] 0 for it.
