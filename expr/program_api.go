@@ -151,9 +151,10 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 // column chosen by WithInput (or the schema's only tensor column), and
 // must have been built on an input of that column's type (Input of a
 // fixed-shape type, InputOf of any shape with a variable-shape column's
-// element type and number of dimensions). Errors are Compile's, and an
-// error wrapping arrow.ErrInvalid when e's input does not match the
-// column.
+// element type and number of dimensions; a chain over a variable-shape
+// bool column compiles as its text, in the engine). Errors are Compile's,
+// and an error wrapping arrow.ErrInvalid when e's input does not match
+// the column.
 func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	o, x, err := configSchema(schema, opts)
 	if err != nil {
@@ -186,8 +187,8 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		if err != nil {
 			return nil, err
 		}
-		if text := e.String(); fixedshape.BitElem(vt.ElemType()) && len(text) <= MaxText {
-			return Compile(text, schema, opts...) // bool rows: views in the engine (compileChain)
+		if fixedshape.BitElem(vt.ElemType()) {
+			return Compile(e.String(), schema, opts...) // bool rows: views in the engine (compileChain)
 		}
 		return newVarProgram(vp, schema, x, true, o, opts)
 	}
