@@ -104,7 +104,7 @@ func TestCompile(t *testing.T) {
 		{name: "size-0 result", schema: many, text: "a[:0] * 2", err: arrow.ErrNotImplemented},
 		{name: "variable-shape two columns", schema: schemaOf(arrow.Field{Name: "img", Type: img}, arrow.Field{Name: "im2", Type: img}), text: "img + im2", input: "img", outName: "result", out: mustVar(t, u8, varshape.Varies, varshape.Varies, 3)},
 		{name: "variable-shape reuse", schema: vars, text: "x - x.mean()", input: "img", usesX: true, outName: "img", out: mustVar(t, f64, varshape.Varies, varshape.Varies, 3)},
-		{name: "variable-shape comparison", schema: vars, text: "img > 3", err: arrow.ErrNotImplemented},
+		{name: "variable-shape comparison", schema: vars, text: "img > 3", input: "img", outName: "result", out: mustVar(t, arrow.FixedWidthTypes.Boolean, varshape.Varies, varshape.Varies, 3)},
 		{name: "variable-shape comparison counted", schema: vars, text: "(img > 3).sum(axis=(0, 1))", input: "img", outName: "result", out: mustFixed(t, arrow.PrimitiveTypes.Int64, 3)},
 		{name: "variable-shape view after computing", schema: vars, text: "(x * 2)[0]", input: "img", usesX: true, outName: "img", out: mustVar(t, u8, varshape.Varies, 3)},
 		{name: "variable-shape chain with a constant on the left", schema: vars, text: "1 - x[0] / 255", input: "img", usesX: true, outName: "img", out: mustVar(t, f64, varshape.Varies, 3)},

@@ -273,10 +273,13 @@
 // whose channel axis is uniform, x @ W of vectors); any other is a
 // variable-shape column with the number of dimensions the graph gives
 // and a uniform shape of the axes of one size. A bool result whose shape
-// varies fails Compile with an error wrapping arrow.ErrNotImplemented (a
-// variable-shape column holds numbers: count it, or take
-// astype(uint8)); a graph valid on no probe fails with the error of the
-// first, naming its shapes. NumPy's rules are checked per combination: a
+// varies (x > 0, isnan(x), x[:, 1:] == 0) is a variable-shape column of
+// bool elements, bit-packed in its list<bool> data, each row from the bit
+// after the previous one's; a variable-shape bool column is read the same
+// way, so its views (m.T, m[::-1]) run in the engine too, not through a
+// Plan per row shape, and WithResultType does not take them. A graph
+// valid on no probe fails with the error of the first, naming its
+// shapes. NumPy's rules are checked per combination: a
 // row whose shapes do not broadcast against each other (or against a
 // constant or a fixed-shape column), that an index or an empty reduction
 // fails on, or whose result does not fit the type decided before data

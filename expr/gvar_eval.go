@@ -273,7 +273,9 @@ func (v *varGraph) runInputs(dst []engine.Column, in *varInputs, r varRun) []eng
 	dst = dst[:0]
 	for _, c := range r.e.ins {
 		col := in.cols[c]
-		if raw := in.raws[c]; raw.NDim > 0 {
+		if raw := in.raws[c]; raw.NDim > 0 && raw.Width == 0 { // bits
+			col = engine.Column{Values: raw.Values, BitOffset: raw.Bit0 + int(raw.Offsets[r.lo])}
+		} else if raw.NDim > 0 {
 			col = engine.Column{Values: raw.Values[int(raw.Offsets[r.lo])*raw.Width:]}
 		} else if in.row[c] > 0 {
 			col.Values = col.Values[r.lo*in.row[c]:]

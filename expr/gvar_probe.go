@@ -91,9 +91,6 @@ func varResultType(t engine.DType, shape []int) (arrow.DataType, error) {
 		}
 		return fixedshape.NewType(arrowOf(t), m)
 	}
-	if t == engine.Bool {
-		return nil, newErrorOf(arrow.ErrNotImplemented, "", -1, "a result of bool tensors whose shape depends on the row shapes: a variable-shape column holds numbers only (take .astype(uint8))")
-	}
 	var uniform []int
 	if slices.ContainsFunc(shape, func(d int) bool { return d != varshape.Varies }) {
 		uniform = shape

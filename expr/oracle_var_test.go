@@ -106,6 +106,49 @@ func varOracleCases() []varOracleCase {
 	}
 }
 
+// varOracleBoolCases are the cases of TestOracleVar whose results are
+// bool tensors of varying shape: rows of 1 to 8 elements, so that rows
+// start at bit offsets that are not multiples of 8.
+func varOracleBoolCases() []varOracleCase {
+	const V = varshape.Varies
+	emb := func(name, dtype string) varOracleCol {
+		return varOracleCol{name: name, dtype: dtype, shapes: [][]int{{3}, {3}, {5}, nil, {1}, {8}, {0}, {7}, {2}}}
+	}
+	img := func(name, dtype string) varOracleCol {
+		return varOracleCol{name: name, dtype: dtype, uniform: []int{V, V, 3},
+			shapes: [][]int{{2, 3, 3}, {1, 1, 3}, {4, 1, 3}, nil, {1, 5, 3}, {0, 2, 3}, {2, 2, 3}}}
+	}
+	mat := func(name, dtype string) varOracleCol {
+		return varOracleCol{name: name, dtype: dtype, shapes: [][]int{{2, 3}, {3, 2}, {1, 1}, nil, {1, 4}, {4, 4}, {3, 0}}}
+	}
+	x, m := emb("x", "float32"), emb("m", "bool")
+	return []varOracleCase{
+		{name: "bool/greater", text: "x > 0", vcols: []varOracleCol{x}, want: "var"},
+		{name: "bool/less equal int", text: "x <= 3", vcols: []varOracleCol{emb("x", "int16")}, want: "var"},
+		{name: "bool/equal float16", text: "x != x.max()", vcols: []varOracleCol{emb("x", "float16")}, want: "var"},
+		{name: "bool/isnan", text: "isnan(log(x))", vcols: []varOracleCol{x}, want: "var"},
+		{name: "bool/isfinite", text: "isfinite(log(x + 1))", vcols: []varOracleCol{x}, want: "var"},
+		{name: "bool/invert", text: "~(x > 0)", vcols: []varOracleCol{x}, want: "var"},
+		{name: "bool/and or", text: "(x > 0) & (x < 2) | (x == x.min())", vcols: []varOracleCol{x}, want: "var"},
+		{name: "bool/xor", text: "(x > 0) ^ (x > 1)", vcols: []varOracleCol{x}, want: "var"},
+		{name: "bool/view then comparison", text: "x[:, 1:] >= x[:, :-1]", vcols: []varOracleCol{mat("x", "float32")}, want: "var"},
+		{name: "bool/transpose then comparison", text: "x.T[::-1] < 1", vcols: []varOracleCol{mat("x", "int32")}, want: "var"},
+		{name: "bool/comparison then view", text: "(img > 20).transpose(2, 0, 1)[:, ::-1]", vcols: []varOracleCol{img("img", "uint8")}, want: "var"},
+		{name: "bool/channel of images", text: "img[..., 1] == img[..., 2]", vcols: []varOracleCol{img("img", "uint8")}, want: "var"},
+		{name: "bool/fixed axis kept", text: "(img > 10) & (img < 30)", vcols: []varOracleCol{img("img", "uint8")}, want: "var"},
+		{name: "bool/two columns", text: "(a > b) | (a == 0)", vcols: []varOracleCol{emb("a", "float64"), emb("b", "float64")}, want: "var"},
+		{name: "bool/column", text: "m", vcols: []varOracleCol{m}, want: "var"},
+		{name: "bool/column not", text: "~m", vcols: []varOracleCol{m}, want: "var"},
+		{name: "bool/column reversed", text: "m[::-1]", vcols: []varOracleCol{m}, want: "var"},
+		{name: "bool/column transposed", text: "m.T[1:]", vcols: []varOracleCol{mat("m", "bool")}, want: "var"},
+		{name: "bool/column and comparison", text: "m & (x > 0)", vcols: []varOracleCol{m, x}, want: "var"},
+		{name: "bool/column counted", text: "m.sum()", vcols: []varOracleCol{m}, want: "plain"},
+		{name: "bool/column where", text: "where(m, x, -x)", vcols: []varOracleCol{m, x}, want: "var"},
+		{name: "bool/null rows only", text: "x > 0", vcols: []varOracleCol{{name: "x", dtype: "float32", shapes: [][]int{nil, nil}}}, want: "var"},
+		{name: "bool/zero rows", text: "x > 0", vcols: []varOracleCol{{name: "x", dtype: "float32"}}, want: "var"},
+	}
+}
+
 // request returns the NumPy request of row i alone, and its data.
 func (c varOracleCase) request(i int, dir string) (oracleData, oracleRequest) {
 	var cols []oracleCol
@@ -174,6 +217,13 @@ func (c varOracleCase) record(t *testing.T, datas []oracleData) arrow.RecordBatc
 				valid[i/8] |= 1 << (i % 8)
 			}
 		}
+		if v.dtype == "bool" { // one byte an element: bits
+			bits := make([]byte, (len(values)+7)/8)
+			for j, b := range values {
+				bits[j/8] |= (b & 1) << (j % 8)
+			}
+			values = bits
+		}
 		a, err := varshape.NewArrayFromBuffers(typ, rows, memory.NewBufferBytes(valid), memory.NewBufferBytes(offsets),
 			memory.NewBufferBytes(values), memory.NewBufferBytes(shapes), nulls)
 		if err != nil {
@@ -222,6 +272,14 @@ func varOracleRows(t *testing.T, arr arrow.Array) (string, [][]int, [][]uint64) 
 			continue
 		}
 		shapes[i] = va.Shape(nil, i)
+		if raw.Width == 0 { // bits
+			bits, first, n := va.RowBits(i)
+			rows[i] = make([]uint64, n)
+			for k := range n {
+				rows[i][k] = uint64(bits[(first+k)/8] >> ((first + k) % 8) & 1)
+			}
+			continue
+		}
 		b := raw.Values[int(raw.Offsets[i])*raw.Width : int(raw.Offsets[i+1])*raw.Width]
 		rows[i] = append([]uint64{}, oracleDecode(dtype, b)...)
 	}
@@ -244,7 +302,7 @@ func kindOf(dt arrow.DataType) string {
 // valid row the dtype, shape and values; a row NumPy fails on fails Eval
 // with an error naming the row in NumPy's words.
 func TestOracleVar(t *testing.T) {
-	cases := varOracleCases()
+	cases := append(varOracleCases(), varOracleBoolCases()...)
 	dir, err := filepath.Abs(filepath.Join("testdata", "oracle"))
 	if err != nil {
 		t.Fatal(err)

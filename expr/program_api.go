@@ -63,9 +63,8 @@ type Program struct {
 // message lists the schema's columns, a column that is not a tensor or
 // number, an expression that fails Check, shapes that do not broadcast,
 // a result type that cannot be decided before data), with the place in
-// the text; a graph over variable-shape columns whose result is bool
-// tensors of varying shape wraps arrow.ErrNotImplemented. A result with
-// a size-0 dimension fails as fixedshape.NewType does.
+// the text. A result with a size-0 dimension fails as fixedshape.NewType
+// does.
 func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	if len(text) > MaxText {
 		return nil, &Error{Text: text[:80], Pos: MaxText, Msg: fmt.Sprintf("text of %d bytes exceeds the limit of %d", len(text), MaxText)}
@@ -122,6 +121,11 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	}
 	f := schema.Field(col)
 	if vt, ok := varshape.TypeOf(f.Type); ok {
+		if fixedshape.BitElem(vt.ElemType()) {
+			// Bool rows are bits from any bit offset: the engine's views
+			// read them, a Plan per row shape moves whole bytes.
+			return nil, false, nil
+		}
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) { return chainOf(g, in, text) })
 		prog, err := newVarProgram(vp, schema, col, viaX, o, opts)
 		return prog, true, err
@@ -147,9 +151,10 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 // column chosen by WithInput (or the schema's only tensor column), and
 // must have been built on an input of that column's type (Input of a
 // fixed-shape type, InputOf of any shape with a variable-shape column's
-// element type and number of dimensions). Errors are Compile's, and an
-// error wrapping arrow.ErrInvalid when e's input does not match the
-// column.
+// element type and number of dimensions; a chain over a variable-shape
+// bool column compiles as its text, in the engine). Errors are Compile's,
+// and an error wrapping arrow.ErrInvalid when e's input does not match
+// the column.
 func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	o, x, err := configSchema(schema, opts)
 	if err != nil {
@@ -181,6 +186,9 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		vp, err := compileVar(e, vt)
 		if err != nil {
 			return nil, err
+		}
+		if fixedshape.BitElem(vt.ElemType()) {
+			return Compile(e.String(), schema, opts...) // bool rows: views in the engine (compileChain)
 		}
 		return newVarProgram(vp, schema, x, true, o, opts)
 	}

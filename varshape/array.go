@@ -73,14 +73,28 @@ func (l layout) shapes() []int32 {
 }
 
 // values returns the bytes of the data child's values, from the child's
-// element 0 (list offsets index them); valid after Validate.
+// element 0 (list offsets index them); valid after Validate. For bool
+// elements (width 0) they start at the byte of the child's element 0,
+// which is bit [layout.bit0] of them.
 func (l layout) values() []byte {
 	c := l.data.Children()[0]
 	buf := c.Buffers()[1]
 	if buf == nil {
 		return nil
 	}
+	if l.width == 0 {
+		return buf.Bytes()[c.Offset()/8:]
+	}
 	return buf.Bytes()[c.Offset()*l.width:]
+}
+
+// bit0 returns the bit of [layout.values] that holds the child's element
+// 0 of a bool column; 0 for other element types.
+func (l layout) bit0() int {
+	if l.width != 0 {
+		return 0
+	}
+	return l.data.Children()[0].Offset() % 8
 }
 
 // Validate checks what arrow-go does not: that bitmaps, offsets and
@@ -127,6 +141,9 @@ func (a *Array) Validate() error {
 	if need := int(offs[l.n]) - min(int(offs[0]), int(offs[l.n])); need > 0 {
 		vb := child.Buffers()[1]
 		nbytes, ok := stride.MulCheck(child.Offset()+int(offs[l.n]), l.width)
+		if l.width == 0 { // bits
+			nbytes = int(bitutil.BytesForBits(int64(child.Offset()) + int64(offs[l.n])))
+		}
 		if vb == nil || !ok || vb.Len() < nbytes {
 			return errorf("data values buffer too short for %d elements", int(offs[l.n]))
 		}

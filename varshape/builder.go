@@ -181,7 +181,8 @@ func FromSlices[T fixedshape.Elem](mem memory.Allocator, typ *Type, shapes [][]i
 // NewArrayFromBuffers makes an array of n rows of typ from its parts,
 // retaining (not copying) them: valid, a validity bitmap of the rows (nil
 // when nulls is 0); offsets, n+1 int32 list offsets into values; values,
-// the elements of every row, physical row-major; shapes, n*ndim int32
+// the elements of every row, physical row-major (bit-packed from bit 0
+// for bool elements); shapes, n*ndim int32
 // physical sizes. It validates the result ([Array.Validate]); the caller
 // keeps its references to the buffers and releases the array.
 func NewArrayFromBuffers(typ *Type, n int, valid, offsets, values, shapes *memory.Buffer, nulls int) (*Array, error) {
@@ -193,7 +194,10 @@ func NewArrayFromBuffers(typ *Type, n int, valid, offsets, values, shapes *memor
 	if n < 0 || offsets == nil || offsets.Len() < 4*(n+1) || shapes == nil || shapes.Len()/4/typ.ndim < n || values == nil {
 		return nil, errorf("buffers too short for %d rows", n)
 	}
-	nvals := values.Len() / typ.ElemWidth()
+	nvals := values.Len() * 8 // bits
+	if w := typ.ElemWidth(); w > 0 {
+		nvals = values.Len() / w
+	}
 	child := array.NewData(dt.Elem(), nvals, []*memory.Buffer{nil, values}, nil, 0, 0)
 	defer child.Release()
 	list := array.NewData(dt, n, []*memory.Buffer{nil, offsets}, []arrow.ArrayData{child}, 0, 0)

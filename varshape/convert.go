@@ -134,12 +134,20 @@ func ToFixed(mem memory.Allocator, a *Array) (*fixedshape.Array, error) {
 	} else {
 		buf := memory.NewResizableBuffer(mem)
 		defer buf.Release()
-		buf.Resize(n * size * w)
+		if w == 0 { // bits
+			buf.Resize(int(bitutil.BytesForBits(int64(n * size))))
+		} else {
+			buf.Resize(n * size * w)
+		}
 		dst := buf.Bytes()
 		clear(dst)
-		src := l.values()
+		src, bit0 := l.values(), l.bit0()
 		for i := 0; i < n; i++ {
-			if a.IsValid(i) {
+			switch {
+			case !a.IsValid(i):
+			case w == 0:
+				bitutil.CopyBitmap(src, bit0+int(offs[i]), size, dst, i*size)
+			default:
 				copy(dst[i*size*w:(i+1)*size*w], src[int(offs[i])*w:int(offs[i+1])*w])
 			}
 		}
@@ -179,25 +187,35 @@ func (a *Array) Row(i int) (*fixedshape.Array, error) {
 }
 
 // RowBytes returns the physical bytes of row i, sharing a's memory (do
-// not modify them); nil for a row without elements. It assumes
+// not modify them); nil for a row without elements and for a bool column,
+// whose rows need not start on a byte (see [Array.ValueBits]). It assumes
 // [Array.Validate] holds and panics if i is out of range.
 func (a *Array) RowBytes(i int) []byte {
 	l := a.layout()
+	if l.width == 0 {
+		if uint(i) >= uint(l.n) {
+			panic("varshape: row index out of range")
+		}
+		return nil
+	}
 	offs := l.offsets()
 	return l.values()[int(offs[i])*l.width : int(offs[i+1])*l.width]
 }
 
 // Raw is the storage of an array laid bare for fast loops over rows: row
 // i's elements are Values[Offsets[i]*Width : Offsets[i+1]*Width] and its
-// physical shape Shapes[i*NDim : (i+1)*NDim]. The slices share the array's
-// memory: do not modify them. A null row's shape and elements are
-// unspecified.
+// physical shape Shapes[i*NDim : (i+1)*NDim]. For a bool column Width is
+// 0 and Values bit-packed, least significant bit first: row i's elements
+// are bits Bit0+Offsets[i] to Bit0+Offsets[i+1] of Values. The slices
+// share the array's memory: do not modify them. A null row's shape and
+// elements are unspecified.
 type Raw struct {
 	Offsets []int32 // Len()+1 offsets, in elements, into Values
 	Values  []byte  // the data child's elements from the first one an offset can name
 	Shapes  []int32 // physical shapes, NDim per row
 	NDim    int     // dimensions of every row
-	Width   int     // bytes per element
+	Width   int     // bytes per element; 0 for bool (bits)
+	Bit0    int     // bool: the bit of Values holding element 0 (0 to 7); else 0
 }
 
 // Raw validates a ([Array.Validate]) and returns its storage laid bare.
@@ -206,7 +224,7 @@ func (a *Array) Raw() (Raw, error) {
 		return Raw{}, err
 	}
 	l := a.layout()
-	return Raw{Offsets: l.offsets(), Values: l.values(), Shapes: l.shapes(), NDim: l.ndim, Width: l.width}, nil
+	return Raw{Offsets: l.offsets(), Values: l.values(), Shapes: l.shapes(), NDim: l.ndim, Width: l.width, Bit0: l.bit0()}, nil
 }
 
 // copyValidity returns a new buffer from mem holding a's validity bitmap

@@ -15,6 +15,17 @@
 // the codecs and expr. Package expr evaluates expressions over
 // variable-shape columns (expr.Compile, one plan per distinct row shape).
 //
+// Elements are those of fixed-shape columns: the numeric types, the other
+// whole-byte fixed-width types, and bool. A bool column's data child is a
+// list<bool>, its values bit-packed as Arrow stores them, so a row's
+// elements start at any bit: [FromBools] builds one, [Array.BoolAt] and
+// [Array.RowBits] read it, and [Array.Row], [ToFixed], [FromFixed],
+// [Array.ValueStr], IPC, Parquet and C Data (in the storage form of
+// [StorageRecord], read back by [FromStorage]) take it as they take the
+// others. What works on whole bytes does not take bool: [Builder],
+// [FromSlices] and [ColumnOf] (whose element types are Go numbers) refuse
+// it, [Array.RowBytes] is nil and [Type.ElemWidth] 0 for it.
+//
 // # Layout
 //
 // The storage is struct<data: list<T>, shape: fixed_size_list<int32>[ndim]>.

@@ -77,14 +77,16 @@ func rebase(d arrow.ArrayData) arrow.ArrayData {
 	for i, c := range d.Children() {
 		s := sliceData(c, int(off), int(n))
 		if valid != nil {
-			// The child's own nulls are kept (AND with the struct's).
-			cb := memory.NewBufferBytes(make([]byte, bitutil.BytesForBits(n)))
-			copy(cb.Bytes(), valid.Bytes())
+			// The child's own nulls are kept (AND with the struct's), in
+			// a bitmap from the child's offset, which the slice keeps.
+			so := int64(s.Offset())
+			cb := memory.NewBufferBytes(make([]byte, bitutil.BytesForBits(so+n)))
+			bitutil.CopyBitmap(valid.Bytes(), 0, int(n), cb.Bytes(), int(so))
 			if bufs := s.Buffers(); s.NullN() > 0 {
-				bitutil.BitmapAnd(cb.Bytes(), bufs[0].Bytes(), 0, int64(s.Offset()), cb.Bytes(), 0, n)
+				bitutil.BitmapAnd(cb.Bytes(), bufs[0].Bytes(), so, so, cb.Bytes(), so, n)
 			}
 			bufs := append([]*memory.Buffer{cb}, s.Buffers()[1:]...)
-			ns := array.NewData(s.DataType(), int(n), bufs, s.Children(), int(n)-bitutil.CountSetBits(cb.Bytes(), 0, int(n)), s.Offset())
+			ns := array.NewData(s.DataType(), int(n), bufs, s.Children(), int(n)-bitutil.CountSetBits(cb.Bytes(), int(so), int(n)), s.Offset())
 			s.Release()
 			s = ns
 		}

@@ -74,13 +74,13 @@ func StorageOf(elem arrow.DataType, ndim int) arrow.DataType {
 // NewType returns the type of tensors of ndim logical dimensions with
 // element type elem and the logical options o. It fails with an error
 // wrapping arrow.ErrInvalid when elem is not a tensor element type
-// (fixedshape.ElemTypeOK), ndim is negative or above metadata.MaxDims, or
+// (fixedshape.ElemTypeOK, or bool: fixedshape.BitElem), ndim is negative or above metadata.MaxDims, or
 // an option has the wrong length or value; for ndim 0 it also wraps
 // arrow.ErrNotImplemented (arrow-go cannot type a FixedSizeList of size 0,
 // so 0-D variable-shape columns cannot be represented).
 func NewType(elem arrow.DataType, ndim int, o Options) (*Type, error) {
-	if elem == nil || !fixedshape.ElemTypeOK(elem) {
-		return nil, errorf("element type %v is not a primitive integer or float type", elem)
+	if !elemOK(elem) {
+		return nil, errorf("element type %v is not a primitive integer, float or bool type", elem)
 	}
 	if ndim < 0 || ndim > metadata.MaxDims {
 		return nil, errorf("%d dimensions: want 1 to %d", ndim, metadata.MaxDims)
@@ -114,6 +114,13 @@ func MustNewType(elem arrow.DataType, ndim int, o Options) *Type {
 		panic(err)
 	}
 	return t
+}
+
+// elemOK reports whether dt can be the element type of a column: a
+// whole-byte tensor element type or bool, bit-packed in the data list as
+// Arrow's list<bool> stores it.
+func elemOK(dt arrow.DataType) bool {
+	return dt != nil && (fixedshape.ElemTypeOK(dt) || fixedshape.BitElem(dt))
 }
 
 // checkOptions validates options of either space; names, permutation and
@@ -172,8 +179,8 @@ func NewTypeWithStorage(storage arrow.DataType, physicalNames []string, perm, ph
 	default:
 		return nil, errorf("storage %v: \"data\" is %v, not a list", storage, df.Type)
 	}
-	if !fixedshape.ElemTypeOK(elem) {
-		return nil, errorf("storage %v: element type %v is not a primitive integer or float type", storage, elem)
+	if !elemOK(elem) {
+		return nil, errorf("storage %v: element type %v is not a primitive integer, float or bool type", storage, elem)
 	}
 	shp, ok := sf.Type.(*arrow.FixedSizeListType)
 	if !ok || shp.Elem().ID() != arrow.INT32 {
@@ -325,8 +332,14 @@ func (t *Type) ElemType() arrow.DataType {
 	return f.Type.(*arrow.ListType).Elem()
 }
 
-// ElemWidth returns the size of one element in bytes.
-func (t *Type) ElemWidth() int { return t.ElemType().(arrow.FixedWidthDataType).Bytes() }
+// ElemWidth returns the size of one element in bytes, 0 for bool (whose
+// elements are bits: see [Array.ValueBits]).
+func (t *Type) ElemWidth() int {
+	if fixedshape.BitElem(t.ElemType()) {
+		return 0
+	}
+	return t.ElemType().(arrow.FixedWidthDataType).Bytes()
+}
 
 // NDim returns the number of dimensions of every tensor.
 func (t *Type) NDim() int { return t.ndim }

@@ -198,7 +198,7 @@ func TestInvalid(t *testing.T) {
 	}{
 		{"not-struct", arrow.ListOf(i64)},
 		{"no-shape", arrow.StructOf(arrow.Field{Name: "data", Type: arrow.ListOf(i64)}, arrow.Field{Name: "x", Type: arrow.ListOf(i64)})},
-		{"bool-elements", varshape.StorageOf(arrow.FixedWidthTypes.Boolean, 2)},
+		{"string-elements", varshape.StorageOf(arrow.BinaryTypes.String, 2)},
 		{"int64-shape", arrow.StructOf(arrow.Field{Name: "data", Type: arrow.ListOf(i64)}, arrow.Field{Name: "shape", Type: arrow.FixedSizeListOf(2, i64)})},
 		{"large-list", arrow.StructOf(arrow.Field{Name: "data", Type: arrow.LargeListOf(i64)}, arrow.Field{Name: "shape", Type: arrow.FixedSizeListOf(2, arrow.PrimitiveTypes.Int32)})},
 	}
