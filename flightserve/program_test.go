@@ -189,6 +189,7 @@ func TestGetVarShape(t *testing.T) {
 	}{
 		{"channel sums", "x.sum(axis=(0, 1))", "[[6,9] (null) [2,8]]"},
 		{"max", "x.max()", "[5 (null) 7]"},
+		{"comparison", "x > 3", "[(3,1,2):[[[false,false]],[[false,false]],[[true,true]]] (null) (1,2,2):[[[false,false],[false,true]]]]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tk := flightserve.Ticket{Path: "v.arrow", Expr: tc.expr}
