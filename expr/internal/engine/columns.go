@@ -99,10 +99,7 @@ func (p *Program) readInput(ws *workspace, c *cnode, col Column, lo, rows int) o
 		return operand{b: d, rs: c.size}
 	}
 	d := inputBuf(ws, c.Input, n)
-	at := col.BitOffset + lo*c.size
-	for j := range d {
-		d[j] = b2u(bit(col.Values, at+j))
-	}
+	unpackBits(d, col.Values, col.BitOffset+lo*c.size)
 	return operand{b: d, rs: c.size}
 }
 
@@ -126,16 +123,22 @@ func (p *Program) writeRoots(ws *workspace, in []Column, lo, rows int, out []Col
 		src := ws.cur[r]
 		rowBytes := c.size * w
 		if !p.rootDirect[ri] {
-			for row := range rows {
-				s := src.b[row*src.rs*w:][:rowBytes]
-				if c.DType == Bool {
-					at := o.BitOffset + (lo+row)*c.size
-					for j, v := range s {
-						p.setBitIn(o.Values, at+j, v != 0, o.BitOffset+ws.lo*c.size, o.BitOffset+ws.hi*c.size)
-					}
-					continue
+			set := func(i int, v bool) {
+				p.setBitIn(o.Values, i, v, o.BitOffset+ws.lo*c.size, o.BitOffset+ws.hi*c.size)
+			}
+			for row := 0; row < rows; {
+				// Rows back to back in src are written as one run.
+				n := 1
+				if src.rs == c.size {
+					n = rows - row
 				}
-				copy(o.Values[(lo+row)*rowBytes:][:rowBytes], s)
+				s := src.b[row*src.rs*w:][:n*rowBytes]
+				if c.DType == Bool {
+					packBits(o.Values, o.BitOffset+(lo+row)*c.size, s, set)
+				} else {
+					copy(o.Values[(lo+row)*rowBytes:][:n*rowBytes], s)
+				}
+				row += n
 			}
 		}
 		for row := range rows {
