@@ -12,13 +12,17 @@ import (
 // BenchmarkPages reads 64 MiB of float32 from Go's heap (4 KiB pages) and
 // from hugepage.Allocator (2 MiB pages where the kernel gives them)
 // through the kernels that load ahead of their reads to ready the next
-// pages' translations: DotRows and SquaredL2Rows over rows of 256, MaxF32
+// pages' translations: DotRows and SquaredL2Rows over rows of 256 (in one
+// call, and in calls of 256 rows as package search and expr make), MaxF32
 // and MinF32 over runs of 16 KiB, each on the AVX-512 path (where the CPU
 // has it) and the AVX2 one; SumF32 and SumSqF32 over runs of 16 KiB,
 // RowsF32 over rows of 256 and AccRowsF32 over [64,64], [256,16] and
-// [16,4096] tensors and one call over all the rows of 64 (or 16), which
-// have AVX2 kernels only; beside a copy() of the
-// same bytes between buffers of the same memory. The kernels of one op and path run on both
+// [16,4096] tensors and one call over all the rows of 64 (or 16), SumF64
+// over runs of 32 KiB, AccF32 over runs of 16 KiB into one accumulator,
+// AccU8 over runs of 16 KiB and SumU8Periodic over 224x224x3 images
+// with periods 1, 3, 5, 7 and 9 (each of its kernels), which have AVX2
+// kernels only; beside a copy() of the same bytes between buffers of the
+// same memory. The kernels of one op and path run on both
 // memories one after the other, so that their ratio is of one moment.
 func BenchmarkPages(b *testing.B) {
 	if !numeric.UsesAVX2() {
@@ -66,6 +70,19 @@ func BenchmarkPages(b *testing.B) {
 		runs(x, rows*width, func(x []float32) { numeric.AccRowsF32(a, x, rows, width) })
 		sink64 += a[0]
 	}
+	f64 := func(x []float32) []float64 { return unsafe.Slice((*float64)(unsafe.Pointer(&x[0])), len(x)/2) }
+	u8 := func(x []float32) []uint8 { return unsafe.Slice((*uint8)(unsafe.Pointer(&x[0])), 4*len(x)) }
+	accu8 := make([]uint32, 4*run)
+	// periodic adds images of 224x224x3 bytes (the last one short) by
+	// position modulo p.
+	periodic := func(x []float32, p int) {
+		b := u8(x)
+		var tot [9]uint64
+		for i := 0; i < len(b); i += 224 * 224 * 3 {
+			numeric.SumU8Periodic(tot[:p], b[i:min(i+224*224*3, len(b))])
+		}
+		sink64 += float64(tot[0])
+	}
 	ops := []struct {
 		name string
 		avx2 bool // only AVX2 kernels: no AVX-512 path
@@ -73,6 +90,16 @@ func BenchmarkPages(b *testing.B) {
 	}{
 		{fmt.Sprintf("op=dot/dtype=float32/shape=%dx%d", rows, n), false, func(x []float32) { numeric.DotRows(out, x, n, q) }},
 		{fmt.Sprintf("op=sql2/dtype=float32/shape=%dx%d", rows, n), false, func(x []float32) { numeric.SquaredL2Rows(out, x, n, q) }},
+		{fmt.Sprintf("op=dot/dtype=float32/shape=%dx%d/calls=%d", rows, n, rows/256), false, func(x []float32) {
+			for i := 0; i < rows; i += 256 {
+				numeric.DotRows(out[:256], x[i*n:], n, q)
+			}
+		}},
+		{fmt.Sprintf("op=sql2/dtype=float32/shape=%dx%d/calls=%d", rows, n, rows/256), false, func(x []float32) {
+			for i := 0; i < rows; i += 256 {
+				numeric.SquaredL2Rows(out[:256], x[i*n:], n, q)
+			}
+		}},
 		{fmt.Sprintf("op=max/dtype=float32/shape=%dx%d", size/run, run), false, func(x []float32) {
 			for i := 0; i < len(x); i += run {
 				sink = max(sink, numeric.MaxF32(x[i:i+run]))
@@ -100,6 +127,29 @@ func BenchmarkPages(b *testing.B) {
 		{fmt.Sprintf("op=accrows/dtype=float32/shape=%dx16x4096", size/65536), true, func(x []float32) { acc(x, 16, 4096) }},
 		{fmt.Sprintf("op=accrows/dtype=float32/shape=1x%dx64", size/64), true, func(x []float32) { acc(x, size/64, 64) }},
 		{fmt.Sprintf("op=accrows/dtype=float32/shape=1x%dx16", size/16), true, func(x []float32) { acc(x, size/16, 16) }},
+		{fmt.Sprintf("op=sum/dtype=float64/shape=%dx%d", size/2/run, run), true, func(x []float32) {
+			d := f64(x)
+			for i := 0; i < len(d); i += run {
+				sink64 += numeric.SumF64(d[i : i+run])
+			}
+		}},
+		{fmt.Sprintf("op=acc/dtype=float32/shape=%dx%d", size/run, run), true, func(x []float32) {
+			a := accs[:run]
+			runs(x, run, func(x []float32) { numeric.AccF32(a, x) })
+			sink64 += a[0]
+		}},
+		{fmt.Sprintf("op=acc/dtype=uint8/shape=%dx%d", size/run, 4*run), true, func(x []float32) {
+			b := u8(x)
+			for i := 0; i < len(b); i += 4 * run {
+				numeric.AccU8(accu8, b[i:i+4*run])
+			}
+			sink64 += float64(accu8[0])
+		}},
+		{"op=sumperiodic/dtype=uint8/shape=224x224x3/period=1", true, func(x []float32) { periodic(x, 1) }},
+		{"op=sumperiodic/dtype=uint8/shape=224x224x3/period=3", true, func(x []float32) { periodic(x, 3) }},
+		{"op=sumperiodic/dtype=uint8/shape=224x224x3/period=5", true, func(x []float32) { periodic(x, 5) }},
+		{"op=sumperiodic/dtype=uint8/shape=224x224x3/period=7", true, func(x []float32) { periodic(x, 7) }},
+		{"op=sumperiodic/dtype=uint8/shape=224x224x3/period=9", true, func(x []float32) { periodic(x, 9) }},
 	}
 	for _, op := range ops {
 		for _, path := range []string{"avx512", "avx2"} {
