@@ -16,14 +16,20 @@
 // the rest of the row both measured slower there.)
 #define ROWPF 1024
 
-// func accF32x16(acc, x unsafe.Pointer, n int)
-// acc[j] += float64(x[j]) for n elements, a multiple of 16.
-TEXT ·accF32x16(SB), NOSPLIT, $0-24
+// func accF32x16(acc, x unsafe.Pointer, n int, last unsafe.Pointer)
+// acc[j] += float64(x[j]) for n elements, a multiple of 16. It touches
+// the three pages after x on entry (RUNAHEAD) and, every 4 KiB, the page
+// TLBAHEAD bytes ahead (PAGEAHEADN), never past the element at last (at
+// or after x's last).
+TEXT ·accF32x16(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
+	MOVQ last+24(FP), R13
 	SHRQ $4, CX
+	RUNAHEAD
 acc:
+	PAGEAHEADN($63, SI)
 	VCVTPS2PD (SI), Y4
 	VCVTPS2PD 16(SI), Y5
 	VCVTPS2PD 32(SI), Y6
@@ -43,14 +49,19 @@ acc:
 	VZEROUPPER
 	RET
 
-// func accU8x32(acc, x unsafe.Pointer, n int)
-// acc[j] += uint32(x[j]) for n bytes, a multiple of 32.
-TEXT ·accU8x32(SB), NOSPLIT, $0-24
+// func accU8x32(acc, x unsafe.Pointer, n int, last unsafe.Pointer)
+// acc[j] += uint32(x[j]) for n bytes, a multiple of 32. It touches ahead
+// as accF32x16 does, TOUCH's four bytes never past those at last (the
+// last four bytes of the data, at or after x's).
+TEXT ·accU8x32(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
+	MOVQ last+24(FP), R13
 	SHRQ $5, CX
+	RUNAHEAD
 accu8:
+	PAGEAHEADN($127, SI)
 	VPMOVZXBD 0(SI), Y4
 	VPMOVZXBD 8(SI), Y5
 	VPMOVZXBD 16(SI), Y6
@@ -168,15 +179,22 @@ rowsdone:
 	VZEROUPPER
 	RET
 
-// func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
+// func sumLeavesF64x256(s unsafe.Pointer, m int, out, last unsafe.Pointer)
 // Writes to out[k] the sum of the 256 float64 s[256k:256k+256] for k < m
-// (m > 0), each summed as sumF64x16 sums them.
-TEXT ·sumLeavesF64x256(SB), NOSPLIT, $0-24
+// (m > 0), each summed as sumF64x16 sums them. It touches the three
+// pages after s on entry (RUNAHEAD) and, at each leaf (2 KiB), the page
+// TLBAHEAD bytes ahead unless it did already (PAGEONCE), never past the
+// element at last (at or after s's last).
+TEXT ·sumLeavesF64x256(SB), NOSPLIT, $0-32
 	MOVQ s+0(FP), SI
 	MOVQ m+8(FP), DX
 	MOVQ out+16(FP), DI
+	MOVQ last+24(FP), R13
+	RUNAHEAD
+	XORQ R12, R12
 
 leaf:
+	PAGEONCE(SI)
 	MOVQ   $16, CX
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1

@@ -1,7 +1,8 @@
 // The load-ahead of the read-bandwidth kernels: the row kernels of
 // simrows_amd64.s and the extremes of kernels_amd64.s, AVX2 and AVX-512
 // alike, the float32 sums of sum_amd64.h's CVTLOOP (kernels_amd64.s and
-// rows_amd64.s) and the column sums of acc_amd64.s. On Go's heap a scan
+// rows_amd64.s), the float64 leaf sums and the column sums of
+// acc_amd64.s, and the uint8 sums of u8sum_amd64.s. On Go's heap a scan
 // crosses a 4 KiB page every 32 blocks of 128 bytes, each a TLB miss that
 // the kernels' prefetches do not hide; a demand load of one element a few
 // pages ahead makes the translation ready before the loop's loads and

@@ -46,10 +46,12 @@
 // an earlier row loaded from the same 2 KiB (twice a page for short
 // rows), MaxF32 and MinF32's kernels one element of each page 16 KiB
 // ahead of their reads, and so do the float32 sums' (SumF32, SumSqF32,
-// SumSqDevF32, RowsF32 and AccRowsF32), never past the last element of
-// the data they were given (a pairwise sum's leaves load ahead into the
-// leaves after them): on Go's heap (4 KiB pages) that readies the pages'
-// translations before the reads reach them, which the prefetches do not.
+// SumSqDevF32, RowsF32 and AccRowsF32), SumF64's leaves, AccF32's,
+// AccU8's and the byte sums' (SumU8, SumU8Periodic), never past the last
+// element of the data they were given (a pairwise sum's leaves load ahead
+// into the leaves after them): on Go's heap (4 KiB pages) that readies
+// the pages' translations before the reads reach them, which the
+// prefetches do not.
 // (Many queries at once are a matrix product: internal/linalg's.)
 //
 // On amd64 the AVX2 kernels of the _amd64.s files (FMA too for the

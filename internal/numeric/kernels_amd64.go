@@ -78,7 +78,7 @@ type chainStep struct {
 func chainF32x64(dst, src unsafe.Pointer, n int, steps unsafe.Pointer, nsteps int, u8, nt bool)
 
 //go:noescape
-func accF32x16(acc, x unsafe.Pointer, n int)
+func accF32x16(acc, x unsafe.Pointer, n int, last unsafe.Pointer)
 
 //go:noescape
 func accRowsF32x16(acc, x unsafe.Pointer, width, rows, stride int)
@@ -87,13 +87,13 @@ func accRowsF32x16(acc, x unsafe.Pointer, width, rows, stride int)
 func accRowsF32x1p(acc, x unsafe.Pointer, width, rows, stride int)
 
 //go:noescape
-func accU8x32(acc, x unsafe.Pointer, n int)
+func accU8x32(acc, x unsafe.Pointer, n int, last unsafe.Pointer)
 
 //go:noescape
 func sumF32x16(x unsafe.Pointer, n int, last unsafe.Pointer) float64
 
 //go:noescape
-func sumLeavesF64x256(s unsafe.Pointer, m int, out unsafe.Pointer)
+func sumLeavesF64x256(s unsafe.Pointer, m int, out, last unsafe.Pointer)
 
 //go:noescape
 func sumF64x16(s unsafe.Pointer, n int) float64
@@ -164,11 +164,17 @@ func u8ToF32(dst []float32, src []uint8) int {
 
 // lastOf returns the address of the last element of s[:len(s)+after] (s
 // and the after elements of its data that follow it), the bound of the
-// float32 sum kernels' loads ahead. It panics if s's capacity is short
-// of them.
-func lastOf(s []float32, after int) unsafe.Pointer {
+// sum kernels' loads ahead. It panics if s's capacity is short of them.
+func lastOf[T float32 | float64](s []T, after int) unsafe.Pointer {
 	d := s[:len(s)+after]
 	return unsafe.Pointer(&d[len(d)-1])
+}
+
+// lastWordOf returns the address of the last four bytes of x (len(x) >=
+// 4), the bound of the byte kernels' loads ahead (TOUCH loads four
+// bytes).
+func lastWordOf(x []uint8) unsafe.Pointer {
+	return unsafe.Pointer(&x[len(x)-4])
 }
 
 // sumF32 sums the leading len(s)&^15 elements of s and returns their sum
@@ -284,7 +290,7 @@ func accF32(acc []float64, x []float32) int {
 	if !useAVX2 || n == 0 {
 		return 0
 	}
-	accF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n)
+	accF32x16(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, lastOf(x, 0))
 	return n
 }
 
@@ -293,7 +299,7 @@ func accU8(acc []uint32, x []uint8) int {
 	if !useAVX2 || n == 0 {
 		return 0
 	}
-	accU8x32(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n)
+	accU8x32(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, lastWordOf(x))
 	return n
 }
 
@@ -335,12 +341,13 @@ func accRowsF32(acc []float64, x []float32, rows, stride int) int {
 
 // sumLeavesF64 writes to out[k] the sum of s[leafF64*k:][:leafF64] for
 // k < len(out), as sumF64 sums each; it reports false, doing nothing,
-// without AVX2.
-func sumLeavesF64(s []float64, out []float64) bool {
+// without AVX2. The kernel's loads ahead may read the rest of s and the
+// after elements that follow it.
+func sumLeavesF64(s []float64, out []float64, after int) bool {
 	if !useAVX2 || len(out) == 0 {
 		return false
 	}
 	_ = s[len(out)*leafF64-1]
-	sumLeavesF64x256(unsafe.Pointer(&s[0]), len(out), unsafe.Pointer(&out[0]))
+	sumLeavesF64x256(unsafe.Pointer(&s[0]), len(out), unsafe.Pointer(&out[0]), lastOf(s, after))
 	return true
 }

@@ -109,7 +109,9 @@ TEXT ·sumF32x16(SB), NOSPLIT, $0-32
 
 // func sumF64x16(s unsafe.Pointer, n int) float64
 // Sums n float64 (a multiple of 16) in four accumulators of four lanes,
-// combined pairwise at the end.
+// combined pairwise at the end. It does not load ahead: SumF64 gives it
+// under 512 elements (what sumLeavesF64x256, which does, leaves, or a
+// run shorter than two leaves), at most a page.
 TEXT ·sumF64x16(SB), NOSPLIT, $0-24
 	MOVQ s+0(FP), SI
 	MOVQ n+8(FP), CX

@@ -45,11 +45,11 @@ func TestSimRowsPageEnd(t *testing.T) {
 	})
 }
 
-// guarded returns 64 KiB (a multiple of any page size up to 64 KiB)
+// guarded returns 256 KiB (a multiple of any page size up to 64 KiB)
 // followed by 64 KiB of inaccessible pages, unmapped when t ends. It
 // skips t where the pages cannot be had.
 func guarded(t *testing.T) []byte {
-	const page, guard = 64 << 10, 64 << 10
+	const page, guard = 256 << 10, 64 << 10
 	mem, err := syscall.Mmap(-1, 0, page+guard, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		t.Skip("mmap:", err)

@@ -25,14 +25,20 @@ func SumF64(s []float64) float64 {
 	if !useAVX2 {
 		return sumF64Go(s)
 	}
+	return sumF64Tree(s, 0)
+}
+
+// sumF64Tree is SumF64 with the kernels, whose loads ahead may read the
+// after elements that follow s, as sumF32Tree.
+func sumF64Tree(s []float64, after int) float64 {
 	if len(s) > leafF64*maxLeaves {
 		h := len(s) / 2 / leafF64 * leafF64
-		return SumF64(s[:h]) + SumF64(s[h:])
+		return sumF64Tree(s[:h], len(s)-h+after) + sumF64Tree(s[h:], after)
 	}
 	m := len(s) / leafF64
 	var leaves [maxLeaves]float64
 	var r float64
-	if m > 1 && sumLeavesF64(s, leaves[:m]) {
+	if m > 1 && sumLeavesF64(s, leaves[:m], after) {
 		r = pairwise(leaves[:m])
 		s = s[m*leafF64:]
 	}

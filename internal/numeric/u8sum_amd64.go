@@ -7,25 +7,27 @@ import "unsafe"
 // Implemented in u8sum_amd64.s: blocks of 32*L bytes (L = 1, 3, 5 or 7,
 // the accumulators in registers), each byte position of a block added into its own lane; out holds the
 // 32*L lane totals as uint32, added to (not overwritten). n > 0 blocks,
-// n*255 < 2^32.
+// n*255 < 2^32. The kernels' loads ahead read four bytes at most up to
+// last, the address of the last four bytes of the data (at or after the
+// blocks' last).
 //
 //go:noescape
-func sumU8L1(out, x unsafe.Pointer, n int)
+func sumU8L1(out, x unsafe.Pointer, n int, last unsafe.Pointer)
 
 //go:noescape
-func sumU8L3(out, x unsafe.Pointer, n int)
+func sumU8L3(out, x unsafe.Pointer, n int, last unsafe.Pointer)
 
 //go:noescape
-func sumU8L5(out, x unsafe.Pointer, n int)
+func sumU8L5(out, x unsafe.Pointer, n int, last unsafe.Pointer)
 
 //go:noescape
-func sumU8L7(out, x unsafe.Pointer, n int)
+func sumU8L7(out, x unsafe.Pointer, n int, last unsafe.Pointer)
 
 // sumU8Lanes is the same for any L > 0, its 32*L uint16 lanes kept at
 // lanes (zero on entry, left zero).
 //
 //go:noescape
-func sumU8Lanes(lanes, out, x unsafe.Pointer, l, n int)
+func sumU8Lanes(lanes, out, x unsafe.Pointer, l, n int, last unsafe.Pointer)
 
 // maxU8Odd bounds the odd part L of the periods with a kernel: 31 covers
 // every period up to 32.
@@ -51,16 +53,20 @@ func sumU8Periodic(acc []uint64, x []uint8) int {
 	}
 	bs := 32 * l
 	n := len(x) / bs * bs
+	// The loads ahead may read all of x, the tail the kernels leave
+	// too.
+	last := lastWordOf(x)
 	if l <= 7 {
-		sumU8Regs(acc, x[:n], l)
+		sumU8Regs(acc, x[:n], l, last)
 	} else {
-		sumU8Mem(acc, x[:n], l)
+		sumU8Mem(acc, x[:n], l, last)
 	}
 	return n
 }
 
-// sumU8Regs runs the kernel for L <= 7 over x, whole blocks.
-func sumU8Regs(acc []uint64, x []uint8, l int) {
+// sumU8Regs runs the kernel for L <= 7 over x, whole blocks, its loads
+// ahead bounded by last.
+func sumU8Regs(acc []uint64, x []uint8, l int, last unsafe.Pointer) {
 	var out [32 * 7]uint32
 	bs := 32 * l
 	for done := 0; done < len(x); {
@@ -69,27 +75,28 @@ func sumU8Regs(acc []uint64, x []uint8, l int) {
 		// Direct calls, so that out stays on the stack.
 		switch l {
 		case 1:
-			sumU8L1(o, b, k)
+			sumU8L1(o, b, k, last)
 		case 3:
-			sumU8L3(o, b, k)
+			sumU8L3(o, b, k, last)
 		case 5:
-			sumU8L5(o, b, k)
+			sumU8L5(o, b, k, last)
 		default:
-			sumU8L7(o, b, k)
+			sumU8L7(o, b, k, last)
 		}
 		done += k * bs
 		foldLanes(acc, out[:bs])
 	}
 }
 
-// sumU8Mem runs sumU8Lanes over x, whole blocks of 32*l bytes, l <= maxU8Odd.
-func sumU8Mem(acc []uint64, x []uint8, l int) {
+// sumU8Mem runs sumU8Lanes over x, whole blocks of 32*l bytes, l <=
+// maxU8Odd, its loads ahead bounded by last.
+func sumU8Mem(acc []uint64, x []uint8, l int, last unsafe.Pointer) {
 	var out [32 * maxU8Odd]uint32
 	var lanes [32 * maxU8Odd]uint16
 	bs := 32 * l
 	for done := 0; done < len(x); {
 		k := min((len(x)-done)/bs, maxU8Blocks)
-		sumU8Lanes(unsafe.Pointer(&lanes[0]), unsafe.Pointer(&out[0]), unsafe.Pointer(&x[done]), l, k)
+		sumU8Lanes(unsafe.Pointer(&lanes[0]), unsafe.Pointer(&out[0]), unsafe.Pointer(&x[done]), l, k, last)
 		done += k * bs
 		foldLanes(acc, out[:bs])
 	}
