@@ -3,10 +3,14 @@
 package arrowconv
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/cdata"
 	"github.com/fstensor/fstensor/arrowconv/internal/cabi"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // This file needs cgo (arrow-go's cdata package does); without it the
@@ -76,23 +80,28 @@ func ImportArray(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (*fixedshap
 }
 
 // ExportRecordBatch exports rec through the C Data Interface as a struct
-// array, tensor columns as their storage, and, when outSchema is not nil,
-// its schema with every tensor field in the form of [StorageField]. The
-// data is shared; the consumer releases both structs.
+// array, tensor columns (fixed- and variable-shape) as their storage,
+// and, when outSchema is not nil, its schema with every tensor field in
+// the form of [StorageField] (varshape.StorageField for variable-shape
+// ones). The data is shared; the consumer releases both structs.
 func ExportRecordBatch(rec arrow.RecordBatch, out *cdata.CArrowArray, outSchema *cdata.CArrowSchema) {
 	st := StorageRecord(rec)
 	defer st.Release()
 	// The storage schema carries the extension keys in field metadata;
 	// exporting the extension types themselves would drop their children.
-	cdata.ExportArrowRecordBatch(st, out, outSchema)
+	vst := varshape.StorageRecord(st)
+	defer vst.Release()
+	cdata.ExportArrowRecordBatch(vst, out, outSchema)
 }
 
 // ImportRecordBatch imports a record batch exported through the C Data
 // Interface by any producer (this package, pyarrow, Arrow C++), taking
 // ownership of arr and reading schema (left for the caller to release).
 // FixedSizeList fields whose metadata names arrow.fixed_shape_tensor
-// become tensor columns sharing the producer's buffers ([TensorRecord]).
-// The caller releases the result. Errors wrap arrow.ErrInvalid.
+// become tensor columns sharing the producer's buffers ([TensorRecord]),
+// and struct fields whose metadata names arrow.variable_shape_tensor
+// variable-shape columns (varshape.FromStorage, validated). The caller
+// releases the result. Errors wrap arrow.ErrInvalid.
 func ImportRecordBatch(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arrow.RecordBatch, error) {
 	sc, err := cdata.ImportCArrowSchema(schema)
 	if err != nil {
@@ -104,5 +113,34 @@ func ImportRecordBatch(arr *cdata.CArrowArray, schema *cdata.CArrowSchema) (arro
 		return nil, errorf("c data import: %w", err)
 	}
 	defer rec.Release()
-	return TensorRecord(rec)
+	trec, err := TensorRecord(rec)
+	if err != nil {
+		return nil, err
+	}
+	defer trec.Release()
+	return varshapeRecord(trec)
+}
+
+// varshapeRecord returns rec with every column whose field metadata
+// names arrow.variable_shape_tensor as a variable-shape column sharing
+// its buffers, the field's type the column's and its metadata without
+// the extension keys. The caller releases the result.
+func varshapeRecord(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	s := rec.Schema()
+	fields := slices.Clone(s.Fields())
+	cols := slices.Clone(rec.Columns())
+	for i, f := range fields {
+		arr, ok, err := varshape.FromStorage(f, cols[i])
+		if !ok {
+			continue
+		}
+		if err != nil {
+			return nil, errorf("c data import: column %q: %w", f.Name, err)
+		}
+		defer arr.Release()
+		cols[i] = arr
+		fields[i].Type, fields[i].Metadata = arr.DataType(), withoutExtensionKeys(f.Metadata)
+	}
+	md := s.Metadata()
+	return array.NewRecordBatch(arrow.NewSchema(fields, &md), cols, rec.NumRows()), nil
 }

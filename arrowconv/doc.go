@@ -17,7 +17,9 @@
 //   - Records and schemas: [StorageField], [TensorField],
 //     [StorageRecord], [TensorRecord], [ValidateRecord].
 //   - C Data Interface (build tag cgo): ExportArray, ImportArray,
-//     ExportRecordBatch, ImportRecordBatch.
+//     ExportRecordBatch, ImportRecordBatch (records with fixed- and
+//     variable-shape tensor columns, both as their storage with the
+//     extension keys).
 //
 // [TensorField], [TensorSchema] and [TensorRecord] read the metadata
 // written by pyarrow (always an explicit permutation), Arrow C++ and
@@ -44,10 +46,11 @@
 // the source is released, and the caller releases both. Copies happen
 // only where named: [FromTensor] with [WithCopy].
 //
-// arrow-go defects routed around: the C Data exporter drops the child of
-// an extension column and the importer does not rebuild extension types
-// (ExportArray, ImportArray); arrow/tensor validates nothing (FromTensor
-// does).
+// arrow-go defects routed around: the C Data exporter drops the children
+// of an extension column (a variable-shape column went out as a struct
+// without children) and the importer does not rebuild extension types
+// (ExportArray, ImportArray, ExportRecordBatch, ImportRecordBatch);
+// arrow/tensor validates nothing (FromTensor does).
 //
 // # Errors
 //

@@ -63,16 +63,21 @@ func TensorField(f arrow.Field) (arrow.Field, error) {
 	if err != nil {
 		return f, errorf("field %q: %w", f.Name, err)
 	}
+	f.Type = et
+	f.Metadata = withoutExtensionKeys(f.Metadata)
+	return f, nil
+}
+
+// withoutExtensionKeys returns md without the two extension keys.
+func withoutExtensionKeys(md arrow.Metadata) arrow.Metadata {
 	var keys, vals []string
-	for i, k := range f.Metadata.Keys() {
+	for i, k := range md.Keys() {
 		if k != ExtensionNameKey && k != ExtensionMetadataKey {
 			keys = append(keys, k)
-			vals = append(vals, f.Metadata.Values()[i])
+			vals = append(vals, md.Values()[i])
 		}
 	}
-	f.Type = et
-	f.Metadata = arrow.NewMetadata(keys, vals)
-	return f, nil
+	return arrow.NewMetadata(keys, vals)
 }
 
 // StorageSchema applies [StorageField] to every field of s.

@@ -21,7 +21,8 @@
 // elements start at any bit: [FromBools] builds one, [Array.BoolAt] and
 // [Array.RowBits] read it, and [Array.Row], [ToFixed], [FromFixed],
 // [Array.ValueStr], IPC, Parquet and C Data (in the storage form of
-// [StorageRecord], read back by [FromStorage]) take it as they take the
+// [StorageRecord], read back by [FromStorage], as arrowconv's
+// ExportRecordBatch and ImportRecordBatch do) take it as they take the
 // others. What works on whole bytes does not take bool: [Builder],
 // [FromSlices] and [ColumnOf] (whose element types are Go numbers) refuse
 // it, [Array.RowBytes] is nil and [Type.ElemWidth] 0 for it.
