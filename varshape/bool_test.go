@@ -3,6 +3,7 @@ package varshape_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -364,7 +365,7 @@ func TestBoolErrors(t *testing.T) {
 		{"ndim", typ, [][]int{{3}}, [][]bool{{true, true, true}}},
 		{"uniform", typ, [][]int{{1, 2}}, [][]bool{{true, true}}},
 		{"negative", typ, [][]int{{-1, 3}}, [][]bool{{}}},
-		{"overflow", typ, [][]int{{1 << 62, 3}}, [][]bool{{}}},
+		{"overflow", typ, [][]int{{math.MaxInt/2 + 1, 3}}, [][]bool{{}}},
 		{"rows", typ, [][]int{{1, 3}}, nil},
 	}
 	for _, tt := range tests {
