@@ -71,7 +71,7 @@ func (g *partGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // fails the upload, which leaves no parts and the old object behind.
 func testUploadParallel(t *testing.T, srv *s3server.Server) {
 	defer objstore.SetPartBase(5 << 20)()
-	data := make([]byte, 6*5<<20+123) // 7 parts
+	data := make([]byte, 5*5<<20+123) // 6 parts
 	for i := range data {
 		data[i] = byte(i*7 + i>>13)
 	}
@@ -86,7 +86,7 @@ func testUploadParallel(t *testing.T, srv *s3server.Server) {
 		{name: "one at a time", parts: 1, wantMax: 1},
 		{name: "two", parts: 2, wantMax: 2},
 		{name: "part 3 refused", deny: "3"},
-		{name: "last part refused", deny: "7"},
+		{name: "last part refused", deny: "6"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g, endpoint := newPartGate(t, srv.URL, tt.deny)

@@ -256,11 +256,14 @@ func readAll(mem memory.Allocator, data []byte, opts ...parquetconv.Option) erro
 // panics, and leaves nothing allocated.
 // corruptStride is the step between the bytes the corruption tests
 // change: under the race detector, which runs them 5-10x slower and
-// checks concurrency rather than coverage, and on 32-bit systems, whose
-// run checks size arithmetic, every seventh byte; the plain 64-bit run
-// changes every byte.
+// checks concurrency rather than coverage, every 29th byte; on 32-bit
+// systems, whose run checks size arithmetic, every seventh; the plain
+// 64-bit run changes every byte.
 var corruptStride = func() int {
-	if race.Enabled || strconv.IntSize == 32 {
+	switch {
+	case race.Enabled:
+		return 29
+	case strconv.IntSize == 32:
 		return 7
 	}
 	return 1
