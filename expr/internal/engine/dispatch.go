@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/fstensor/fstensor/internal/numeric"
+
 // This file enters the typed loops of the element-wise nodes through one
 // switch on the element type each. Float16 never reaches them: eval
 // widens it to float32.
@@ -21,6 +23,10 @@ func binInt[T integer](ws *workspace, fn Fn, d, a, b []byte) bool {
 func binFloat[T float](ws *workspace, fn Fn, d, a, b []byte) {
 	if ops, ok := f32Ops[fn]; ok && isF32[T]() {
 		walkF32(ws, ops[0], ops[1], as[float32](d), as[float32](a), as[float32](b))
+		return
+	}
+	if c, ok := f32Cmps[fn]; ok && isF32[T]() {
+		walk2(ws, as[uint8](d), as[float32](a), as[float32](b), func(d []uint8, x, y []float32) { numeric.CompareF32(c, d, x, y) })
 		return
 	}
 	if isCompare(fn) {

@@ -16,6 +16,13 @@ var f32Ops = map[Fn][2]numeric.Op{
 	Div: {numeric.Div, numeric.RDiv},
 }
 
+// f32Cmps are the comparisons of float32 operands numeric.CompareF32
+// runs (AVX2, 32 elements at a time).
+var f32Cmps = map[Fn]numeric.Cmp{
+	Less: numeric.CmpLT, LessEqual: numeric.CmpLE, Greater: numeric.CmpGT,
+	GreaterEqual: numeric.CmpGE, Equal: numeric.CmpEQ, NotEqual: numeric.CmpNE,
+}
+
 // walkF32 evaluates op (rop: with the operands swapped) over the walk
 // set up in ws; d may be a or b exactly.
 func walkF32(ws *workspace, op, rop numeric.Op, d, a, b []float32) {

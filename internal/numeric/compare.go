@@ -1,0 +1,53 @@
+package numeric
+
+// Cmp is a comparison of CompareF32.
+type Cmp uint8
+
+// The comparisons of CompareF32, with Go's and NumPy's NaN rule: a
+// comparison with NaN is false, but for CmpNE, which is true.
+const (
+	CmpLT Cmp = iota // a < b
+	CmpLE            // a <= b
+	CmpGT            // a > b
+	CmpGE            // a >= b
+	CmpEQ            // a == b
+	CmpNE            // a != b
+)
+
+// CompareF32 sets d[j] to 1 where a[j] c b[j] holds and to 0 elsewhere,
+// for every j < len(d). a and b must be at least as long as d. AVX2
+// compares 32 elements at a time; the rest, and other machines, run the
+// Go loop, with the same results.
+func CompareF32(c Cmp, d []uint8, a, b []float32) {
+	a, b = a[:len(d)], b[:len(d)]
+	if n := compareF32(c, d, a, b); n > 0 {
+		d, a, b = d[n:], a[n:], b[n:]
+	}
+	compareGo(c, d, a, b)
+}
+
+// compareGo is CompareF32's Go loop.
+func compareGo(c Cmp, d []uint8, a, b []float32) {
+	a, b = a[:len(d)], b[:len(d)]
+	for j := range d {
+		var v bool
+		switch c {
+		case CmpLT:
+			v = a[j] < b[j]
+		case CmpLE:
+			v = a[j] <= b[j]
+		case CmpGT:
+			v = a[j] > b[j]
+		case CmpGE:
+			v = a[j] >= b[j]
+		case CmpEQ:
+			v = a[j] == b[j]
+		case CmpNE:
+			v = a[j] != b[j]
+		}
+		d[j] = 0
+		if v {
+			d[j] = 1
+		}
+	}
+}

@@ -1,0 +1,63 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The order of the dwords that VPACKSSDW then VPACKSSWB leave, within
+// their 128-bit lanes, the comparisons of elements 0-3, 8-11, 16-19,
+// 24-27 | 4-7, 12-15, 20-23, 28-31 in: VPERMD by it restores 0..31.
+DATA cmpOrder<>+0(SB)/4, $0
+DATA cmpOrder<>+4(SB)/4, $4
+DATA cmpOrder<>+8(SB)/4, $1
+DATA cmpOrder<>+12(SB)/4, $5
+DATA cmpOrder<>+16(SB)/4, $2
+DATA cmpOrder<>+20(SB)/4, $6
+DATA cmpOrder<>+24(SB)/4, $3
+DATA cmpOrder<>+28(SB)/4, $7
+GLOBL cmpOrder<>(SB), RODATA|NOPTR, $32
+
+// CMP32 defines NAME(d, a, b unsafe.Pointer, n int): d[j] = a[j] PRED
+// b[j] as a byte 1 or 0, for n elements, a multiple of 32. VCMPPS gives
+// each element a dword of ones or zeros; two saturating packs make them
+// bytes, VPERMD puts them in order and the AND keeps bit 0.
+#define CMP32(NAME, PRED) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	SHRQ $5, CX; \
+	VMOVDQU cmpOrder<>(SB), Y7; \
+	MOVL $0x01010101, AX; \
+	MOVD AX, X6; \
+	VPBROADCASTD X6, Y6; \
+loop: \
+	VMOVUPS (SI), Y0; \
+	VMOVUPS 32(SI), Y1; \
+	VMOVUPS 64(SI), Y2; \
+	VMOVUPS 96(SI), Y3; \
+	VCMPPS $PRED, (DX), Y0, Y0; \
+	VCMPPS $PRED, 32(DX), Y1, Y1; \
+	VCMPPS $PRED, 64(DX), Y2, Y2; \
+	VCMPPS $PRED, 96(DX), Y3, Y3; \
+	VPACKSSDW Y1, Y0, Y0; \
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKSSWB Y2, Y0, Y0; \
+	VPERMD Y0, Y7, Y0; \
+	VPAND Y6, Y0, Y0; \
+	VMOVDQU Y0, (DI); \
+	ADDQ $32, DI; \
+	ADDQ $128, SI; \
+	ADDQ $128, DX; \
+	DECQ CX; \
+	JNZ  loop; \
+	VZEROUPPER; \
+	RET
+
+// Predicates: the ordered, quiet ones (false with NaN), and NEQ_UQ
+// (true with NaN), as Go's and NumPy's comparisons.
+CMP32(·cmpLTF32x32, 0x11)
+CMP32(·cmpLEF32x32, 0x12)
+CMP32(·cmpGTF32x32, 0x1e)
+CMP32(·cmpGEF32x32, 0x1d)
+CMP32(·cmpEQF32x32, 0x00)
+CMP32(·cmpNEF32x32, 0x04)

@@ -1,0 +1,99 @@
+package numeric_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fstensor/fstensor/internal/numeric"
+)
+
+// TestCompareF32 compares arrays holding NaN, infinities, both zeros and
+// equal pairs, of every length around the kernels' 32 elements and from
+// unaligned starts, on every path, against Go's comparisons.
+func TestCompareF32(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(7, 8))
+		specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1, -1}
+		value := func() float32 {
+			if rng.IntN(4) == 0 {
+				return specials[rng.IntN(len(specials))]
+			}
+			return float32(rng.IntN(5)) - 2
+		}
+		refs := map[numeric.Cmp]func(x, y float32) bool{
+			numeric.CmpLT: func(x, y float32) bool { return x < y },
+			numeric.CmpLE: func(x, y float32) bool { return x <= y },
+			numeric.CmpGT: func(x, y float32) bool { return x > y },
+			numeric.CmpGE: func(x, y float32) bool { return x >= y },
+			numeric.CmpEQ: func(x, y float32) bool { return x == y },
+			numeric.CmpNE: func(x, y float32) bool { return x != y },
+		}
+		for c, ref := range refs {
+			for _, n := range []int{0, 1, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 1000} {
+				for _, off := range []int{0, 1, 3} {
+					a := make([]float32, n+off)
+					b := make([]float32, n+off)
+					for i := range a {
+						a[i] = value()
+						b[i] = a[i]
+						if rng.IntN(2) == 0 {
+							b[i] = value()
+						}
+					}
+					d := make([]uint8, n+off+1)
+					for i := range d {
+						d[i] = 0xAA
+					}
+					numeric.CompareF32(c, d[off:off+n], a[off:], b[off:])
+					for j := range n {
+						want := uint8(0)
+						if ref(a[off+j], b[off+j]) {
+							want = 1
+						}
+						if d[off+j] != want {
+							t.Fatalf("cmp %d n %d off %d: element %d (%v, %v) gave %d, want %d", c, n, off, j, a[off+j], b[off+j], d[off+j], want)
+						}
+					}
+					if d[off+n] != 0xAA || (off > 0 && d[off-1] != 0xAA) {
+						t.Fatalf("cmp %d n %d off %d: wrote outside d", c, n, off)
+					}
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkCompareF32 compares 16 MiB of float32 with a constant (bytes:
+// the input read), beside copy() of the same bytes.
+func BenchmarkCompareF32(b *testing.B) {
+	const n = 4 << 20
+	a := make([]float32, n)
+	k := make([]float32, n)
+	for i := range a {
+		a[i] = float32(i%1000)/1000 - 0.5
+	}
+	d := make([]uint8, n)
+	for _, path := range []string{"simd", "go"} {
+		b.Run(fmt.Sprintf("op=greater/path=%s", path), func(b *testing.B) {
+			if path == "go" {
+				defer numeric.SetAVX2(false)()
+			}
+			b.SetBytes(4 * n)
+			b.ReportAllocs()
+			for b.Loop() {
+				numeric.CompareF32(numeric.CmpGT, d, a, k)
+			}
+		})
+	}
+	b.Run("op=greater/impl=copy", func(b *testing.B) {
+		src := make([]byte, 4*n)
+		dst := make([]byte, 4*n)
+		b.SetBytes(4 * n)
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, src)
+		}
+	})
+}
