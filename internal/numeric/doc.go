@@ -16,7 +16,8 @@
 // run several in one pass,
 // U8ToF32 converts bytes, DivToF32 narrows a float64 quotient, ExpF32
 // computes e^x in float64 (a polynomial, four lanes a register), StreamF32
-// writes a result past the caches, Prefetch asks for a block read soon.
+// writes a result past the caches, Prefetch asks for a block read soon,
+// CompareF32 compares two runs into bytes of 1 and 0.
 //
 // Reductions, accumulated in float64 (package expr's sum, mean and
 // friends): SumF32 and SumF64 add a run pairwise over blocks summed by
