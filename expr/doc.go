@@ -39,9 +39,11 @@
 // An expression that is one chain over one column (views, then
 // element-wise work with constants, then at most one reduction: the
 // language of the sections below) runs through a Plan (one per distinct
-// row shape of a variable-shape column). Every other expression is a
-// graph (see Graph expressions) and runs in the engine, which evaluates
-// blocks of rows with every intermediate in cache.
+// row shape of a variable-shape column), but for integer arithmetic over
+// a fixed-shape or plain column, which runs in the engine's typed loops.
+// Every other expression is a graph (see Graph expressions) and runs in
+// the engine, which evaluates blocks of rows with every intermediate in
+// cache.
 //
 // # Overview
 //

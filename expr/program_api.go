@@ -56,7 +56,9 @@ type Program struct {
 // and syntax.Parse do.
 //
 // A text that is one chain over one column runs through a Plan (one per
-// row shape for a variable-shape column); any other text is a graph (see Graph expressions in the
+// row shape for a variable-shape column), but for integer arithmetic
+// over a fixed-shape or plain column, which the engine's typed loops run
+// faster; any other text is a graph (see Graph expressions in the
 // package doc), typed here against the schema and run by the engine.
 //
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
@@ -135,13 +137,34 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 		return nil, false, nil
 	}
 	e, err := chainOf(g, in, text)
-	if err != nil {
+	if err != nil || intArith(e) {
 		// The engine computes on more than a Plan does (bool
-		// arithmetic and reductions): its compiler decides.
+		// arithmetic and reductions): its compiler decides. It also
+		// runs integer arithmetic in typed loops, where a Plan goes
+		// through int64 one element at a time (x * 2 over uint8 images:
+		// 5-7x faster).
 		return nil, false, nil
 	}
 	prog, err := newProgram(e, schema, col, viaX, o, opts)
 	return prog, true, err
+}
+
+// intArith reports whether chain e computes element-wise arithmetic
+// (+ - * / // % **, clip, abs) on integers and reduces nothing.
+func intArith(e Expr) bool {
+	n := e.node()
+	if n.reduced {
+		return false
+	}
+	for ; n != nil; n = n.x {
+		switch n.op {
+		case opArith, opClip, opAbs:
+			if !n.dt.float() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // CompileExpr is Compile for an expression built in Go. A graph (built
@@ -152,7 +175,8 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 // must have been built on an input of that column's type (Input of a
 // fixed-shape type, InputOf of any shape with a variable-shape column's
 // element type and number of dimensions; a chain over a variable-shape
-// bool column compiles as its text, in the engine). Errors are Compile's,
+// bool column, or of integer arithmetic over a fixed-shape or plain
+// column, compiles as its text, in the engine). Errors are Compile's,
 // and an error wrapping arrow.ErrInvalid when e's input does not match
 // the column.
 func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error) {
@@ -182,6 +206,11 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		return nil, err
 	}
 	f := schema.Field(x)
+	if _, ok := varshape.TypeOf(f.Type); !ok && intArith(e) {
+		if text := e.String(); len(text) <= MaxText {
+			return Compile(text, schema, opts...) // in the engine, as Compile runs it
+		}
+	}
 	if vt, ok := varshape.TypeOf(f.Type); ok {
 		vp, err := compileVar(e, vt)
 		if err != nil {
