@@ -87,9 +87,10 @@ func BenchmarkGraph(b *testing.B) {
 	}
 }
 
-// BenchmarkIntChain times integer arithmetic chains over 64 uint8
-// 224x224x3 images (9.6 MB) through Compile and Program.Eval on one
-// worker (bytes: the input), beside impl=copy of the same bytes.
+// BenchmarkIntChain times integer arithmetic chains, a mask and a where
+// over 64 uint8 224x224x3 images (9.6 MB) through Compile and
+// Program.Eval on one worker (bytes: the input), beside impl=copy of the
+// same bytes.
 func BenchmarkIntChain(b *testing.B) {
 	const n = 64
 	typ := mustFixed(b, arrow.PrimitiveTypes.Uint8, 224, 224, 3)
@@ -110,6 +111,8 @@ func BenchmarkIntChain(b *testing.B) {
 		{"mul", "x * 2"},
 		{"add", "x + 1"},
 		{"mul-astype", "(x * 2).astype(float32)"},
+		{"mask", "x > 128"},
+		{"where", "where(x > 128, x, 0)"},
 	} {
 		p, err := expr.Compile(c.text, schema, expr.WithWorkers(1), expr.WithAllocator(mem))
 		if err != nil {

@@ -26,8 +26,18 @@ func CompareF32(c Cmp, d []uint8, a, b []float32) {
 	compareGo(c, d, a, b)
 }
 
-// compareGo is CompareF32's Go loop.
-func compareGo(c Cmp, d []uint8, a, b []float32) {
+// CompareU8 is CompareF32 for bytes (unsigned): d[j] is 1 where a[j] c
+// b[j] holds and 0 elsewhere. AVX2 compares 32 bytes at a time.
+func CompareU8(c Cmp, d, a, b []uint8) {
+	a, b = a[:len(d)], b[:len(d)]
+	if n := compareU8(c, d, a, b); n > 0 {
+		d, a, b = d[n:], a[n:], b[n:]
+	}
+	compareGo(c, d, a, b)
+}
+
+// compareGo is the Go loop of CompareF32 and CompareU8.
+func compareGo[T float32 | uint8](c Cmp, d []uint8, a, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	for j := range d {
 		var v bool
@@ -48,6 +58,23 @@ func compareGo(c Cmp, d []uint8, a, b []float32) {
 		d[j] = 0
 		if v {
 			d[j] = 1
+		}
+	}
+}
+
+// SelectU8 sets d[j] to a[j] where c[j] is not 0 and to b[j] elsewhere,
+// for every j < len(d): NumPy's where over bytes. c, a and b must be at
+// least as long as d. AVX2 selects 32 bytes at a time.
+func SelectU8(d, c, a, b []uint8) {
+	c, a, b = c[:len(d)], a[:len(d)], b[:len(d)]
+	if n := selectU8(d, c, a, b); n > 0 {
+		d, c, a, b = d[n:], c[n:], a[n:], b[n:]
+	}
+	for j := range d {
+		if c[j] != 0 {
+			d[j] = a[j]
+		} else {
+			d[j] = b[j]
 		}
 	}
 }

@@ -40,3 +40,55 @@ func compareF32(c Cmp, d []uint8, a, b []float32) int {
 	compareKernels[c](unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n)
 	return n
 }
+
+// Implemented in compare_amd64.s: each compares n bytes (unsigned), a
+// multiple of 32, n > 0, writing 1 or 0 bytes to d.
+//
+//go:noescape
+func cmpLTU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func cmpLEU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func cmpGTU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func cmpGEU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func cmpEQU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func cmpNEU8x32(d, a, b unsafe.Pointer, n int)
+
+var compareU8Kernels = [...]func(d, a, b unsafe.Pointer, n int){
+	CmpLT: cmpLTU8x32, CmpLE: cmpLEU8x32, CmpGT: cmpGTU8x32,
+	CmpGE: cmpGEU8x32, CmpEQ: cmpEQU8x32, CmpNE: cmpNEU8x32,
+}
+
+// compareU8 is compareF32 for bytes.
+func compareU8(c Cmp, d, a, b []uint8) int {
+	n := len(d) &^ 31
+	if !useAVX2 || n == 0 || int(c) >= len(compareU8Kernels) {
+		return 0
+	}
+	compareU8Kernels[c](unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n)
+	return n
+}
+
+// Implemented in compare_amd64.s: n bytes, a multiple of 32, n > 0.
+//
+//go:noescape
+func selectU8x32(d, c, a, b unsafe.Pointer, n int)
+
+// selectU8 selects the longest prefix of a multiple of 32 bytes with
+// the AVX2 kernel and returns its length (0 without AVX2).
+func selectU8(d, c, a, b []uint8) int {
+	n := len(d) &^ 31
+	if !useAVX2 || n == 0 {
+		return 0
+	}
+	selectU8x32(unsafe.Pointer(&d[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n)
+	return n
+}

@@ -61,3 +61,73 @@ CMP32(·cmpGTF32x32, 0x1e)
 CMP32(·cmpGEF32x32, 0x1d)
 CMP32(·cmpEQF32x32, 0x00)
 CMP32(·cmpNEF32x32, 0x04)
+
+// CMPU8 defines NAME(d, a, b unsafe.Pointer, n int): d[j] = a[j] cmp b[j]
+// as a byte 1 or 0, for n bytes (unsigned), a multiple of 32. MAX(a, b)
+// computes max(a, b) into Y2 (or nothing, for EQ and NE), EQ the test
+// that sets Y3 (VPCMPEQB Y2, Y0 tests max == a; Y2, Y1 max == b; Y1, Y0
+// a == b), KEEP the last step: VPAND keeps the test's bit 0, VPANDN
+// its negation's.
+#define CMPU8(NAME, MAX, EQA, EQB, KEEP) \
+TEXT NAME(SB), NOSPLIT, $0-32; \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+	SHRQ $5, CX; \
+	MOVL $0x01010101, AX; \
+	MOVD AX, X6; \
+	VPBROADCASTD X6, Y6; \
+loop: \
+	VMOVDQU (SI), Y0; \
+	VMOVDQU (DX), Y1; \
+	MAX; \
+	VPCMPEQB EQA, EQB, Y3; \
+	KEEP Y6, Y3, Y3; \
+	VMOVDQU Y3, (DI); \
+	ADDQ $32, DI; \
+	ADDQ $32, SI; \
+	ADDQ $32, DX; \
+	DECQ CX; \
+	JNZ  loop; \
+	VZEROUPPER; \
+	RET
+
+#define UMAX VPMAXUB Y1, Y0, Y2
+#define NOMAX NOP
+
+// a < b: not max == a; a <= b: max == b; a > b: not max == b;
+// a >= b: max == a; a == b; a != b: not a == b.
+CMPU8(·cmpLTU8x32, UMAX, Y2, Y0, VPANDN)
+CMPU8(·cmpLEU8x32, UMAX, Y2, Y1, VPAND)
+CMPU8(·cmpGTU8x32, UMAX, Y2, Y1, VPANDN)
+CMPU8(·cmpGEU8x32, UMAX, Y2, Y0, VPAND)
+CMPU8(·cmpEQU8x32, NOMAX, Y1, Y0, VPAND)
+CMPU8(·cmpNEU8x32, NOMAX, Y1, Y0, VPANDN)
+
+// func selectU8x32(d, c, a, b unsafe.Pointer, n int): d[j] = c[j] != 0 ?
+// a[j] : b[j] for n bytes, a multiple of 32. VPCMPEQB against zero marks
+// the bytes of c that are 0; VPBLENDVB takes b there and a elsewhere.
+TEXT ·selectU8x32(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ c+8(FP), R8
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), DX
+	MOVQ n+32(FP), CX
+	SHRQ $5, CX
+	VPXOR Y7, Y7, Y7
+sloop:
+	VMOVDQU (R8), Y0
+	VPCMPEQB Y7, Y0, Y0
+	VMOVDQU (SI), Y1
+	VMOVDQU (DX), Y2
+	VPBLENDVB Y0, Y2, Y1, Y3
+	VMOVDQU Y3, (DI)
+	ADDQ $32, DI
+	ADDQ $32, R8
+	ADDQ $32, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  sloop
+	VZEROUPPER
+	RET

@@ -97,3 +97,94 @@ func BenchmarkCompareF32(b *testing.B) {
 		}
 	})
 }
+
+// TestCompareU8 compares bytes, unsigned, of every length around the
+// kernels' 32 bytes and from unaligned starts, on every path, against
+// Go's comparisons.
+func TestCompareU8(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 10))
+		refs := map[numeric.Cmp]func(x, y uint8) bool{
+			numeric.CmpLT: func(x, y uint8) bool { return x < y },
+			numeric.CmpLE: func(x, y uint8) bool { return x <= y },
+			numeric.CmpGT: func(x, y uint8) bool { return x > y },
+			numeric.CmpGE: func(x, y uint8) bool { return x >= y },
+			numeric.CmpEQ: func(x, y uint8) bool { return x == y },
+			numeric.CmpNE: func(x, y uint8) bool { return x != y },
+		}
+		edges := []uint8{0, 1, 127, 128, 129, 254, 255}
+		for c, ref := range refs {
+			for _, n := range []int{0, 1, 31, 32, 33, 64, 65, 100, 1000} {
+				for _, off := range []int{0, 1, 3} {
+					a := make([]uint8, n+off)
+					b := make([]uint8, n+off)
+					for i := range a {
+						a[i] = edges[rng.IntN(len(edges))]
+						switch rng.IntN(3) {
+						case 0:
+							b[i] = a[i]
+						case 1:
+							b[i] = edges[rng.IntN(len(edges))]
+						default:
+							b[i] = uint8(rng.Uint32())
+						}
+					}
+					d := make([]uint8, n+off+1)
+					for i := range d {
+						d[i] = 0xAA
+					}
+					numeric.CompareU8(c, d[off:off+n], a[off:], b[off:])
+					for j := range n {
+						want := uint8(0)
+						if ref(a[off+j], b[off+j]) {
+							want = 1
+						}
+						if d[off+j] != want {
+							t.Fatalf("cmp %d n %d off %d: element %d (%d, %d) gave %d, want %d", c, n, off, j, a[off+j], b[off+j], d[off+j], want)
+						}
+					}
+					if d[off+n] != 0xAA || (off > 0 && d[off-1] != 0xAA) {
+						t.Fatalf("cmp %d n %d off %d: wrote outside d", c, n, off)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestSelectU8 selects bytes by masks of 0, 1 and other values, of every
+// length around the kernel's 32 bytes and from unaligned starts, on every
+// path.
+func TestSelectU8(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(11, 12))
+		for _, n := range []int{0, 1, 31, 32, 33, 64, 65, 100, 1000} {
+			for _, off := range []int{0, 1, 3} {
+				c := make([]uint8, n+off)
+				a := make([]uint8, n+off)
+				b := make([]uint8, n+off)
+				for i := range c {
+					c[i] = []uint8{0, 1, 128, 255}[rng.IntN(4)]
+					a[i], b[i] = uint8(rng.Uint32()), uint8(rng.Uint32())
+				}
+				d := make([]uint8, n+off+1)
+				for i := range d {
+					d[i] = 0xAA
+				}
+				numeric.SelectU8(d[off:off+n], c[off:], a[off:], b[off:])
+				for j := range n {
+					want := b[off+j]
+					if c[off+j] != 0 {
+						want = a[off+j]
+					}
+					if d[off+j] != want {
+						t.Fatalf("n %d off %d: element %d (mask %d) is %d, want %d", n, off, j, c[off+j], d[off+j], want)
+					}
+				}
+				if d[off+n] != 0xAA || (off > 0 && d[off-1] != 0xAA) {
+					t.Fatalf("n %d off %d: wrote outside d", n, off)
+				}
+			}
+		}
+	})
+}

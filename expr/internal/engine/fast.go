@@ -16,9 +16,9 @@ var f32Ops = map[Fn][2]numeric.Op{
 	Div: {numeric.Div, numeric.RDiv},
 }
 
-// f32Cmps are the comparisons of float32 operands numeric.CompareF32
-// runs (AVX2, 32 elements at a time).
-var f32Cmps = map[Fn]numeric.Cmp{
+// simdCmps are the comparisons numeric.CompareF32 and CompareU8 run on
+// float32 and uint8 operands (AVX2, 32 elements at a time).
+var simdCmps = map[Fn]numeric.Cmp{
 	Less: numeric.CmpLT, LessEqual: numeric.CmpLE, Greater: numeric.CmpGT,
 	GreaterEqual: numeric.CmpGE, Equal: numeric.CmpEQ, NotEqual: numeric.CmpNE,
 }
