@@ -18,7 +18,8 @@
 // computes e^x in float64 (a polynomial, four lanes a register), StreamF32
 // writes a result past the caches, Prefetch asks for a block read soon,
 // CompareF32 and CompareU8 compare two runs into bytes of 1 and 0,
-// SelectU8 picks bytes of one run or another by such a mask.
+// SelectU8 picks bytes of one run or another by such a mask, BinaryU8
+// adds, subtracts, bounds and masks bytes.
 //
 // Reductions, accumulated in float64 (package expr's sum, mean and
 // friends): SumF32 and SumF64 add a run pairwise over blocks summed by

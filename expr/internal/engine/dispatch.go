@@ -12,6 +12,10 @@ func binInt[T integer](ws *workspace, fn Fn, d, a, b []byte) bool {
 		walk2(ws, as[uint8](d), as[uint8](a), as[uint8](b), func(d, x, y []uint8) { numeric.CompareU8(c, d, x, y) })
 		return true
 	}
+	if op, found := u8Ops[fn]; found && isU8[T]() {
+		walk2(ws, as[uint8](d), as[uint8](a), as[uint8](b), func(d, x, y []uint8) { numeric.BinaryU8(op, d, x, y) })
+		return true
+	}
 	if isCompare(fn) {
 		walk2(ws, as[uint8](d), as[T](a), as[T](b), func(d []uint8, x, y []T) { compare(fn, d, x, y) })
 		return true

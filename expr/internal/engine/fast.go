@@ -23,6 +23,13 @@ var simdCmps = map[Fn]numeric.Cmp{
 	GreaterEqual: numeric.CmpGE, Equal: numeric.CmpEQ, NotEqual: numeric.CmpNE,
 }
 
+// u8Ops are the operations numeric.BinaryU8 runs on uint8 operands
+// (AVX2, 32 bytes at a time; sums and differences wrap as NumPy's).
+var u8Ops = map[Fn]numeric.U8Op{
+	Add: numeric.U8Add, Sub: numeric.U8Sub, Minimum: numeric.U8Min, Maximum: numeric.U8Max,
+	And: numeric.U8And, Or: numeric.U8Or, Xor: numeric.U8Xor,
+}
+
 // walkF32 evaluates op (rop: with the operands swapped) over the walk
 // set up in ws; d may be a or b exactly.
 func walkF32(ws *workspace, op, rop numeric.Op, d, a, b []float32) {
