@@ -20,22 +20,24 @@ import (
 	"github.com/fstensor/fstensor/objstore"
 )
 
-// partGate is a reverse proxy in front of the S3 server that holds each
-// part upload (PUT with a partNumber) for a while, counts how many run at
-// once, and refuses the part numbered deny (403, which is not retried).
+// partGate is a reverse proxy in front of the S3 server that counts the
+// part uploads (PUTs with a partNumber) running at once, holds each until
+// wait of them have run at once (or 2 s pass), and refuses the part
+// numbered deny (403, which is not retried).
 type partGate struct {
 	mu       sync.Mutex
 	now, max int
+	wait     int
 	deny     string
 	proxy    *httputil.ReverseProxy
 }
 
-func newPartGate(t *testing.T, target, deny string) (*partGate, string) {
+func newPartGate(t *testing.T, target, deny string, wait int) (*partGate, string) {
 	u, err := url.Parse(target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &partGate{deny: deny, proxy: httputil.NewSingleHostReverseProxy(u)}
+	g := &partGate{deny: deny, wait: wait, proxy: httputil.NewSingleHostReverseProxy(u)}
 	g.proxy.ErrorLog = log.New(io.Discard, "", 0)
 	srv := httptest.NewServer(g)
 	t.Cleanup(srv.Close)
@@ -48,16 +50,30 @@ func (g *partGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.proxy.ServeHTTP(w, r)
 		return
 	}
+	// The body read first, the server sees a client that hangs up.
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	g.mu.Lock()
 	g.now++
 	g.max = max(g.max, g.now)
 	g.mu.Unlock()
-	time.Sleep(400 * time.Millisecond)
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+		g.mu.Lock()
+		reached := g.max >= g.wait
+		g.mu.Unlock()
+		if reached || r.Context().Err() != nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // a part that follows at once overlaps it
 	g.mu.Lock()
 	g.now--
 	g.mu.Unlock()
 	if part == g.deny {
-		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/xml")
 		w.WriteHeader(http.StatusForbidden)
 		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>no</Message></Error>`)
@@ -89,7 +105,7 @@ func testUploadParallel(t *testing.T, srv *s3server.Server) {
 		{name: "last part refused", deny: "6"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g, endpoint := newPartGate(t, srv.URL, tt.deny)
+			g, endpoint := newPartGate(t, srv.URL, tt.deny, tt.wantMax)
 			opts := []objstore.Option{objstore.WithEndpoint(endpoint)}
 			if tt.parts > 0 {
 				opts = append(opts, objstore.WithUploadParts(tt.parts))
@@ -126,7 +142,7 @@ func testUploadParallel(t *testing.T, srv *s3server.Server) {
 		})
 	}
 	t.Run("cancelled while sending", func(t *testing.T) {
-		_, endpoint := newPartGate(t, srv.URL, "")
+		_, endpoint := newPartGate(t, srv.URL, "", 3)
 		c := newClient(t, objstore.WithEndpoint(endpoint))
 		srv.Put(t, "bkt", "up/cancelled-sending", old)
 		w, err := c.Create(context.Background(), "s3://bkt/up/cancelled-sending")
