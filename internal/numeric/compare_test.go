@@ -9,9 +9,51 @@ import (
 	"github.com/fstensor/fstensor/internal/numeric"
 )
 
+// checkCompare runs compare over pairs of arrays of every length around
+// the kernels' 32 elements and from unaligned starts, their elements
+// drawn by pair, against Go's comparisons, and checks that nothing
+// outside d is written.
+func checkCompare[T float32 | uint8](t *testing.T, pair func() (T, T), compare func(numeric.Cmp, []uint8, []T, []T)) {
+	refs := map[numeric.Cmp]func(x, y T) bool{
+		numeric.CmpLT: func(x, y T) bool { return x < y },
+		numeric.CmpLE: func(x, y T) bool { return x <= y },
+		numeric.CmpGT: func(x, y T) bool { return x > y },
+		numeric.CmpGE: func(x, y T) bool { return x >= y },
+		numeric.CmpEQ: func(x, y T) bool { return x == y },
+		numeric.CmpNE: func(x, y T) bool { return x != y },
+	}
+	for c, ref := range refs {
+		for _, n := range []int{0, 1, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 1000} {
+			for _, off := range []int{0, 1, 3} {
+				a := make([]T, n+off)
+				b := make([]T, n+off)
+				for i := range a {
+					a[i], b[i] = pair()
+				}
+				d := make([]uint8, n+off+1)
+				for i := range d {
+					d[i] = 0xAA
+				}
+				compare(c, d[off:off+n], a[off:], b[off:])
+				for j := range n {
+					want := uint8(0)
+					if ref(a[off+j], b[off+j]) {
+						want = 1
+					}
+					if d[off+j] != want {
+						t.Fatalf("cmp %d n %d off %d: element %d (%v, %v) gave %d, want %d", c, n, off, j, a[off+j], b[off+j], d[off+j], want)
+					}
+				}
+				if d[off+n] != 0xAA || (off > 0 && d[off-1] != 0xAA) {
+					t.Fatalf("cmp %d n %d off %d: wrote outside d", c, n, off)
+				}
+			}
+		}
+	}
+}
+
 // TestCompareF32 compares arrays holding NaN, infinities, both zeros and
-// equal pairs, of every length around the kernels' 32 elements and from
-// unaligned starts, on every path, against Go's comparisons.
+// equal pairs on every path.
 func TestCompareF32(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(7, 8))
@@ -22,46 +64,13 @@ func TestCompareF32(t *testing.T) {
 			}
 			return float32(rng.IntN(5)) - 2
 		}
-		refs := map[numeric.Cmp]func(x, y float32) bool{
-			numeric.CmpLT: func(x, y float32) bool { return x < y },
-			numeric.CmpLE: func(x, y float32) bool { return x <= y },
-			numeric.CmpGT: func(x, y float32) bool { return x > y },
-			numeric.CmpGE: func(x, y float32) bool { return x >= y },
-			numeric.CmpEQ: func(x, y float32) bool { return x == y },
-			numeric.CmpNE: func(x, y float32) bool { return x != y },
-		}
-		for c, ref := range refs {
-			for _, n := range []int{0, 1, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 1000} {
-				for _, off := range []int{0, 1, 3} {
-					a := make([]float32, n+off)
-					b := make([]float32, n+off)
-					for i := range a {
-						a[i] = value()
-						b[i] = a[i]
-						if rng.IntN(2) == 0 {
-							b[i] = value()
-						}
-					}
-					d := make([]uint8, n+off+1)
-					for i := range d {
-						d[i] = 0xAA
-					}
-					numeric.CompareF32(c, d[off:off+n], a[off:], b[off:])
-					for j := range n {
-						want := uint8(0)
-						if ref(a[off+j], b[off+j]) {
-							want = 1
-						}
-						if d[off+j] != want {
-							t.Fatalf("cmp %d n %d off %d: element %d (%v, %v) gave %d, want %d", c, n, off, j, a[off+j], b[off+j], d[off+j], want)
-						}
-					}
-					if d[off+n] != 0xAA || (off > 0 && d[off-1] != 0xAA) {
-						t.Fatalf("cmp %d n %d off %d: wrote outside d", c, n, off)
-					}
-				}
+		checkCompare(t, func() (float32, float32) {
+			a := value()
+			if rng.IntN(2) == 0 {
+				return a, a
 			}
-		}
+			return a, value()
+		}, numeric.CompareF32)
 	})
 }
 
@@ -98,57 +107,22 @@ func BenchmarkCompareF32(b *testing.B) {
 	})
 }
 
-// TestCompareU8 compares bytes, unsigned, of every length around the
-// kernels' 32 bytes and from unaligned starts, on every path, against
-// Go's comparisons.
+// TestCompareU8 compares bytes, unsigned, around 0, 127, 128 and 255
+// and equal pairs, on every path.
 func TestCompareU8(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(9, 10))
-		refs := map[numeric.Cmp]func(x, y uint8) bool{
-			numeric.CmpLT: func(x, y uint8) bool { return x < y },
-			numeric.CmpLE: func(x, y uint8) bool { return x <= y },
-			numeric.CmpGT: func(x, y uint8) bool { return x > y },
-			numeric.CmpGE: func(x, y uint8) bool { return x >= y },
-			numeric.CmpEQ: func(x, y uint8) bool { return x == y },
-			numeric.CmpNE: func(x, y uint8) bool { return x != y },
-		}
 		edges := []uint8{0, 1, 127, 128, 129, 254, 255}
-		for c, ref := range refs {
-			for _, n := range []int{0, 1, 31, 32, 33, 64, 65, 100, 1000} {
-				for _, off := range []int{0, 1, 3} {
-					a := make([]uint8, n+off)
-					b := make([]uint8, n+off)
-					for i := range a {
-						a[i] = edges[rng.IntN(len(edges))]
-						switch rng.IntN(3) {
-						case 0:
-							b[i] = a[i]
-						case 1:
-							b[i] = edges[rng.IntN(len(edges))]
-						default:
-							b[i] = uint8(rng.Uint32())
-						}
-					}
-					d := make([]uint8, n+off+1)
-					for i := range d {
-						d[i] = 0xAA
-					}
-					numeric.CompareU8(c, d[off:off+n], a[off:], b[off:])
-					for j := range n {
-						want := uint8(0)
-						if ref(a[off+j], b[off+j]) {
-							want = 1
-						}
-						if d[off+j] != want {
-							t.Fatalf("cmp %d n %d off %d: element %d (%d, %d) gave %d, want %d", c, n, off, j, a[off+j], b[off+j], d[off+j], want)
-						}
-					}
-					if d[off+n] != 0xAA || (off > 0 && d[off-1] != 0xAA) {
-						t.Fatalf("cmp %d n %d off %d: wrote outside d", c, n, off)
-					}
-				}
+		checkCompare(t, func() (uint8, uint8) {
+			a := edges[rng.IntN(len(edges))]
+			switch rng.IntN(3) {
+			case 0:
+				return a, a
+			case 1:
+				return a, edges[rng.IntN(len(edges))]
 			}
-		}
+			return a, uint8(rng.Uint32())
+		}, numeric.CompareU8)
 	})
 }
 
