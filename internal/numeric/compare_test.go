@@ -13,7 +13,7 @@ import (
 // the kernels' 32 elements and from unaligned starts, their elements
 // drawn by pair, against Go's comparisons, and checks that nothing
 // outside d is written.
-func checkCompare[T float32 | uint8](t *testing.T, pair func() (T, T), compare func(numeric.Cmp, []uint8, []T, []T)) {
+func checkCompare[T numeric.Number](t *testing.T, pair func() (T, T), compare func(numeric.Cmp, []uint8, []T, []T)) {
 	refs := map[numeric.Cmp]func(x, y T) bool{
 		numeric.CmpLT: func(x, y T) bool { return x < y },
 		numeric.CmpLE: func(x, y T) bool { return x <= y },
@@ -52,7 +52,7 @@ func checkCompare[T float32 | uint8](t *testing.T, pair func() (T, T), compare f
 	}
 }
 
-// TestCompareF32 compares arrays holding NaN, infinities, both zeros and
+// TestCompareF32 compares float32 arrays holding NaN, infinities, both zeros and
 // equal pairs on every path.
 func TestCompareF32(t *testing.T) {
 	paths(t, func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestCompareF32(t *testing.T) {
 				return a, a
 			}
 			return a, value()
-		}, numeric.CompareF32)
+		}, numeric.Compare[float32])
 	})
 }
 
@@ -92,7 +92,7 @@ func BenchmarkCompareF32(b *testing.B) {
 			b.SetBytes(4 * n)
 			b.ReportAllocs()
 			for b.Loop() {
-				numeric.CompareF32(numeric.CmpGT, d, a, k)
+				numeric.Compare(numeric.CmpGT, d, a, k)
 			}
 		})
 	}
@@ -105,6 +105,20 @@ func BenchmarkCompareF32(b *testing.B) {
 			copy(dst, src)
 		}
 	})
+}
+
+// TestCompareOthers compares float64 (with NaN) and int16 elements, which
+// run the Go loops only.
+func TestCompareOthers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	checkCompare(t, func() (float64, float64) {
+		v := []float64{math.NaN(), math.Inf(-1), -1, 0, 1}
+		return v[rng.IntN(len(v))], v[rng.IntN(len(v))]
+	}, numeric.Compare[float64])
+	checkCompare(t, func() (int16, int16) {
+		a := int16(rng.IntN(5) - 2)
+		return a, int16(rng.IntN(5) - 2)
+	}, numeric.Compare[int16])
 }
 
 // TestCompareU8 compares bytes, unsigned, around 0, 127, 128 and 255
@@ -122,7 +136,7 @@ func TestCompareU8(t *testing.T) {
 				return a, edges[rng.IntN(len(edges))]
 			}
 			return a, uint8(rng.Uint32())
-		}, numeric.CompareU8)
+		}, numeric.Compare[uint8])
 	})
 }
 
@@ -145,7 +159,7 @@ func TestSelectU8(t *testing.T) {
 				for i := range d {
 					d[i] = 0xAA
 				}
-				numeric.SelectU8(d[off:off+n], c[off:], a[off:], b[off:])
+				numeric.Select(d[off:off+n], c[off:], a[off:], b[off:])
 				for j := range n {
 					want := b[off+j]
 					if c[off+j] != 0 {

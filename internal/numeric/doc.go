@@ -17,8 +17,9 @@
 // U8ToF32 converts bytes, DivToF32 narrows a float64 quotient, ExpF32
 // computes e^x in float64 (a polynomial, four lanes a register), StreamF32
 // writes a result past the caches, Prefetch asks for a block read soon,
-// CompareF32 and CompareU8 compare two runs into bytes of 1 and 0,
-// SelectU8 picks bytes of one run or another by such a mask, BinaryU8
+// Compare compares two runs into bytes of 1 and 0 (AVX2 for float32 and
+// bytes), Select picks elements of one run or another by such a mask
+// (AVX2 for bytes), BinaryU8
 // adds, subtracts, bounds and masks bytes.
 //
 // Reductions, accumulated in float64 (package expr's sum, mean and

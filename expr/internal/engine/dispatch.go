@@ -8,16 +8,12 @@ import "github.com/fstensor/fstensor/internal/numeric"
 
 func binInt[T integer](ws *workspace, fn Fn, d, a, b []byte) bool {
 	ok := true
-	if c, found := simdCmps[fn]; found && isU8[T]() {
-		walk2(ws, as[uint8](d), as[uint8](a), as[uint8](b), func(d, x, y []uint8) { numeric.CompareU8(c, d, x, y) })
+	if c, found := cmps[fn]; found {
+		walk2(ws, as[uint8](d), as[T](a), as[T](b), func(d []uint8, x, y []T) { numeric.Compare(c, d, x, y) })
 		return true
 	}
 	if op, found := u8Ops[fn]; found && isU8[T]() {
 		walk2(ws, as[uint8](d), as[uint8](a), as[uint8](b), func(d, x, y []uint8) { numeric.BinaryU8(op, d, x, y) })
-		return true
-	}
-	if isCompare(fn) {
-		walk2(ws, as[uint8](d), as[T](a), as[T](b), func(d []uint8, x, y []T) { compare(fn, d, x, y) })
 		return true
 	}
 	walk2(ws, as[T](d), as[T](a), as[T](b), func(d, x, y []T) {
@@ -33,12 +29,8 @@ func binFloat[T float](ws *workspace, fn Fn, d, a, b []byte) {
 		walkF32(ws, ops[0], ops[1], as[float32](d), as[float32](a), as[float32](b))
 		return
 	}
-	if c, ok := simdCmps[fn]; ok && isF32[T]() {
-		walk2(ws, as[uint8](d), as[float32](a), as[float32](b), func(d []uint8, x, y []float32) { numeric.CompareF32(c, d, x, y) })
-		return
-	}
-	if isCompare(fn) {
-		walk2(ws, as[uint8](d), as[T](a), as[T](b), func(d []uint8, x, y []T) { compare(fn, d, x, y) })
+	if c, ok := cmps[fn]; ok {
+		walk2(ws, as[uint8](d), as[T](a), as[T](b), func(d []uint8, x, y []T) { numeric.Compare(c, d, x, y) })
 		return
 	}
 	walk2(ws, as[T](d), as[T](a), as[T](b), func(d, x, y []T) { binaryF(fn, d, x, y) })
@@ -78,13 +70,13 @@ func binaryOf(ws *workspace, fn Fn, dt DType, d, a, b []byte) bool {
 func whereOf(ws *workspace, width int, d, c, a, b []byte) {
 	switch width {
 	case 1:
-		walk3(ws, d, c, a, b, numeric.SelectU8)
+		walk3(ws, d, c, a, b)
 	case 2:
-		walk3(ws, as[uint16](d), c, as[uint16](a), as[uint16](b), where)
+		walk3(ws, as[uint16](d), c, as[uint16](a), as[uint16](b))
 	case 4:
-		walk3(ws, as[uint32](d), c, as[uint32](a), as[uint32](b), where)
+		walk3(ws, as[uint32](d), c, as[uint32](a), as[uint32](b))
 	case 8:
-		walk3(ws, as[uint64](d), c, as[uint64](a), as[uint64](b), where)
+		walk3(ws, as[uint64](d), c, as[uint64](a), as[uint64](b))
 	}
 }
 

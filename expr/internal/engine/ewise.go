@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/fstensor/fstensor/internal/numeric"
+
 // chunk is the elements of one kernel call of the element-wise loops: a
 // broadcast operand is filled (or tiled) into a chunk-sized buffer.
 const chunk = 512
@@ -89,15 +91,14 @@ func walk2[D, T any](ws *workspace, d []D, a, b []T, kern func(d []D, a, b []T))
 	}
 }
 
-// walk3 is walk2 for Where's three operands, kern being where or a
-// kernel of the same contract.
-func walk3[T number](ws *workspace, d []T, c []uint8, a, b []T, kern func(d []T, c []uint8, a, b []T)) {
+// walk3 is walk2 for Where's three operands (numeric.Select).
+func walk3[T number](ws *workspace, d []T, c []uint8, a, b []T) {
 	w := &ws.w
 	fc, fa, fb := scratchOf[uint8](ws, 2, chunk), scratchOf[T](ws, 0, chunk), scratchOf[T](ws, 1, chunk)
 	for w.next() {
 		for s := 0; s < w.inner; s += chunk {
 			m := min(chunk, w.inner-s)
-			kern(d[w.off[0]+s:w.off[0]+s+m],
+			numeric.Select(d[w.off[0]+s:w.off[0]+s+m],
 				pick(c, w.off[1]+s*w.step[1], w.step[1], m, fc, s == 0),
 				pick(a, w.off[2]+s*w.step[2], w.step[2], m, fa, s == 0),
 				pick(b, w.off[3]+s*w.step[3], w.step[3], m, fb, s == 0))

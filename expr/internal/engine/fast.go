@@ -16,9 +16,9 @@ var f32Ops = map[Fn][2]numeric.Op{
 	Div: {numeric.Div, numeric.RDiv},
 }
 
-// simdCmps are the comparisons numeric.CompareF32 and CompareU8 run on
-// float32 and uint8 operands (AVX2, 32 elements at a time).
-var simdCmps = map[Fn]numeric.Cmp{
+// cmps are the comparisons as numeric.Compare names them (AVX2 for
+// float32 and uint8 operands).
+var cmps = map[Fn]numeric.Cmp{
 	Less: numeric.CmpLT, LessEqual: numeric.CmpLE, Greater: numeric.CmpGT,
 	GreaterEqual: numeric.CmpGE, Equal: numeric.CmpEQ, NotEqual: numeric.CmpNE,
 }
