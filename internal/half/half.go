@@ -7,8 +7,9 @@ package half
 import "math"
 
 // FromFloat64 returns the binary16 bits nearest to v (ties to even),
-// overflowing to infinity as IEEE 754 does; a NaN gives the quiet NaN
-// 0x7e00 of its sign (the payload is not kept).
+// overflowing to infinity as IEEE 754 does; a NaN keeps its sign and the
+// top 10 bits of its payload, as NumPy's conversion does (a payload whose
+// top bits are 0 gives payload 1, so that the result stays a NaN).
 func FromFloat64(v float64) uint16 {
 	b := math.Float64bits(v)
 	sign := uint16(b>>48) & 0x8000
@@ -17,7 +18,7 @@ func FromFloat64(v float64) uint16 {
 	switch {
 	case exp == 1024: // inf or NaN
 		if mant != 0 {
-			return sign | 0x7e00
+			return sign | 0x7c00 | max(uint16(mant>>42), 1)
 		}
 		return sign | 0x7c00
 	case exp > 15:
@@ -56,8 +57,8 @@ func ToFloat64(h uint16) float64 {
 	case 0:
 		return sign * math.Ldexp(mant, -24)
 	case 31:
-		if mant != 0 {
-			return math.NaN()
+		if mant != 0 { // NaN: its sign and payload, as NumPy widens it
+			return math.Float64frombits(uint64(h&0x8000)<<48 | 0x7ff<<52 | uint64(h&0x3ff)<<42)
 		}
 		return sign * math.Inf(1)
 	}

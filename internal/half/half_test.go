@@ -8,22 +8,38 @@ import (
 )
 
 // TestRoundTrip: every binary16 value converts to float64 and back to
-// itself (NaNs to the quiet NaN of their sign).
+// itself, NaNs with their sign and payload.
 func TestRoundTrip(t *testing.T) {
 	for h := range 1 << 16 {
 		v := half.ToFloat64(uint16(h))
-		got := half.FromFloat64(v)
-		want := uint16(h)
-		if math.IsNaN(v) {
-			want = uint16(h)&0x8000 | 0x7e00
-			if got&0x7fff != 0x7e00 {
-				t.Fatalf("%#04x: NaN back as %#04x", h, got)
-			}
-			continue
-		}
-		if got != want {
+		if got := half.FromFloat64(v); got != uint16(h) {
 			t.Fatalf("%#04x = %v back as %#04x", h, v, got)
 		}
+	}
+}
+
+// TestNaN: NaNs convert as NumPy's float16 conversions do: the sign and
+// the payload shifted by 42 bits, a float64 payload below bit 42 giving
+// payload 1 (numpy/_core/src/npymath/halffloat.cpp).
+func TestNaN(t *testing.T) {
+	for _, tt := range []struct {
+		h    uint16
+		bits uint64
+	}{
+		{0x7e00, 0x7ff8000000000000},
+		{0xfe00, 0xfff8000000000000},
+		{0x7c01, 0x7ff0040000000000},
+		{0xffff, 0xfffffc0000000000},
+	} {
+		if got := math.Float64bits(half.ToFloat64(tt.h)); got != tt.bits {
+			t.Errorf("ToFloat64(%#04x) = %#016x, want %#016x", tt.h, got, tt.bits)
+		}
+		if got := half.FromFloat64(math.Float64frombits(tt.bits)); got != tt.h {
+			t.Errorf("FromFloat64(%#016x) = %#04x, want %#04x", tt.bits, got, tt.h)
+		}
+	}
+	if got := half.FromFloat64(math.Float64frombits(0xfff0000000000001)); got != 0xfc01 {
+		t.Errorf("a payload below bit 42: %#04x, want 0xfc01", got)
 	}
 }
 
