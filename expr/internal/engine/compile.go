@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+
+	"github.com/fstensor/fstensor/internal/layout"
 )
 
 // Options tunes a Program's evaluation.
@@ -58,6 +60,7 @@ type cnode struct {
 	// packed is a MatMul's constant right operand packed for linalg
 	// (*linalg.PackedF32 or *PackedF64), nil for none.
 	packed any
+	view   *layout.Plan // View: the copy of one row's view
 }
 
 func (c *cnode) width() int { return c.DType.Width() }
@@ -207,6 +210,13 @@ func (b *builder) nodeKey(n *Node, args []int) []byte {
 func (p *Program) fold() error {
 	ws := p.newWorkspace()
 	for i, c := range p.nodes {
+		if c.Op == OpView {
+			lp, err := layout.NewPlan(c.width(), c.Shape, c.Strides, c.Offset)
+			if err != nil {
+				return errorf("view: %v", err)
+			}
+			c.view = &lp
+		}
 		if len(c.reads) > 0 {
 			p.sched = append(p.sched, i)
 			if c.Op == OpMatMul {

@@ -25,15 +25,11 @@ func (p *Program) eval(ws *workspace, c *cnode, dst []byte, rows, lo int, in []C
 	switch c.Op {
 	case OpView:
 		a := ws.cur[c.args[0]]
-		switch c.width() {
-		case 1:
-			viewRows(ws, c, dst, a.b, a.rs, rows)
-		case 2:
-			viewRows(ws, c, as[uint16](dst), as[uint16](a.b), a.rs, rows)
-		case 4:
-			viewRows(ws, c, as[uint32](dst), as[uint32](a.b), a.rs, rows)
-		case 8:
-			viewRows(ws, c, as[uint64](dst), as[uint64](a.b), a.rs, rows)
+		if ws.stream {
+			// An output column: written once, past the caches.
+			c.view.RunStream(dst, a.b, rows, a.rs)
+		} else {
+			c.view.Run(dst, a.b, rows, a.rs, 1)
 		}
 		return nil
 	case OpCast:

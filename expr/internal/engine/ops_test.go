@@ -154,6 +154,26 @@ func TestReduce(t *testing.T) {
 	}
 }
 
+// TestReducePeriodic reduces the leading axes of tensors whose kept
+// inner elements are more than the 32 that one periodic sum of bytes
+// takes (40 and 80), and fewer (3), as the channel sums of images.
+func TestReducePeriodic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	for _, d := range []engine.DType{engine.Uint8, engine.Int16, engine.Float32} {
+		for _, fn := range []engine.Fn{engine.Sum, engine.Mean, engine.Max, engine.Norm} {
+			for _, shape := range [][]int{{5, 2, 40}, {7, 6, 3}} {
+				for _, ax := range [][]int{{0}, {0, 1}} {
+					t.Run(fmt.Sprintf("fn=%d/dtype=%v/shape=%v/axes=%v", fn, d, shape, ax), func(t *testing.T) {
+						cols := []column{randColumn(rng, d, shape, 11, 0.1)}
+						roots := []*engine.Node{red(fn, in(0, d, shape...), reduceType(fn, d), false, ax...)}
+						check(t, []engine.Input{{DType: d, Shape: shape}}, cols, roots, engine.Options{BlockBytes: 5000}, 11, 64)
+					})
+				}
+			}
+		}
+	}
+}
+
 func TestSimilarity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, d := range allTypes[1:] {

@@ -19,6 +19,11 @@ type rplan struct {
 	// result at its accSt offset.
 	acc         bool
 	inSt, accSt []int
+	// period, when above 0, tells that the reduced axes of an
+	// accumulation come before the kept ones: a row of the operand is
+	// count runs of period elements, each feeding results 0 to
+	// period-1 in order.
+	period int
 }
 
 func newRplan(n *Node) *rplan {
@@ -42,9 +47,18 @@ func newRplan(n *Node) *rplan {
 	pl.outSt = denseStrides(pl.keptDims)
 	if accumulates(n, pl) {
 		pl.acc, pl.inSt, pl.accSt = true, st, accStrides(n, pl)
+		pl.period = periodOf(n, pl)
 	}
 	return pl
 }
+
+// zero is 0, kept in a variable so that EmptyNaN divides at run time.
+var zero float64
+
+// EmptyNaN returns 0.0 / 0.0 as this machine divides it: NumPy's mean,
+// var and std of no element (a NaN with the sign bit set on amd64, as
+// its division instruction makes it).
+func EmptyNaN() float64 { return zero / zero }
 
 // result is one reduced value: a float, or an integer (its bits; uint64
 // values too) when isInt.
@@ -182,7 +196,7 @@ func sumSq[T number](v []T) float64 {
 func variance[T number](v []T, ddof int) float64 {
 	n := len(v)
 	if n == 0 {
-		return math.NaN()
+		return EmptyNaN()
 	}
 	m := sumF(v) / float64(n)
 	var ss float64

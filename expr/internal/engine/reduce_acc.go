@@ -32,6 +32,31 @@ func accumulates(n *Node, pl *rplan) bool {
 	return false
 }
 
+// periodOf returns the period of an accumulating Reduce node of plan
+// pl whose reduced axes all come before its kept ones (axes of size 1
+// aside), and 0 for any other.
+func periodOf(n *Node, pl *rplan) int {
+	kept := false
+	for i, d := range n.Args[0].Shape {
+		if d == 1 {
+			continue
+		}
+		reduced := false
+		for _, ax := range n.Axes {
+			reduced = reduced || ax == i
+		}
+		if reduced && kept {
+			return 0
+		}
+		kept = kept || !reduced
+	}
+	period := 1
+	for _, d := range pl.keptDims {
+		period *= d
+	}
+	return period
+}
+
 // accStrides returns, per axis of the operand, the stride of the result
 // element it feeds: the result's dense stride on a kept axis, 0 on a
 // reduced one.
@@ -63,13 +88,17 @@ func reduceAcc[T number](ws *workspace, c *cnode, d []byte, dt DType, a []T, rs,
 	isF := isFloatT[T]()
 	for r := range rows {
 		accInit[T](c.Fn, fa, ia)
-		ws.sts = append(ws.sts[:0], pl.inSt, pl.accSt)
-		ws.w.init(shape, ws.sts)
-		w := &ws.w
-		for w.next() {
-			x := a[r*rs+w.off[0]:][:w.inner]
-			o := w.off[1]
-			accRun(c.Fn, isF, fa[o:o+w.inner], ia[o:o+w.inner], x)
+		if pl.period > 0 {
+			accPeriodic(ws, c.Fn, isF, fa, ia, a[r*rs:][:pl.count*pl.period], pl.period)
+		} else {
+			ws.sts = append(ws.sts[:0], pl.inSt, pl.accSt)
+			ws.w.init(shape, ws.sts)
+			w := &ws.w
+			for w.next() {
+				x := a[r*rs+w.off[0]:][:w.inner]
+				o := w.off[1]
+				accRun(c.Fn, isF, fa[o:o+w.inner], ia[o:o+w.inner], x)
+			}
 		}
 		for j := range out {
 			var res result
@@ -84,6 +113,62 @@ func reduceAcc[T number](ws *workspace, c *cnode, d []byte, dt DType, a []T, rs,
 				res = result{i: ia[j], isInt: true}
 			}
 			res.store(d, dt, r*out+j)
+		}
+	}
+}
+
+// maxU8Runs bounds the runs of bytes numeric.AccU8 adds into 32-bit
+// sums before they are folded: 2^24 runs of 255 stay below 2^32.
+const maxU8Runs = 1 << 24
+
+// maxU8Period bounds the periods numeric.SumU8Periodic takes (the
+// channels of an HWC image).
+const maxU8Period = 32
+
+// accPeriodic accumulates x, runs of period elements feeding results 0
+// to period-1, into fa and ia as accRun would run by run: the sums of
+// bytes and of float32 take whole rows of runs at a time.
+func accPeriodic[T number](ws *workspace, fn Fn, isF bool, fa []float64, ia []int64, x []T, period int) {
+	if fn == Sum || fn == Mean {
+		switch v := any(x).(type) {
+		case []float32:
+			numeric.AccRowsF32(fa[:period], v, len(v)/period, period)
+			return
+		case []uint8:
+			accU8Periodic(ws, fa, ia, v, period)
+			return
+		}
+	}
+	for o := 0; o < len(x); o += period {
+		accRun(fn, isF, fa[:period], ia[:period], x[o:o+period])
+	}
+}
+
+// accU8Periodic is accPeriodic of the sum or mean of bytes: exact
+// 64-bit sums (numeric.SumU8Periodic for a period of at most 32 bytes,
+// 32-bit numeric.AccU8 sums of at most maxU8Runs runs otherwise), added
+// to both ia (read by Sum) and fa (read by Mean).
+func accU8Periodic(ws *workspace, fa []float64, ia []int64, x []uint8, period int) {
+	if period <= maxU8Period {
+		var s [maxU8Period]uint64
+		tot := s[:period]
+		numeric.SumU8Periodic(tot, x)
+		for j, v := range tot {
+			ia[j] += int64(v)
+			fa[j] += float64(v)
+		}
+		return
+	}
+	u := scratchOf[uint32](ws, 10, period)
+	for o := 0; o < len(x); {
+		clear(u)
+		end := min(len(x), o+maxU8Runs*period)
+		for ; o < end; o += period {
+			numeric.AccU8(u, x[o:o+period])
+		}
+		for j, v := range u {
+			ia[j] += int64(v)
+			fa[j] += float64(v)
 		}
 	}
 }
