@@ -15,7 +15,8 @@ type Options struct {
 	Workers int
 	// BlockBytes is the target size in bytes of one block's live buffers
 	// (the inputs it reads, the outputs it writes and the intermediates
-	// alive at once); 0 selects DefaultBlockBytes.
+	// alive at once); 0 selects DefaultBlockBytes, or 4 MiB for a program
+	// with no intermediate buffer.
 	BlockBytes int
 }
 

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/fstensor/fstensor/internal/numeric"
+import (
+	"math"
+
+	"github.com/fstensor/fstensor/internal/numeric"
+)
 
 // This file enters the typed loops of the element-wise nodes through one
 // switch on the element type each. Float16 never reaches them: eval
@@ -27,6 +31,12 @@ func binInt[T integer](ws *workspace, fn Fn, d, a, b []byte) bool {
 func binFloat[T float](ws *workspace, fn Fn, d, a, b []byte) {
 	if ops, ok := f32Ops[fn]; ok && isF32[T]() {
 		walkF32(ws, ops[0], ops[1], as[float32](d), as[float32](a), as[float32](b))
+		return
+	}
+	if op, ok := boundOps[fn]; ok && isF32[T]() && len(b) == 4 && !math.IsNaN(float64(as[float32](b)[0])) {
+		// A bound that is one number (clip): numeric's Max and Min
+		// keep a NaN of the other operand, as NumPy's maximum does.
+		walkF32(ws, op, op, as[float32](d), as[float32](a), as[float32](b))
 		return
 	}
 	if c, ok := cmps[fn]; ok {

@@ -16,6 +16,10 @@ var f32Ops = map[Fn][2]numeric.Op{
 	Div: {numeric.Div, numeric.RDiv},
 }
 
+// boundOps are maximum and minimum with one number as numeric's Max and
+// Min run them (a NaN of the tensor kept; the number must not be NaN).
+var boundOps = map[Fn]numeric.Op{Maximum: numeric.Max, Minimum: numeric.Min}
+
 // cmps are the comparisons as numeric.Compare names them (AVX2 for
 // float32 and uint8 operands).
 var cmps = map[Fn]numeric.Cmp{

@@ -14,7 +14,7 @@ import (
 type fused struct {
 	u8    bool
 	steps []numeric.Step // vector operands tiled to tile elements
-	tile  int
+	tile  int            // 0: no vector operand, any length in one call
 }
 
 // maxTile bounds the tiled constants of a fused chain.
@@ -61,6 +61,9 @@ func (p *Program) fuse(users [][]int, isRoot map[int]bool, direct map[int]bool) 
 			continue
 		}
 		tile := period * max(1, 4096/period)
+		if !slices.ContainsFunc(steps, func(s numeric.Step) bool { return s.K != nil }) {
+			tile = 0
+		}
 		slices.Reverse(steps)
 		for i, s := range steps {
 			if s.K != nil {
@@ -130,8 +133,12 @@ func runFused(ws *workspace, c *cnode, d []float32, rows int) {
 	f := c.fused
 	n := rows * c.size
 	src := ws.cur[c.args[0]].b
-	for off := 0; off < n; off += f.tile {
-		m := min(f.tile, n-off)
+	tile := f.tile
+	if tile == 0 {
+		tile = n
+	}
+	for off := 0; off < n; off += tile {
+		m := min(tile, n-off)
 		dd := d[off : off+m]
 		var h int
 		if f.u8 {

@@ -154,6 +154,23 @@ func TestReduce(t *testing.T) {
 	}
 }
 
+// TestBound runs maximum and minimum of a float32 tensor holding NaNs
+// and one number, as clip lowers, the number NaN too (every result NaN,
+// as NumPy's), on the fast path of bounds and off it.
+func TestBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 10))
+	for _, fn := range []engine.Fn{engine.Maximum, engine.Minimum} {
+		for _, v := range []float64{0.25, math.NaN(), math.Inf(-1)} {
+			t.Run(fmt.Sprintf("fn=%d/bound=%v", fn, v), func(t *testing.T) {
+				shape := []int{5, 70}
+				cols := []column{randColumn(rng, engine.Float32, shape, 11, 0.1)}
+				roots := []*engine.Node{bin(fn, in(0, engine.Float32, shape...), konst(engine.Float32, []int{}, v))}
+				check(t, []engine.Input{{DType: engine.Float32, Shape: shape}}, cols, roots, engine.Options{}, 11, 0)
+			})
+		}
+	}
+}
+
 // TestReducePeriodic reduces the leading axes of tensors whose kept
 // inner elements are more than the 32 that one periodic sum of bytes
 // takes (40 and 80), and fewer (3), as the channel sums of images.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 
 	"github.com/fstensor/fstensor/internal/half"
 	"github.com/fstensor/fstensor/internal/numeric"
@@ -19,6 +20,10 @@ type rplan struct {
 	// result at its accSt offset.
 	acc         bool
 	inSt, accSt []int
+	// trailing tells that the reduced axes come after the kept ones
+	// (axes of size 1 aside): each result reduces count consecutive
+	// elements, the next result's follow.
+	trailing bool
 	// period, when above 0, tells that the reduced axes of an
 	// accumulation come before the kept ones: a row of the operand is
 	// count runs of period elements, each feeding results 0 to
@@ -45,6 +50,7 @@ func newRplan(n *Node) *rplan {
 		}
 	}
 	pl.outSt = denseStrides(pl.keptDims)
+	pl.trailing = trailingAxes(n)
 	if accumulates(n, pl) {
 		pl.acc, pl.inSt, pl.accSt = true, st, accStrides(n, pl)
 		pl.period = periodOf(n, pl)
@@ -252,6 +258,44 @@ func argExtreme[T number](isMax bool, v []T) int {
 	return best
 }
 
+// trailingAxes reports whether the reduced axes of Reduce node n come
+// after its kept ones, axes of size 1 aside.
+func trailingAxes(n *Node) bool {
+	reduced := false
+	for i, d := range n.Args[0].Shape {
+		if d == 1 {
+			continue
+		}
+		r := slices.Contains(n.Axes, i)
+		if reduced && !r {
+			return false
+		}
+		reduced = reduced || r
+	}
+	return true
+}
+
+// rowOps are the reductions numeric.RowsF32 runs over float32 rows.
+var rowOps = map[Fn]numeric.RowOp{Sum: numeric.RowSum, Mean: numeric.RowSum, Norm: numeric.RowSumSq}
+
+// reduceRowsF32 is reduceRows of a trailing reduction of dense float32
+// rows by op: every result of the block in one numeric.RowsF32 call,
+// each with the bits reduceVec gives it.
+func reduceRowsF32(ws *workspace, c *cnode, d []byte, dt DType, op numeric.RowOp, a []float32, rows int) {
+	count := c.rplan.count
+	out := scratchOf[float64](ws, 4, rows*c.size)
+	numeric.RowsF32(op, out, a, count, count)
+	for j, v := range out {
+		switch c.Fn {
+		case Mean:
+			v /= float64(count)
+		case Norm:
+			v = math.Sqrt(v)
+		}
+		result{f: v}.store(d, dt, j)
+	}
+}
+
 // reduceRows evaluates a Reduce node over rows rows of operand a (type
 // T, rs elements a row) into d (type dt).
 func reduceRows[T number](ws *workspace, c *cnode, d []byte, dt DType, a []T, rs, rows int) {
@@ -259,6 +303,12 @@ func reduceRows[T number](ws *workspace, c *cnode, d []byte, dt DType, a []T, rs
 	if pl.acc {
 		reduceAcc(ws, c, d, dt, a, rs, rows)
 		return
+	}
+	if op, ok := rowOps[c.Fn]; ok && pl.trailing && pl.count > 0 && rs == c.size*pl.count {
+		if x, ok := any(a).([]float32); ok {
+			reduceRowsF32(ws, c, d, dt, op, x, rows)
+			return
+		}
 	}
 	kw, rw := &ws.w, &ws.w2
 	ws.dims = append(append(ws.dims[:0], rows), pl.keptDims...)
