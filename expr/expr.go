@@ -154,6 +154,9 @@ func (n *node) finish(shape []int, names []string, err error) Expr {
 		n.err = err
 		return n
 	}
+	if !slices.ContainsFunc(names, func(s string) bool { return s != "" }) {
+		names = nil // no axis named (none left): no names, as the engine's results
+	}
 	m, err := metadata.New(shape, names, nil)
 	if err != nil {
 		n.err = errorf("result %s: %v", metadata.FormatShape(shape), err)

@@ -152,8 +152,8 @@ func (p *Program) evalOne(arr arrow.Array) (arrow.Array, error) {
 	return res[0], nil
 }
 
-// Graph reports whether p evaluates a graph expression in the engine,
-// rather than a chain through a Plan or a varPlan (see Compile).
+// Graph reports whether p evaluates its expression in the engine,
+// rather than through Plans (see Compile).
 func (p *Program) Graph() bool { return p.graph != nil || p.vgraph != nil }
 
 // Fuse returns one Program that evaluates the graph programs progs,

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -376,7 +375,7 @@ func emptyReduction(x *engine.Node, r Reduction, t engine.DType, shape []int) *e
 	v := 0.0
 	switch r {
 	case Mean, Var, Std:
-		v = math.NaN()
+		v = engine.EmptyNaN()
 	case AllTrue:
 		v = 1
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/fstensor/fstensor/expr/internal/engine"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/stride"
@@ -15,11 +16,11 @@ import (
 // Program is an expression compiled for the columns of an input schema:
 // it knows the schema of its result before any data (Schema) and
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
-// input, through a Plan for a chain over a fixed-shape or plain numeric
-// input column, one Plan per distinct row shape for a chain over a
-// variable-shape one, and the engine for a graph, whose buffers it reuses
-// between calls (for a graph over variable-shape columns, one engine
-// program per combination of row shapes, the 64 most recently used kept).
+// input, in the engine, whose buffers it reuses between calls (for a
+// graph over variable-shape columns, one engine program per combination
+// of row shapes, the 64 most recently used kept), or through Plans (see
+// Compile: a relabelling view, a chain over a variable-shape column, one
+// Plan per distinct row shape).
 // A Program is safe for concurrent use.
 type Program struct {
 	in       *arrow.Schema
@@ -55,11 +56,15 @@ type Program struct {
 // interface so that the compiler checks what is passed, as regexp.Compile
 // and syntax.Parse do.
 //
-// A text that is one chain over one column runs through a Plan (one per
-// row shape for a variable-shape column), but for integer arithmetic
-// over a fixed-shape or plain column, which the engine's typed loops run
-// faster; any other text is a graph (see Graph expressions in the
-// package doc), typed here against the schema and run by the engine.
+// Every text over fixed-shape and plain columns runs in the engine, as a
+// graph (see Graph expressions in the package doc) typed here against
+// the schema, but for a view that only relabels its column's elements
+// with WithRelabel, whose Plan shares the column's buffers, and views of
+// decimals and other elements the engine does not compute on, which a
+// Plan moves as bytes. Over a
+// variable-shape column, a text that is one chain (views, element-wise
+// work with constants, one reduction) runs through one Plan per row
+// shape, and any other text in the engine.
 //
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
 // message lists the schema's columns, a column that is not a tensor or
@@ -107,11 +112,13 @@ func columnOf(g *gnode, schema *arrow.Schema, x int) (int, bool) {
 	return -1, false
 }
 
-// compileChain compiles g through a Plan when it is a chain the
-// constructors express over one fixed-shape or plain column, or one Plan
-// per row shape over a variable-shape column; it reports false for any
-// other graph (another column type, an unknown name: the engine's
-// compiler reports those).
+// compileChain compiles g through Plans when it is a chain the
+// constructors express over a variable-shape column that is not bool
+// (one Plan per row shape), over a fixed-shape column of elements the
+// engine does not hold (movedOnly), or a view that relabels the elements
+// of a fixed-shape or plain column compiled with WithRelabel (which a
+// Plan evaluates by sharing the column's buffers); it reports false for
+// every other graph (the engine's compiler reports its errors).
 func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options, opts []Option) (*Program, bool, error) {
 	leaf := chainLeaf(g)
 	if leaf == nil {
@@ -132,53 +139,50 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 		prog, err := newVarProgram(vp, schema, col, viaX, o, opts)
 		return prog, true, err
 	}
+	moved := movedOnly(f)
+	if !moved && !o.relabel {
+		return nil, false, nil
+	}
 	in, err := inputOfField(f)
 	if err != nil {
 		return nil, false, nil
 	}
 	e, err := chainOf(g, in, text)
-	if err != nil || intArith(e) {
-		// The engine computes on more than a Plan does (bool
-		// arithmetic and reductions): its compiler decides. It also
-		// runs integer arithmetic in typed loops, where a Plan goes
-		// through int64 one element at a time (x * 2 over uint8 images:
-		// 5-7x faster).
+	if err != nil {
+		return nil, false, nil
+	}
+	if !moved && !relabels(e) {
 		return nil, false, nil
 	}
 	prog, err := newProgram(e, schema, col, viaX, o, opts)
 	return prog, true, err
 }
 
-// intArith reports whether chain e computes element-wise arithmetic
-// (+ - * / // % **, clip, abs) on integers and reduces nothing.
-func intArith(e Expr) bool {
-	n := e.node()
-	if n.reduced {
-		return false
-	}
-	for ; n != nil; n = n.x {
-		switch n.op {
-		case opArith, opClip, opAbs:
-			if !n.dt.float() {
-				return true
-			}
-		}
-	}
-	return false
+// movedOnly reports whether f is a fixed-shape column of elements the
+// engine does not compute on (decimals, fixed-size binaries), whose
+// views a Plan moves as bytes.
+func movedOnly(f arrow.Field) bool {
+	t, ok := fixedshape.TypeOf(f.Type)
+	return ok && etypeOf(t.ElemType()) == engine.Invalid
+}
+
+// relabels reports whether chain e is a view that relabels its input's
+// elements (Plan.Relabel), which a Plan with WithRelabel evaluates by
+// sharing the input's buffers.
+func relabels(e Expr) bool {
+	pl, err := CompilePlan(e)
+	return err == nil && pl.ok && pl.comp == nil
 }
 
 // CompileExpr is Compile for an expression built in Go. A graph (built
-// on X or Col) compiles as Compile compiles its text, String (a chain
-// through a Plan, others in the engine), its constants of any size
-// included. A chain reads x, the
-// column chosen by WithInput (or the schema's only tensor column), and
-// must have been built on an input of that column's type (Input of a
-// fixed-shape type, InputOf of any shape with a variable-shape column's
-// element type and number of dimensions; a chain over a variable-shape
-// bool column, or of integer arithmetic over a fixed-shape or plain
-// column, compiles as its text, in the engine). Errors are Compile's,
-// and an error wrapping arrow.ErrInvalid when e's input does not match
-// the column.
+// on X or Col) compiles as Compile compiles its text, String, its
+// constants of any size included. A chain reads x, the column chosen by
+// WithInput (or the schema's only tensor column), and must have been
+// built on an input of that column's type (Input of a fixed-shape type,
+// InputOf of any shape with a variable-shape column's element type and
+// number of dimensions); it runs where Compile runs its text. Errors are
+// Compile's, and an error wrapping arrow.ErrInvalid when e's input does
+// not match the column.
 func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error) {
 	o, x, err := configSchema(schema, opts)
 	if err != nil {
@@ -191,7 +195,7 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		g := e.node().g
 		if isChain(g) {
 			if text := e.String(); len(text) <= MaxText {
-				return Compile(text, schema, opts...) // through a Plan
+				return Compile(text, schema, opts...) // where its text runs
 			}
 		}
 		if err := refuseResultType(o); err != nil {
@@ -206,11 +210,6 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		return nil, err
 	}
 	f := schema.Field(x)
-	if _, ok := varshape.TypeOf(f.Type); !ok && intArith(e) {
-		if text := e.String(); len(text) <= MaxText {
-			return Compile(text, schema, opts...) // in the engine, as Compile runs it
-		}
-	}
 	if vt, ok := varshape.TypeOf(f.Type); ok {
 		vp, err := compileVar(e, vt)
 		if err != nil {
@@ -221,7 +220,13 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		}
 		return newVarProgram(vp, schema, x, true, o, opts)
 	}
-	return newProgram(e, schema, x, true, o, opts)
+	// The Plan's Program checks e's input against the column; it runs
+	// only a relabelling view with WithRelabel, the engine all else.
+	prog, err := newProgram(e, schema, x, true, o, opts)
+	if err != nil || movedOnly(f) || o.relabel && relabels(e) {
+		return prog, err
+	}
+	return compileGraph("", chainGraph(e.node()), schema, x, o, opts)
 }
 
 // configSchema checks the schema and options of Compile and CompileExpr
