@@ -133,9 +133,18 @@ func (b *builder) add(n *Node) (int, error) {
 	if err := checkNode(n, b.p.inputs); err != nil {
 		return 0, err
 	}
+	orig := n
+	if n.Op == OpReduce && exactCast(n.Args[0]) {
+		// The integers the cast reads reduce to the same values (every
+		// reduction computes in float64 or exactly): the cast is not
+		// materialized for it.
+		m := *n
+		m.Args = []*Node{n.Args[0].Args[0]}
+		n, args = &m, []int{b.p.nodes[args[0]].args[0]}
+	}
 	key := string(b.nodeKey(n, args))
 	if id, ok := b.keys[key]; ok {
-		b.ids[n] = id
+		b.ids[orig] = id
 		return id, nil
 	}
 	size, _ := sizeOf(n.Shape)
@@ -157,8 +166,24 @@ func (b *builder) add(n *Node) (int, error) {
 	}
 	id := len(b.p.nodes)
 	b.p.nodes = append(b.p.nodes, c)
-	b.ids[n], b.keys[key] = id, id
+	b.ids[orig], b.keys[key] = id, id
 	return id, nil
+}
+
+// exactCast reports whether n casts integers to a float type that holds
+// each of their values exactly (8- and 16-bit integers to float32, and
+// 32-bit ones too to float64).
+func exactCast(n *Node) bool {
+	if n.Op != OpCast {
+		return false
+	}
+	switch n.Args[0].DType {
+	case Int8, Uint8, Int16, Uint16:
+		return n.DType == Float32 || n.DType == Float64
+	case Int32, Uint32:
+		return n.DType == Float64
+	}
+	return false
 }
 
 // nodeKey encodes everything that defines n's value: equal keys, equal
@@ -210,7 +235,11 @@ func (b *builder) nodeKey(n *Node, args []int) []byte {
 // others in p.sched.
 func (p *Program) fold() error {
 	ws := p.newWorkspace()
+	live := p.live()
 	for i, c := range p.nodes {
+		if !live[i] {
+			continue // (a cast a reduction reads through)
+		}
 		if c.Op == OpView {
 			lp, err := layout.NewPlan(c.width(), c.Shape, c.Strides, c.Offset)
 			if err != nil {
@@ -238,6 +267,25 @@ func (p *Program) fold() error {
 		}
 	}
 	return nil
+}
+
+// live returns which nodes the roots need.
+func (p *Program) live() []bool {
+	live := make([]bool, len(p.nodes))
+	var mark func(i int)
+	mark = func(i int) {
+		if live[i] {
+			return
+		}
+		live[i] = true
+		for _, a := range p.nodes[i].args {
+			mark(a)
+		}
+	}
+	for _, r := range p.roots {
+		mark(r)
+	}
+	return live
 }
 
 // newBuf returns n zero bytes aligned to 8.

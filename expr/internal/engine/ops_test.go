@@ -171,6 +171,30 @@ func TestBound(t *testing.T) {
 	}
 }
 
+// TestReduceCast reduces 8- and 16-bit integers cast to float32, which
+// the engine reduces without the cast, every function over leading,
+// trailing and all axes, against the reference (which casts); the cast
+// also feeds a second root, so that it is computed for that one.
+func TestReduceCast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, d := range []engine.DType{engine.Uint8, engine.Int16} {
+		for _, fn := range reduceFns {
+			for _, ax := range [][]int{{0, 1}, {2}, {0, 1, 2}} {
+				if (fn == engine.ArgMax || fn == engine.ArgMin) && len(ax) != 1 {
+					continue
+				}
+				t.Run(fmt.Sprintf("fn=%d/dtype=%v/axes=%v", fn, d, ax), func(t *testing.T) {
+					shape := []int{6, 5, 3}
+					cols := []column{randColumn(rng, d, shape, 11, 0.1)}
+					x := cast(in(0, d, shape...), engine.Float32)
+					roots := []*engine.Node{red(fn, x, reduceType(fn, engine.Float32), false, ax...), un(engine.Neg, x)}
+					check(t, []engine.Input{{DType: d, Shape: shape}}, cols, roots, engine.Options{BlockBytes: 700}, 11, 64)
+				})
+			}
+		}
+	}
+}
+
 // TestReducePeriodic reduces the leading axes of tensors whose kept
 // inner elements are more than the 32 that one periodic sum of bytes
 // takes (40 and 80), and fewer (3), as the channel sums of images.
