@@ -54,3 +54,52 @@ func benchInput() []float32 {
 	}
 	return x
 }
+
+// BenchmarkElementwise times the element-wise kernels on 16 MiB of input
+// written to a separate 16 MiB (bytes: the input), on the SIMD path and
+// the Go loops, beside copy() of the same bytes.
+func BenchmarkElementwise(b *testing.B) {
+	const size = 16 << 20
+	x := make([]float32, size/4)
+	for i := range x {
+		x[i] = float32(i%1000)/100 - 5
+	}
+	d := make([]float32, len(x))
+	type kernel struct {
+		name string
+		run  func()
+	}
+	var kernels []kernel
+	for _, op := range []struct {
+		name string
+		op   numeric.F32Op
+	}{
+		{"sqrt", numeric.F32Sqrt}, {"abs", numeric.F32Abs}, {"neg", numeric.F32Neg},
+		{"square", numeric.F32Square}, {"floor", numeric.F32Floor}, {"ceil", numeric.F32Ceil},
+		{"round", numeric.F32Round},
+	} {
+		kernels = append(kernels, kernel{"op=" + op.name + "/dtype=float32", func() { numeric.UnaryF32(op.op, d, x) }})
+	}
+	for _, k := range kernels {
+		for _, path := range []string{"simd", "go"} {
+			b.Run(k.name+"/path="+path, func(b *testing.B) {
+				if path == "go" {
+					defer numeric.SetAVX2(false)()
+				}
+				b.SetBytes(size)
+				b.ReportAllocs()
+				for b.Loop() {
+					k.run()
+				}
+			})
+		}
+	}
+	b.Run("impl=copy", func(b *testing.B) {
+		src, dst := make([]byte, size), make([]byte, size)
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, src)
+		}
+	})
+}
