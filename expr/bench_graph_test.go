@@ -14,7 +14,8 @@ import (
 // Program.Eval on one worker, over 16384 rows of two float32 (768,)
 // columns (48 MiB each): row normalization (bytes: the output), the L2
 // distance and dot product of the two columns (bytes: the input read),
-// a mask (a bool tensor, bytes: the input) and a projection by a
+// a mask (a bool tensor, bytes: the input), the element-wise square root
+// (bytes: the output) and a projection by a
 // constant 768x128 matrix (bytes: the input),
 // each beside impl=copy of the same bytes.
 func BenchmarkGraph(b *testing.B) {
@@ -58,6 +59,7 @@ func BenchmarkGraph(b *testing.B) {
 		{"l2", "norm(a - b, axis=-1)", 2 * inBytes},
 		{"dot", "dot(a, b)", 2 * inBytes},
 		{"mask", "a > 0", inBytes},
+		{"sqrt", "sqrt(a)", outBytes},
 		{"project", `a @ load("W")`, inBytes},
 	} {
 		p, err := expr.Compile(c.text, schema, expr.WithWorkers(1), expr.WithAllocator(mem), load)
