@@ -56,7 +56,8 @@ func benchInput() []float32 {
 }
 
 // BenchmarkElementwise times the element-wise kernels on 16 MiB of input
-// written to a separate 16 MiB (bytes: the input), on the SIMD path and
+// (uint8 multiplication: two) written to a separate 16 MiB (bytes: the
+// output), on the SIMD path and
 // the Go loops, beside copy() of the same bytes.
 func BenchmarkElementwise(b *testing.B) {
 	const size = 16 << 20
@@ -80,6 +81,11 @@ func BenchmarkElementwise(b *testing.B) {
 	} {
 		kernels = append(kernels, kernel{"op=" + op.name + "/dtype=float32", func() { numeric.UnaryF32(op.op, d, x) }})
 	}
+	u, v, du := make([]uint8, size), make([]uint8, size), make([]uint8, size)
+	for i := range u {
+		u[i], v[i] = uint8(i*7), 2
+	}
+	kernels = append(kernels, kernel{"op=mul/dtype=uint8", func() { numeric.BinaryU8(numeric.U8Mul, du, u, v) }})
 	for _, k := range kernels {
 		for _, path := range []string{"simd", "go"} {
 			b.Run(k.name+"/path="+path, func(b *testing.B) {
