@@ -55,9 +55,9 @@ func benchInput() []float32 {
 	return x
 }
 
-// BenchmarkElementwise times the element-wise kernels on 16 MiB of input
-// (uint8 multiplication: two) written to a separate 16 MiB (bytes: the
-// output), on the SIMD path and
+// BenchmarkElementwise times the element-wise kernels writing 16 MiB
+// (bytes: the output) from a separate 16 MiB (uint8 multiplication and
+// where: two, where also a mask), on the SIMD path and
 // the Go loops, beside copy() of the same bytes.
 func BenchmarkElementwise(b *testing.B) {
 	const size = 16 << 20
@@ -86,6 +86,16 @@ func BenchmarkElementwise(b *testing.B) {
 		u[i], v[i] = uint8(i*7), 2
 	}
 	kernels = append(kernels, kernel{"op=mul/dtype=uint8", func() { numeric.BinaryU8(numeric.U8Mul, du, u, v) }})
+	y := make([]float32, len(x))
+	c := make([]uint8, 2*len(x)) // one per int16
+	for i := range c {
+		c[i] = uint8(i % 3 & 1)
+	}
+	kernels = append(kernels, kernel{"op=where/dtype=float32", func() { numeric.Select(d, c, x, y) }})
+	x64, y64, d64 := asF64(x), asF64(y), asF64(d)
+	kernels = append(kernels, kernel{"op=where/dtype=float64", func() { numeric.Select(d64, c, x64, y64) }})
+	x16, y16, d16 := asI16(x), asI16(y), asI16(d)
+	kernels = append(kernels, kernel{"op=where/dtype=int16", func() { numeric.Select(d16, c, x16, y16) }})
 	for _, k := range kernels {
 		for _, path := range []string{"simd", "go"} {
 			b.Run(k.name+"/path="+path, func(b *testing.B) {
@@ -109,3 +119,7 @@ func BenchmarkElementwise(b *testing.B) {
 		}
 	})
 }
+
+// asF64 and asI16 view x's bytes as float64 or int16.
+func asF64(x []float32) []float64 { return unsafe.Slice((*float64)(unsafe.Pointer(&x[0])), len(x)/2) }
+func asI16(x []float32) []int16   { return unsafe.Slice((*int16)(unsafe.Pointer(&x[0])), len(x)*2) }
