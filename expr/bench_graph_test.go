@@ -14,9 +14,11 @@ import (
 // Program.Eval on one worker, over 16384 rows of two float32 (768,)
 // columns (48 MiB each): row normalization (bytes: the output), the L2
 // distance and dot product of the two columns (bytes: the input read),
-// a mask (a bool tensor, bytes: the input) and a projection by a
-// constant 768x128 matrix (bytes: the input),
-// each beside impl=copy of the same bytes.
+// a mask (a bool tensor, bytes: the input), the square root of a sum
+// (bytes: the output; of two columns, so that the engine runs it, where
+// a one-column chain would run as a Plan), a where (bytes: the output)
+// and a projection by a constant 768x128 matrix (bytes: the input), each
+// beside impl=copy of the same bytes.
 func BenchmarkGraph(b *testing.B) {
 	const rows, dim = 16384, 768
 	typ := mustFixed(b, f32, dim)
@@ -58,6 +60,8 @@ func BenchmarkGraph(b *testing.B) {
 		{"l2", "norm(a - b, axis=-1)", 2 * inBytes},
 		{"dot", "dot(a, b)", 2 * inBytes},
 		{"mask", "a > 0", inBytes},
+		{"sqrt", "sqrt(a + b)", outBytes},
+		{"where", "where(a > 0, a, b)", outBytes},
 		{"project", `a @ load("W")`, inBytes},
 	} {
 		p, err := expr.Compile(c.text, schema, expr.WithWorkers(1), expr.WithAllocator(mem), load)

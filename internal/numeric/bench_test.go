@@ -54,3 +54,72 @@ func benchInput() []float32 {
 	}
 	return x
 }
+
+// BenchmarkElementwise times the element-wise kernels writing 16 MiB
+// (bytes: the output) from a separate 16 MiB (uint8 multiplication and
+// where: two, where also a mask), on the SIMD path and
+// the Go loops, beside copy() of the same bytes.
+func BenchmarkElementwise(b *testing.B) {
+	const size = 16 << 20
+	x := make([]float32, size/4)
+	for i := range x {
+		x[i] = float32(i%1000)/100 - 5
+	}
+	d := make([]float32, len(x))
+	type kernel struct {
+		name string
+		run  func()
+	}
+	var kernels []kernel
+	for _, op := range []struct {
+		name string
+		op   numeric.F32Op
+	}{
+		{"sqrt", numeric.F32Sqrt}, {"abs", numeric.F32Abs}, {"neg", numeric.F32Neg},
+		{"square", numeric.F32Square}, {"floor", numeric.F32Floor}, {"ceil", numeric.F32Ceil},
+		{"round", numeric.F32Round},
+	} {
+		kernels = append(kernels, kernel{"op=" + op.name + "/dtype=float32", func() { numeric.UnaryF32(op.op, d, x) }})
+	}
+	u, v, du := make([]uint8, size), make([]uint8, size), make([]uint8, size)
+	for i := range u {
+		u[i], v[i] = uint8(i*7), 2
+	}
+	kernels = append(kernels, kernel{"op=mul/dtype=uint8", func() { numeric.BinaryU8(numeric.U8Mul, du, u, v) }})
+	y := make([]float32, len(x))
+	c := make([]uint8, 2*len(x)) // one per int16
+	for i := range c {
+		c[i] = uint8(i % 3 & 1)
+	}
+	kernels = append(kernels, kernel{"op=where/dtype=float32", func() { numeric.Select(d, c, x, y) }})
+	x64, y64, d64 := asF64(x), asF64(y), asF64(d)
+	kernels = append(kernels, kernel{"op=where/dtype=float64", func() { numeric.Select(d64, c, x64, y64) }})
+	x16, y16, d16 := asI16(x), asI16(y), asI16(d)
+	kernels = append(kernels, kernel{"op=where/dtype=int16", func() { numeric.Select(d16, c, x16, y16) }})
+	for _, k := range kernels {
+		for _, path := range []string{"simd", "go"} {
+			b.Run(k.name+"/path="+path, func(b *testing.B) {
+				if path == "go" {
+					defer numeric.SetAVX2(false)()
+				}
+				b.SetBytes(size)
+				b.ReportAllocs()
+				for b.Loop() {
+					k.run()
+				}
+			})
+		}
+	}
+	b.Run("impl=copy", func(b *testing.B) {
+		src, dst := make([]byte, size), make([]byte, size)
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, src)
+		}
+	})
+}
+
+// asF64 and asI16 view x's bytes as float64 or int16.
+func asF64(x []float32) []float64 { return unsafe.Slice((*float64)(unsafe.Pointer(&x[0])), len(x)/2) }
+func asI16(x []float32) []int16   { return unsafe.Slice((*int16)(unsafe.Pointer(&x[0])), len(x)*2) }

@@ -3,8 +3,9 @@ package numeric
 // U8Op is an operation of BinaryU8.
 type U8Op uint8
 
-// The operations of BinaryU8, on bytes as unsigned integers: sums and
-// differences wrap around (modulo 256, as NumPy's uint8 arithmetic).
+// The operations of BinaryU8, on bytes as unsigned integers: sums,
+// differences and products wrap around (modulo 256, as NumPy's uint8
+// arithmetic).
 const (
 	U8Add U8Op = iota // a + b
 	U8Sub             // a - b
@@ -13,6 +14,7 @@ const (
 	U8And             // a & b
 	U8Or              // a | b
 	U8Xor             // a ^ b
+	U8Mul             // a * b
 )
 
 // BinaryU8 sets d[j] = a[j] op b[j] for every j < len(d). a and b must be
@@ -40,6 +42,8 @@ func BinaryU8(op U8Op, d, a, b []uint8) {
 			d[j] = x | y
 		case U8Xor:
 			d[j] = x ^ y
+		case U8Mul:
+			d[j] = x * y
 		}
 	}
 }

@@ -27,9 +27,12 @@ func orU8x32(d, a, b unsafe.Pointer, n int)
 //go:noescape
 func xorU8x32(d, a, b unsafe.Pointer, n int)
 
+//go:noescape
+func mulU8x32(d, a, b unsafe.Pointer, n int)
+
 var binaryU8Kernels = [...]func(d, a, b unsafe.Pointer, n int){
 	U8Add: addU8x32, U8Sub: subU8x32, U8Min: minU8x32, U8Max: maxU8x32,
-	U8And: andU8x32, U8Or: orU8x32, U8Xor: xorU8x32,
+	U8And: andU8x32, U8Or: orU8x32, U8Xor: xorU8x32, U8Mul: mulU8x32,
 }
 
 // binaryU8 runs the longest prefix of a multiple of 32 bytes through the

@@ -7,9 +7,9 @@ import (
 	"github.com/fstensor/fstensor/internal/numeric"
 )
 
-// TestBinaryU8 runs every operation on bytes of every length around the
-// kernels' 32 bytes, from unaligned starts and in place, on every path,
-// against Go's byte arithmetic.
+// TestBinaryU8 runs every operation on bytes of every length 0..70, 100
+// and 1000 (around the kernels' 32 bytes), from unaligned starts and in
+// place, on every path, against Go's byte arithmetic.
 func TestBinaryU8(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(13, 14))
@@ -21,9 +21,10 @@ func TestBinaryU8(t *testing.T) {
 			numeric.U8And: func(x, y uint8) uint8 { return x & y },
 			numeric.U8Or:  func(x, y uint8) uint8 { return x | y },
 			numeric.U8Xor: func(x, y uint8) uint8 { return x ^ y },
+			numeric.U8Mul: func(x, y uint8) uint8 { return x * y },
 		}
 		for op, ref := range refs {
-			for _, n := range []int{0, 1, 31, 32, 33, 64, 65, 100, 1000} {
+			for _, n := range tailLengths {
 				for _, off := range []int{0, 1, 3} {
 					for _, inPlace := range []bool{false, true} {
 						a := make([]uint8, n+off)
@@ -58,3 +59,13 @@ func TestBinaryU8(t *testing.T) {
 		}
 	})
 }
+
+// tailLengths are every length 0..70 and two longer ones: each tail of
+// kernels of 8, 16 and 32 elements, after 0, 1 and 2 blocks.
+var tailLengths = func() []int {
+	var ns []int
+	for n := range 71 {
+		ns = append(ns, n)
+	}
+	return append(ns, 100, 1000)
+}()

@@ -63,13 +63,12 @@ func Compare[T Number](c Cmp, d []uint8, a, b []T) {
 
 // Select sets d[j] to a[j] where c[j] is not 0 and to b[j] elsewhere, for
 // every j < len(d): NumPy's where. c, a and b must be at least as long as
-// d. For bytes AVX2 selects 32 at a time.
+// d; d may be a or b. The elements are moved as bits (a NaN keeps its
+// payload). AVX2 selects 32 bytes of elements at a time, for every
+// element size.
 func Select[T Number](d []T, c []uint8, a, b []T) {
 	c, a, b = c[:len(d)], a[:len(d)], b[:len(d)]
-	n := 0
-	if x, ok := any(d).([]uint8); ok {
-		n = selectU8(x, c, any(a).([]uint8), any(b).([]uint8))
-	}
+	n := selectN(d, c, a, b)
 	d, c, a, b = d[n:], c[n:], a[n:], b[n:]
 	for j := range d {
 		if c[j] != 0 {

@@ -77,18 +77,40 @@ func compareU8(c Cmp, d, a, b []uint8) int {
 	return n
 }
 
-// Implemented in compare_amd64.s: n bytes, a multiple of 32, n > 0.
+// Implemented in compare_amd64.s: n elements of 1, 2, 4 or 8 bytes, a
+// multiple of 32, 16, 8 or 4, n > 0.
 //
 //go:noescape
 func selectU8x32(d, c, a, b unsafe.Pointer, n int)
 
-// selectU8 selects the longest prefix of a multiple of 32 bytes with
-// the AVX2 kernel and returns its length (0 without AVX2).
-func selectU8(d, c, a, b []uint8) int {
-	n := len(d) &^ 31
+//go:noescape
+func selectW16x16(d, c, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func selectW32x8(d, c, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func selectW64x4(d, c, a, b unsafe.Pointer, n int)
+
+// selectN selects the longest prefix of a whole number of 32 bytes with
+// the AVX2 kernel of T's size and returns its length in elements (0
+// without AVX2).
+func selectN[T Number](d []T, c []uint8, a, b []T) int {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	n := len(d) &^ (32/size - 1)
 	if !useAVX2 || n == 0 {
 		return 0
 	}
-	selectU8x32(unsafe.Pointer(&d[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n)
+	kernel := selectU8x32
+	switch size {
+	case 2:
+		kernel = selectW16x16
+	case 4:
+		kernel = selectW32x8
+	case 8:
+		kernel = selectW64x4
+	}
+	kernel(unsafe.Pointer(&d[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n)
 	return n
 }

@@ -131,3 +131,37 @@ sloop:
 	JNZ  sloop
 	VZEROUPPER
 	RET
+
+// SELW defines NAME(d, c, a, b unsafe.Pointer, n int): d[j] = c[j] != 0 ?
+// a[j] : b[j] for n elements of 2, 4 or 8 bytes, a multiple of K, the
+// elements of a register. EXT widens K bytes of c to elements, CMPEQ
+// against zero marks the elements of c that are 0 with ones, and BLEND
+// takes b there and a elsewhere (by each byte's, dword's or qword's top
+// bit). d may be a or b.
+#define SELW(NAME, EXT, CMPEQ, BLEND, K) \
+TEXT NAME(SB), NOSPLIT, $0-40; \
+	MOVQ d+0(FP), DI; \
+	MOVQ c+8(FP), R8; \
+	MOVQ a+16(FP), SI; \
+	MOVQ b+24(FP), DX; \
+	MOVQ n+32(FP), CX; \
+	VPXOR Y7, Y7, Y7; \
+loop: \
+	EXT  (R8), Y0; \
+	CMPEQ Y7, Y0, Y0; \
+	VMOVDQU (SI), Y1; \
+	VMOVDQU (DX), Y2; \
+	BLEND Y0, Y2, Y1, Y3; \
+	VMOVDQU Y3, (DI); \
+	ADDQ $32, DI; \
+	ADDQ $K, R8; \
+	ADDQ $32, SI; \
+	ADDQ $32, DX; \
+	SUBQ $K, CX; \
+	JNZ  loop; \
+	VZEROUPPER; \
+	RET
+
+SELW(·selectW16x16, VPMOVZXBW, VPCMPEQW, VPBLENDVB, 16)
+SELW(·selectW32x8, VPMOVZXBD, VPCMPEQD, VBLENDVPS, 8)
+SELW(·selectW64x4, VPMOVZXBQ, VPCMPEQQ, VBLENDVPD, 4)

@@ -140,39 +140,91 @@ func TestCompareU8(t *testing.T) {
 	})
 }
 
-// TestSelectU8 selects bytes by masks of 0, 1 and other values, of every
-// length around the kernel's 32 bytes and from unaligned starts, on every
-// path.
-func TestSelectU8(t *testing.T) {
+// TestSelect selects elements of every size by masks of 0, 1, 128 and
+// 255, of every length 0..70 (around each kernel's 32 bytes) and from
+// unaligned starts, into another slice and in place, on every path,
+// comparing bits: float elements include NaNs with payloads.
+func TestSelect(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(11, 12))
-		for _, n := range []int{0, 1, 31, 32, 33, 64, 65, 100, 1000} {
-			for _, off := range []int{0, 1, 3} {
+		t.Run("dtype=uint8", func(t *testing.T) {
+			checkSelect(t, rng, func(x uint64) uint8 { return uint8(x) }, func(v uint8) uint64 { return uint64(v) })
+		})
+		t.Run("dtype=int8", func(t *testing.T) {
+			checkSelect(t, rng, func(x uint64) int8 { return int8(x) }, func(v int8) uint64 { return uint64(uint8(v)) })
+		})
+		t.Run("dtype=int16", func(t *testing.T) {
+			checkSelect(t, rng, func(x uint64) int16 { return int16(x) }, func(v int16) uint64 { return uint64(uint16(v)) })
+		})
+		t.Run("dtype=uint32", func(t *testing.T) {
+			checkSelect(t, rng, func(x uint64) uint32 { return uint32(x) }, func(v uint32) uint64 { return uint64(v) })
+		})
+		t.Run("dtype=float32", func(t *testing.T) {
+			from := func(x uint64) float32 {
+				if x&3 == 0 {
+					return math.Float32frombits(f32Specials[int(x>>2)%len(f32Specials)])
+				}
+				return math.Float32frombits(uint32(x))
+			}
+			checkSelect(t, rng, from, func(v float32) uint64 { return uint64(math.Float32bits(v)) })
+		})
+		t.Run("dtype=int64", func(t *testing.T) {
+			checkSelect(t, rng, func(x uint64) int64 { return int64(x) }, func(v int64) uint64 { return uint64(v) })
+		})
+		t.Run("dtype=float64", func(t *testing.T) {
+			from := func(x uint64) float64 {
+				if x&3 == 0 {
+					return math.Float64frombits(0x7ff0000000000001 | x&0x800fffff00000000) // NaNs, signaling and quiet
+				}
+				return math.Float64frombits(x)
+			}
+			checkSelect(t, rng, from, math.Float64bits)
+		})
+	})
+}
+
+// checkSelect runs Select over elements made by from of random bits and
+// compares their bits, and that nothing outside d is written.
+func checkSelect[T numeric.Number](t *testing.T, rng *rand.Rand, from func(uint64) T, bits func(T) uint64) {
+	for _, n := range tailLengths {
+		for off := range 4 {
+			for _, in := range []string{"none", "a", "b"} {
 				c := make([]uint8, n+off)
-				a := make([]uint8, n+off)
-				b := make([]uint8, n+off)
+				a := make([]T, n+off)
+				b := make([]T, n+off)
 				for i := range c {
 					c[i] = []uint8{0, 1, 128, 255}[rng.IntN(4)]
-					a[i], b[i] = uint8(rng.Uint32()), uint8(rng.Uint32())
+					a[i], b[i] = from(rng.Uint64()), from(rng.Uint64())
 				}
-				d := make([]uint8, n+off+1)
-				for i := range d {
-					d[i] = 0xAA
-				}
-				numeric.Select(d[off:off+n], c[off:], a[off:], b[off:])
+				want := make([]uint64, n)
 				for j := range n {
-					want := b[off+j]
+					want[j] = bits(b[off+j])
 					if c[off+j] != 0 {
-						want = a[off+j]
-					}
-					if d[off+j] != want {
-						t.Fatalf("n %d off %d: element %d (mask %d) is %d, want %d", n, off, j, c[off+j], d[off+j], want)
+						want[j] = bits(a[off+j])
 					}
 				}
-				if d[off+n] != 0xAA || (off > 0 && d[off-1] != 0xAA) {
+				guard := from(0x5a5a5a5a5a5a5a5a)
+				d := make([]T, n+off+1)
+				for i := range d {
+					d[i] = guard
+				}
+				dst := d[off : off+n]
+				switch in {
+				case "a":
+					dst = a[off : off+n]
+				case "b":
+					dst = b[off : off+n]
+				}
+				numeric.Select(dst, c[off:], a[off:], b[off:])
+				for j := range n {
+					if got := bits(dst[j]); got != want[j] {
+						t.Fatalf("n %d off %d in %s: element %d (mask %d) is %#x, want %#x", n, off, in, j, c[off+j], got, want[j])
+					}
+				}
+				if bits(d[off+n]) != bits(guard) || (off > 0 && bits(d[off-1]) != bits(guard)) {
 					t.Fatalf("n %d off %d: wrote outside d", n, off)
 				}
 			}
 		}
-	})
+	}
 }

@@ -19,8 +19,11 @@
 // writes a result past the caches, Prefetch asks for a block read soon,
 // Compare compares two runs into bytes of 1 and 0 (AVX2 for float32 and
 // bytes), Select picks elements of one run or another by such a mask
-// (AVX2 for bytes), BinaryU8
-// adds, subtracts, bounds and masks bytes.
+// (AVX2 for elements of every size), BinaryU8 adds, subtracts,
+// multiplies, bounds and masks bytes, UnaryF32 takes float32 square
+// roots, absolute values, negations, squares, floors, ceilings and
+// roundings half to even with the bits of Go's computations through
+// float64.
 //
 // Reductions, accumulated in float64 (package expr's sum, mean and
 // friends): SumF32 and SumF64 add a run pairwise over blocks summed by

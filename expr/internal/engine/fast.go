@@ -28,10 +28,11 @@ var cmps = map[Fn]numeric.Cmp{
 }
 
 // u8Ops are the operations numeric.BinaryU8 runs on uint8 operands
-// (AVX2, 32 bytes at a time; sums and differences wrap as NumPy's).
+// (AVX2, 32 bytes at a time; sums, differences and products wrap as
+// NumPy's).
 var u8Ops = map[Fn]numeric.U8Op{
-	Add: numeric.U8Add, Sub: numeric.U8Sub, Minimum: numeric.U8Min, Maximum: numeric.U8Max,
-	And: numeric.U8And, Or: numeric.U8Or, Xor: numeric.U8Xor,
+	Add: numeric.U8Add, Sub: numeric.U8Sub, Mul: numeric.U8Mul, Minimum: numeric.U8Min,
+	Maximum: numeric.U8Max, And: numeric.U8And, Or: numeric.U8Or, Xor: numeric.U8Xor,
 }
 
 // walkF32 evaluates op (rop: with the operands swapped) over the walk
