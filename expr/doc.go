@@ -36,17 +36,17 @@
 //     caller's buffer, reused across batches), Apply (one
 //     fixedshape.Tensor), Plan.Metadata, Plan.Relabel, Plan.Scalar.
 //
-// Compile runs every expression over fixed-shape and plain columns in
-// the engine, which evaluates blocks of rows with every intermediate in
-// cache: views through the layout kernels a Plan uses, element-wise work
-// and reductions in SIMD kernels. Three cases go through Plans: a view
-// that only relabels its column's elements, with WithRelabel (the Plan
-// shares the column's buffers), views of a column of decimals or other
-// elements the engine does not compute on (moved as bytes), and a chain
-// over a variable-shape column that is not bool (views, then element-wise work with constants, then
-// at most one reduction: the language of the sections below), one Plan
-// per distinct row shape; every other expression over a variable-shape
-// column runs in the engine too.
+// Compile runs every expression in the engine, which evaluates blocks of
+// rows with every intermediate in cache: views through the layout
+// kernels a Plan uses, element-wise work and reductions in SIMD kernels
+// (over variable-shape columns, one engine program per combination of
+// row shapes). Three cases go through Plans: a view that only relabels
+// its column's elements, with WithRelabel (the Plan shares the column's
+// buffers); views of a column of decimals or other elements the engine
+// does not compute on (moved as bytes); and, with WithResultType, a chain
+// over a variable-shape column (views, then element-wise work with
+// constants, then at most one reduction: the language of the sections
+// below), one Plan per distinct row shape.
 //
 // # Overview
 //

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/metadata"
+	"github.com/fstensor/fstensor/varshape"
 )
 
 // Dimension names of graph results. A graph's result names its axes as a
@@ -90,6 +91,9 @@ func (l *lowerer) columnNames(g *gnode) []string {
 		return nil
 	}
 	if t, ok := l.schema.Field(i).Type.(*fixedshape.Type); ok {
+		return t.DimNames()
+	}
+	if t, ok := varshape.TypeOf(l.schema.Field(i).Type); ok {
 		return t.DimNames()
 	}
 	return nil

@@ -163,25 +163,33 @@ func memoLoad(load func(string) (Const, error)) func(string) (Const, error) {
 // columns (one per v.vars) and returns their nodes, the engine inputs and
 // the schema's column of each input.
 func (v *varGraph) lower(shapes [][]int) ([]*engine.Node, []engine.Input, []int, error) {
+	roots, inputs, cols, _, err := v.lowerNamed(shapes)
+	return roots, inputs, cols, err
+}
+
+// lowerNamed is lower that also returns the dimension names of each
+// root's result (nil for none).
+func (v *varGraph) lowerNamed(shapes [][]int) ([]*engine.Node, []engine.Input, []int, [][]string, error) {
 	l := newLowerer("", v.schema, -1, options{})
 	l.rows = map[int]rowInput{}
 	for k, c := range v.vars {
 		r, err := rowInputOf(v.vtypes[k], shapes[k])
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		l.rows[v.cols[c]] = r
 	}
 	roots := make([]*engine.Node, len(v.roots))
+	names := make([][]string, len(v.roots))
 	for k, r := range v.roots {
 		l.text, l.x, l.load = r.text, r.x, r.load
 		n, err := l.node(r.g)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
-		roots[k] = n
+		roots[k], names[k] = n, l.dimNames(r.g)
 	}
-	return roots, l.inputs, l.cols, nil
+	return roots, l.inputs, l.cols, names, nil
 }
 
 // rowInputOf returns the input of a row of physical shape phys of a

@@ -25,14 +25,18 @@ import (
 // uniform shape holds the fixed axes.
 func (v *varGraph) types() error {
 	var got [][]*engine.Node
+	var names [][]string
 	var errs []error
 	for _, p := range v.probes() {
-		roots, _, _, err := v.lower(p)
+		roots, _, _, ns, err := v.lowerNamed(p)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		got = append(got, roots)
+		if names == nil {
+			names = ns
+		}
 	}
 	if len(got) == 0 {
 		return v.noProbe(errs)
@@ -50,7 +54,7 @@ func (v *varGraph) types() error {
 				}
 			}
 		}
-		dt, err := varResultType(first.DType, shape)
+		dt, err := varResultType(first.DType, shape, names[k])
 		if err != nil {
 			return err
 		}
@@ -78,14 +82,15 @@ func (v *varGraph) noProbe(errs []error) error {
 	return errs[0]
 }
 
-// varResultType returns the column type of results of element type t
-// and shape (varshape.Varies where it depends on the row shapes).
-func varResultType(t engine.DType, shape []int) (arrow.DataType, error) {
+// varResultType returns the column type of results of element type t,
+// shape (varshape.Varies where it depends on the row shapes) and
+// dimension names (nil for none).
+func varResultType(t engine.DType, shape []int, names []string) (arrow.DataType, error) {
 	if len(shape) == 0 {
 		return arrowOf(t), nil
 	}
 	if !slices.Contains(shape, varshape.Varies) && !slices.Contains(shape, 0) {
-		m, err := metadata.New(shape, nil, nil)
+		m, err := metadata.New(shape, names, nil)
 		if err != nil {
 			return nil, errorf("result %s: %v", metadata.FormatShape(shape), err)
 		}
@@ -95,7 +100,7 @@ func varResultType(t engine.DType, shape []int) (arrow.DataType, error) {
 	if slices.ContainsFunc(shape, func(d int) bool { return d != varshape.Varies }) {
 		uniform = shape
 	}
-	vt, err := varshape.NewType(arrowOf(t), len(shape), varshape.Options{UniformShape: uniform})
+	vt, err := varshape.NewType(arrowOf(t), len(shape), varshape.Options{UniformShape: uniform, DimNames: names})
 	if err != nil {
 		return nil, errorf("%v", err)
 	}

@@ -16,11 +16,12 @@ import (
 // Program is an expression compiled for the columns of an input schema:
 // it knows the schema of its result before any data (Schema) and
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
-// input, in the engine, whose buffers it reuses between calls (for a
-// graph over variable-shape columns, one engine program per combination
-// of row shapes, the 64 most recently used kept), or through Plans (see
-// Compile: a relabelling view, a chain over a variable-shape column, one
-// Plan per distinct row shape).
+// input, in the engine, whose buffers it reuses between calls (over
+// variable-shape columns, one engine program per combination of row
+// shapes, the 64 most recently used kept), or through Plans (see
+// Compile: a relabelling view, views of decimals, a chain over a
+// variable-shape column with WithResultType, one Plan per distinct row
+// shape).
 // A Program is safe for concurrent use.
 type Program struct {
 	in       *arrow.Schema
@@ -56,15 +57,16 @@ type Program struct {
 // interface so that the compiler checks what is passed, as regexp.Compile
 // and syntax.Parse do.
 //
-// Every text over fixed-shape and plain columns runs in the engine, as a
-// graph (see Graph expressions in the package doc) typed here against
-// the schema, but for a view that only relabels its column's elements
-// with WithRelabel, whose Plan shares the column's buffers, and views of
-// decimals and other elements the engine does not compute on, which a
-// Plan moves as bytes. Over a
-// variable-shape column, a text that is one chain (views, element-wise
-// work with constants, one reduction) runs through one Plan per row
-// shape, and any other text in the engine.
+// Every text runs in the engine, as a graph (see Graph expressions in
+// the package doc) typed here against the schema (over variable-shape
+// columns, one engine program per combination of row shapes), but for
+// three cases, which run through Plans:
+// a view that only relabels its column's elements with WithRelabel,
+// whose Plan shares the column's buffers; views of decimals and other
+// elements the engine does not compute on, which a Plan moves as bytes;
+// and, with WithResultType, a chain over a variable-shape column (views,
+// element-wise work with constants, one reduction), one Plan per row
+// shape.
 //
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
 // message lists the schema's columns, a column that is not a tensor or
@@ -113,8 +115,9 @@ func columnOf(g *gnode, schema *arrow.Schema, x int) (int, bool) {
 }
 
 // compileChain compiles g through Plans when it is a chain the
-// constructors express over a variable-shape column that is not bool
-// (one Plan per row shape), over a fixed-shape column of elements the
+// constructors express over a variable-shape column that is not bool,
+// compiled with WithResultType (one Plan per row shape, each row's
+// result checked against that type), over a fixed-shape column of elements the
 // engine does not hold (movedOnly), or a view that relabels the elements
 // of a fixed-shape or plain column compiled with WithRelabel (which a
 // Plan evaluates by sharing the column's buffers); it reports false for
@@ -130,10 +133,8 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	}
 	f := schema.Field(col)
 	if vt, ok := varshape.TypeOf(f.Type); ok {
-		if fixedshape.BitElem(vt.ElemType()) {
-			// Bool rows are bits from any bit offset: the engine's views
-			// read them, a Plan per row shape moves whole bytes.
-			return nil, false, nil
+		if fixedshape.BitElem(vt.ElemType()) || o.resultType == nil {
+			return nil, false, nil // the engine's
 		}
 		vp := newVarPlan(vt, func(in Expr) (Expr, error) { return chainOf(g, in, text) })
 		prog, err := newVarProgram(vp, schema, col, viaX, o, opts)
@@ -215,10 +216,13 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 		if err != nil {
 			return nil, err
 		}
-		if fixedshape.BitElem(vt.ElemType()) {
-			return Compile(e.String(), schema, opts...) // bool rows: views in the engine (compileChain)
+		if o.resultType != nil && !fixedshape.BitElem(vt.ElemType()) {
+			return newVarProgram(vp, schema, x, true, o, opts)
 		}
-		return newVarProgram(vp, schema, x, true, o, opts)
+		if err := refuseResultType(o); err != nil {
+			return nil, err
+		}
+		return compileGraph("", chainGraph(e.node()), schema, x, o, opts)
 	}
 	// The Plan's Program checks e's input against the column; it runs
 	// only a relabelling view with WithRelabel, the engine all else.

@@ -178,48 +178,6 @@ func parseOutputs(values []string) ([]evalOutput, error) {
 	return outs, nil
 }
 
-// fixedResultType returns, for --fixed, the fixed-shape type of the
-// result of text over the first valid row of column i of first (nil:
-// none), a column of type in, whose result type is vt.
-func fixedResultType(text string, in, vt *varshape.Type, first arrow.RecordBatch, i int) (arrow.DataType, error) {
-	var shape []int // the first valid row's physical shape
-	row := -1
-	if first != nil {
-		if a, ok := first.Column(i).(*varshape.Array); ok {
-			for r := range a.Len() {
-				if a.IsValid(r) {
-					shape, row = a.PhysicalShape(nil, r), r
-					break
-				}
-			}
-		}
-	}
-	if shape == nil {
-		return nil, fmt.Errorf("%w: --fixed takes the result shape from the first valid row of the first batch, and there is none", errUsage)
-	}
-	m, err := in.RowMetadata(shape)
-	if err == nil {
-		var e expr.Expr
-		if e, err = expr.Parse(text, expr.InputOf(in.ElemType(), m)); err == nil {
-			var p *expr.Plan
-			if p, err = expr.CompilePlan(e); err == nil {
-				m = p.Metadata()
-			}
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("row %d: %w", row, err)
-	}
-	if m.Size() == 0 {
-		return nil, fmt.Errorf("--fixed: the result of row %d has shape %s, no element, and a fixed-shape column cannot hold that", row, metadata.FormatShape(m.Shape()))
-	}
-	m, err = metadata.New(m.Shape(), vt.DimNames(), nil)
-	if err != nil {
-		return nil, err
-	}
-	return fixedshape.NewType(vt.ElemType(), m)
-}
-
 // formatUniform prints a uniform shape with ? for free sizes: (?,?,3).
 func formatUniform(u []int, ndim int) string {
 	if u == nil {

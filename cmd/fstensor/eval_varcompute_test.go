@@ -87,9 +87,9 @@ func TestEvalVarComputeErrors(t *testing.T) {
 		flags          []string
 		want           string
 	}{
-		{"empty max", mixed, "x.max()", nil, "row 1 of 3: zero-size array to reduction operation maximum which has no identity"},
+		{"empty max", mixed, "x.max()", nil, "row 1 (column \"img\" of shape (0,2,3)): zero-size array to reduction operation maximum which has no identity"},
 		{"constant against the fixed axis", sizes, "x - [[1, 2, 3]]", nil, ""},
-		{"constant that does not broadcast", mixed, "x.sum(axis=2) - [1, 2, 3, 4]", nil, "(the row's shape is (0,2,3))"},
+		{"constant that does not broadcast", mixed, "x.sum(axis=2) - [1, 2, 3, 4]", nil, "row 1 (column \"img\" of shape (0,2,3)): operands could not be broadcast together with shapes (0,2) (4,)"},
 		{"--fixed, a result differs", sizes, "x[:10, :10].sum(axis=2)", []string{"--fixed"}, "row 2 of 6: the result shape (10,9) differs from the fixed shape (10,10)"},
 		{"--fixed graph, a result differs", sizes, "(x - x.min())[:10, :10]", []string{"--fixed"}, "row 2 of 6: the result shape (10,9,3) differs from the fixed shape (10,10,3)"},
 		{"graph over rows that do not broadcast", mixed, "x - x.sum(axis=2)", nil, "row 0 (column \"img\" of shape (3,4,3)): operands could not be broadcast together with shapes (3,4,3) (3,4)"},

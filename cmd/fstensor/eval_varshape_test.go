@@ -183,8 +183,8 @@ func TestEvalVariableShape(t *testing.T) {
 		{"crop --fixed", big, "x[:2, :2]", []string{"--fixed"}, "fixed_shape_tensor[value_type=uint8, shape=[2,2,3], dim_names=[h,w,c]]", false},
 		{"pixel is fixed", mixed, "x[0, 0]", nil, "fixed_shape_tensor[value_type=uint8, shape=[3], dim_names=[c]]", false},
 		{"channels first", mixed, "x.transpose(2, 0, 1)", nil, "dim_names=[c,h,w], uniform_shape=[3,null,null]", false},
-		{"--fixed, a row differs", mixed, "x[:2, :2]", []string{"--fixed"}, `column "img": batch 2 (rows 2 to 3): expr: row 1 of 2: the result shape (1,2,3) differs from the fixed shape (2,2,3)`, true},
-		{"index out of bounds", mixed, "x[2]", nil, `column "img": batch 1 (rows 0 to 1): expr: row 1 of 2: index 2 is out of bounds for axis 0 with size 2`, true},
+		{"--fixed, a row differs", mixed, "x[:2, :2]", []string{"--fixed"}, `column "img": batch 2 (rows 2 to 3): row 1 of 2: the result shape (1,2,3) differs from the fixed shape (2,2,3)`, true},
+		{"index out of bounds", mixed, "x[2]", nil, `column "img": batch 1 (rows 0 to 1): expr: row 1 (column "img" of shape (2,2,3)): index 2 is out of bounds for axis 0 with size 2`, true},
 		{"index out of a fixed axis", mixed, "x[0, 0, 3]", nil, `column "img"`, true},
 	}
 	for _, tt := range tests {

@@ -36,12 +36,8 @@ type evalCol struct {
 	src   int
 	prog  *expr.Program
 	added bool // prog reads the whole batch: a new column
-	// fixedText, with --fixed, is the text of a variable-shape chain
-	// result, compiled again into the fixed-shape type of the first valid
-	// row's result once the first batch is read (see schema).
-	fixedText string
-	// gfixed, with --fixed, converts a graph's variable-shape result to
-	// the fixed-shape type of the first valid row's result (field.Type).
+	// gfixed, with --fixed, converts a variable-shape result to the
+	// fixed-shape type of the first valid row's result (field.Type).
 	gfixed bool
 	zeroD  bool // a plain result written as 0-D tensors
 	fused  int  // 1 + prog's result column in evalPlan.fused; 0: none
@@ -110,7 +106,7 @@ func (ep *evalPlan) planText(text, as string, targets []int, named bool) error {
 		if !p.UsesX() {
 			break // names its columns: added below
 		}
-		if err := ep.replace(i, p, text); err != nil {
+		if err := ep.replace(i, p); err != nil {
 			return err
 		}
 	}
@@ -155,18 +151,13 @@ func isTensorColumn(fld arrow.Field) bool {
 }
 
 // replace makes p, which reads column i as x, write column i.
-func (ep *evalPlan) replace(i int, p *expr.Program, text string) error {
+func (ep *evalPlan) replace(i int, p *expr.Program) error {
 	c := &ep.cols[i]
 	c.prog = p
 	c.field.Type = p.Schema().Field(0).Type
 	if _, ok := varshape.TypeOf(ep.in.Field(i).Type); ok && ep.fixed {
 		if _, ok := c.field.Type.(*varshape.Type); ok {
-			// typed by schema from the first batch
-			if p.Graph() {
-				c.gfixed = true
-			} else {
-				c.fixedText = text
-			}
+			c.gfixed = true // typed by schema from the first batch
 			return nil
 		}
 	}
@@ -276,22 +267,9 @@ func (ep *evalPlan) schema(first arrow.RecordBatch) (*arrow.Schema, error) {
 	fields := make([]arrow.Field, len(ep.cols))
 	for k := range ep.cols {
 		c := &ep.cols[k]
-		if vt, ok := varshape.TypeOf(c.field.Type); ok && c.gfixed {
+		if _, ok := varshape.TypeOf(c.field.Type); ok && c.gfixed {
 			rt, err := graphFixedType(c.prog, first)
 			if err != nil {
-				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
-			}
-			c.field.Type = rt
-			if err := ep.finish(c); err != nil {
-				return nil, err
-			}
-		} else if ok && c.fixedText != "" {
-			rt, err := fixedResultType(c.fixedText, ep.in.Field(c.src).Type.(*varshape.Type), vt, first, c.src)
-			if err != nil {
-				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
-			}
-			opts := append(slices.Clip(ep.opts), expr.WithInput(ep.in.Field(c.src).Name), expr.WithResultType(rt))
-			if c.prog, err = expr.Compile(c.fixedText, ep.in, opts...); err != nil {
 				return nil, fmt.Errorf("column %q: %w", c.field.Name, err)
 			}
 			c.field.Type = rt
@@ -408,7 +386,7 @@ func firstFixedType(res arrow.Array, first int64) (arrow.DataType, error) {
 	}
 	for r := range a.Len() {
 		if a.IsValid(r) {
-			m, err := metadata.New(a.Shape(nil, r), nil, nil)
+			m, err := metadata.New(a.Shape(nil, r), a.TensorType().DimNames(), nil)
 			if err != nil {
 				return nil, err
 			}
@@ -439,9 +417,9 @@ func toFixed(res arrow.Array, dt arrow.DataType) (arrow.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !arrow.TypeEqual(f.DataType(), dt) {
+	if got := f.DataType(); !arrow.TypeEqual(got, dt) {
 		f.Release()
-		return nil, fmt.Errorf("--fixed: the result type %v differs from %v", f.DataType(), dt)
+		return nil, fmt.Errorf("--fixed: the result type %v differs from %v", got, dt)
 	}
 	return f, nil
 }
