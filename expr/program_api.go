@@ -60,13 +60,12 @@ type Program struct {
 // Every text runs in the engine, as a graph (see Graph expressions in
 // the package doc) typed here against the schema (over variable-shape
 // columns, one engine program per combination of row shapes), but for
-// three cases, which run through Plans:
-// a view that only relabels its column's elements with WithRelabel,
-// whose Plan shares the column's buffers; views of decimals and other
-// elements the engine does not compute on, which a Plan moves as bytes;
-// and, with WithResultType, a chain over a variable-shape column (views,
-// element-wise work with constants, one reduction), one Plan per row
-// shape.
+// three cases, which run through Plans: a view that only relabels its
+// column's elements with WithRelabel, whose Plan shares the column's
+// buffers; views of decimals and other elements the engine does not
+// compute on, which a Plan moves as bytes; and, with WithResultType, a
+// chain over a variable-shape column (views, element-wise work with
+// constants, one reduction), one Plan per row shape.
 //
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
 // message lists the schema's columns, a column that is not a tensor or
@@ -117,11 +116,12 @@ func columnOf(g *gnode, schema *arrow.Schema, x int) (int, bool) {
 // compileChain compiles g through Plans when it is a chain the
 // constructors express over a variable-shape column that is not bool,
 // compiled with WithResultType (one Plan per row shape, each row's
-// result checked against that type), over a fixed-shape column of elements the
-// engine does not hold (movedOnly), or a view that relabels the elements
-// of a fixed-shape or plain column compiled with WithRelabel (which a
-// Plan evaluates by sharing the column's buffers); it reports false for
-// every other graph (the engine's compiler reports its errors).
+// result checked against that type), over a fixed-shape column of
+// elements the engine does not hold (movedOnly), or a view that
+// relabels the elements of a fixed-shape or plain column compiled with
+// WithRelabel (which a Plan evaluates by sharing the column's buffers);
+// it reports false for every other graph (the engine's compiler reports
+// its errors).
 func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options, opts []Option) (*Program, bool, error) {
 	leaf := chainLeaf(g)
 	if leaf == nil {

@@ -67,7 +67,13 @@
 //   - gather: anything else (steps, reversed axes), strided reads and
 //     contiguous writes.
 //
+// Bools move between Arrow's bitmaps and one byte each: PackBools and
+// UnpackBools, 32 at a time with AVX2 (a compare and VPMOVMSKB one way,
+// a broadcast and VPSHUFB the other); TransposeBits8 and TransposeBits64
+// transpose bit matrices.
+//
 // The assembly is in stream_amd64.s (non-temporal copies, SSE2 or AVX),
+// pack_amd64.s (bools),
 // runs_amd64.s (runs of rows), image_amd64.s (uint8 channels) and
 // transpose_amd64.s, transpose_w2_amd64.s and transpose_w1_amd64.s (AVX2
 // blocks of 4- and 8-, 2- and 1-byte elements); the AVX2 kernels run only

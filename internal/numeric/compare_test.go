@@ -162,7 +162,7 @@ func TestSelect(t *testing.T) {
 		t.Run("dtype=float32", func(t *testing.T) {
 			from := func(x uint64) float32 {
 				if x&3 == 0 {
-					return math.Float32frombits(f32Specials[int(x>>2)%len(f32Specials)])
+					return math.Float32frombits(f32Specials[(x>>2)%uint64(len(f32Specials))])
 				}
 				return math.Float32frombits(uint32(x))
 			}

@@ -33,15 +33,32 @@
 // softmax) re-reads the block while it is in cache: each input byte
 // crosses memory once, each output byte once. A row larger than the
 // budget is evaluated one row per block, its intermediates then full
-// size. Workers split the rows into contiguous ranges of blocks.
+// size. A program with no intermediate buffer (a view, a reduction of an
+// input) takes blocks of 4 MiB by default, since nothing it keeps in
+// cache is read again. Workers split the rows into contiguous ranges of
+// blocks.
+//
+// A View node copies each block through one layout.Plan built at Compile
+// (the blocked transposes, the run copies and, into an output column,
+// the non-temporal stores of expr's Plan.Eval). A reduction reads its
+// operand in memory order: each row's results from numeric's row
+// kernels when the reduced axes are trailing (numeric.RowsF32), by
+// accumulation when they lead (bytes by numeric.SumU8Periodic and AccU8,
+// exactly; float32 rows by numeric.AccRowsF32). A reduction of 8- or
+// 16-bit integers cast to a float type reads the integers (the same
+// values, in float64), and the cast is computed only where another node
+// needs it.
 //
 // Element-wise nodes broadcast by NumPy's rules through one strided loop
 // over runs of the innermost dimensions after coalescing; a broadcast
 // value is the scalar of a kernel (the keepdims norm of a row), an
 // operand repeated along the outer axes (a per-channel constant over an
-// image) is tiled once per call. float32 + - * / run numeric's AVX2
-// kernels (a division by a broadcast value through its reciprocal, with
-// division's bits); a root computed by them writes its output column with
+// image) is tiled once per call. float32 + - * /, maximum and minimum
+// with one number (clip), comparisons, where, the unary functions sqrt,
+// abs, floor, ceil, round, negative and square, and uint8 + - * min max
+// and the bitwise operations run numeric's AVX2 kernels (a float32
+// division by a broadcast value through its reciprocal, with division's
+// bits); a float32 + - * / root writes its output column with
 // non-temporal stores and prefetches the next block's inputs meanwhile,
 // so that reading them overlaps the writing (a division by a row's value,
 // as in a normalization, prefetches a line each line it stores, which
