@@ -313,10 +313,11 @@
 // about three times as long to compute into fresh memory). The memory waiting
 // for reuse is Go memory in a sync.Pool: the garbage collector reclaims
 // what stays unused, and a result never released is collected as any Go
-// value. With WithAllocator, the values of such results reuse memory only
-// when the allocator offers a recycled variant of itself: a
-// hugepage.Allocator keeps freed mappings for them (its Recycled). A
-// relabelled result shares the input's buffers and holds its own
+// value. With WithAllocator, the values of such results reuse memory the
+// same way when the allocator is a memory.GoAllocator, and when it offers
+// a recycled variant of itself (a hugepage.Allocator keeps freed
+// mappings for them, its Recycled); any other allocator (a checked one)
+// allocates them. A relabelled result shares the input's buffers and holds its own
 // references to them.
 // Copies split rows across up to GOMAXPROCS goroutines (WithWorkers) and
 // allocate nothing per tensor; computing plans allocate per-worker

@@ -25,7 +25,6 @@ type Option func(*options)
 
 type options struct {
 	mem     memory.Allocator
-	memSet  bool // WithAllocator given: recycled result values only from a reuse.Recycler (resultmem.go)
 	relabel bool
 	workers int
 	// Of Compile and CompileExpr (compile.go): x's column and the result's name.
@@ -45,12 +44,13 @@ func (o *options) invalid(name string, value any, why string) {
 	}
 }
 
-// WithAllocator makes Eval allocate the result's buffers from mem. Without
-// it, buffers come from memory.DefaultAllocator, except the values of a
-// result of 1 MiB or more, which reuse the memory of results released
-// before (see "Memory" in the package documentation); with it, those
-// values reuse memory only when mem offers a recycled variant of itself
-// (hugepage.Allocator's Recycled, whose kept mappings are not cleared).
+// WithAllocator makes Eval allocate the result's buffers from mem
+// (memory.DefaultAllocator without it), except the values of a result of
+// 1 MiB or more, which reuse the memory of results released before (see
+// "Memory" in the package documentation) when mem is a
+// memory.GoAllocator or offers a recycled variant of itself
+// (hugepage.Allocator's Recycled, whose kept mappings are not cleared),
+// and come from mem itself otherwise (a checked allocator counts them).
 // A nil mem is an invalid option.
 func WithAllocator(mem memory.Allocator) Option {
 	return func(o *options) {
@@ -58,7 +58,7 @@ func WithAllocator(mem memory.Allocator) Option {
 			o.invalid("WithAllocator", nil, "want an allocator")
 			return
 		}
-		o.mem, o.memSet = mem, true
+		o.mem = mem
 	}
 }
 

@@ -232,6 +232,14 @@ func TestSimilarity(t *testing.T) {
 					Args: []*engine.Node{in(0, d, shape...), in(1, d, shape...)}}
 				inputs := []engine.Input{{DType: d, Shape: shape}, {DType: d, Shape: shape}}
 				check(t, inputs, cols, []*engine.Node{node}, engine.Options{}, 13, 256)
+				// One operand a constant, first and second (the row
+				// kernels of float32 against one query).
+				q := konst(d, shape, make([]float64, numel(shape))...)
+				copy(q.Data, cols[1].col.Values)
+				for _, args := range [][]*engine.Node{{in(0, d, shape...), q}, {q, in(0, d, shape...)}} {
+					k := &engine.Node{Op: engine.OpSimilarity, Metric: m, DType: rt, Args: args}
+					check(t, inputs[:1], cols[:1], []*engine.Node{k}, engine.Options{}, 13, 256)
+				}
 			})
 		}
 	}

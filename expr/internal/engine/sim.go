@@ -29,6 +29,13 @@ func similarity[F numeric.Float](m search.Metric, x, y []F) F {
 func simRows[T number](ws *workspace, c *cnode, d []byte, dt DType, a, b []T, ars, brs, rows int) {
 	n := c.Args[0].Shape
 	size, _ := sizeOf(n)
+	if ars == 0 && c.Metric != search.MetricCosine {
+		a, b, ars, brs = b, a, brs, ars // symmetric: the constant second
+	}
+	if x, ok := any(a).([]float32); ok && brs == 0 && ars > 0 && c.Metric != search.MetricCosine {
+		simRowsF32(ws, c.Metric, d, dt, x, any(b).([]float32)[:size], ars, rows)
+		return
+	}
 	intDot := !isFloatT[T]() && c.Metric == search.MetricDot && !dt.isFloat()
 	var fx, fy []float64
 	if !isFloatT[T]() && !intDot {
@@ -58,5 +65,28 @@ func simRows[T number](ws *workspace, c *cnode, d []byte, dt DType, a, b []T, ar
 			}
 		}
 		res.store(d, dt, r)
+	}
+}
+
+// simRowsF32 is simRows of float32 rows x (stride elements apart)
+// against one constant q by the dot product or a distance, rows at a
+// time through numeric's row kernels (a float32 dot product written in
+// place), with the bits similarity gives each row.
+func simRowsF32(ws *workspace, m search.Metric, d []byte, dt DType, x, q []float32, stride, rows int) {
+	if m == search.MetricDot && dt == Float32 {
+		numeric.DotRows(as[float32](d)[:rows], x, stride, q)
+		return
+	}
+	s := scratchOf[float32](ws, 4, rows)
+	if m == search.MetricDot {
+		numeric.DotRows(s, x, stride, q)
+	} else {
+		numeric.SquaredL2Rows(s, x, stride, q)
+	}
+	for r, v := range s {
+		if m == search.MetricL2 {
+			v = float32(math.Sqrt(float64(v)))
+		}
+		result{f: float64(v)}.store(d, dt, r)
 	}
 }
