@@ -234,7 +234,7 @@ def table(path):
     print("Seconds are medians; a peer's (Nx) is its time over fstensor's (above 1: fstensor is faster);")
     print("fstensor's (Nx copy) is copy()'s time over fstensor's (1 is the memory limit). fstensor's Eval")
     print("reuses the memory of the result released before (the default); \"new memory each result\" takes")
-    print("it from Go's heap every call (expr.WithAllocator(memory.NewGoAllocator())).")
+    print("it from Go's heap every call (expr.WithAllocator of a Go allocator under a type of its own).")
     for (c, peer), reason in sorted(why.items()):
         print(f"- {peer}, {c}: {reason}")
 
