@@ -23,7 +23,7 @@
 // multiplies, bounds and masks bytes, UnaryF32 takes float32 square
 // roots, absolute values, negations, squares, floors, ceilings and
 // roundings half to even with the bits of Go's computations through
-// float64.
+// float64 (Unary the same for float64 too, in Go loops).
 //
 // Reductions, accumulated in float64 (package expr's sum, mean and
 // friends): SumF32 and SumF64 add a run pairwise over blocks summed by

@@ -26,19 +26,26 @@ const (
 // as long as d; d may be a but must not otherwise overlap it. AVX2
 // handles 8 elements at a time, the Go loop the rest and other machines,
 // with the same bits.
-func UnaryF32(op F32Op, d, a []float32) {
+func UnaryF32(op F32Op, d, a []float32) { Unary(op, d, a) }
+
+// Unary is UnaryF32 for float32 or float64 elements: float64 ones go
+// through the Go loops, which compute each operation in float64 as for
+// float32 (without the rounding to float32).
+func Unary[F ~float32 | ~float64](op F32Op, d, a []F) {
 	a = a[:len(d)]
-	if n := unaryF32(op, d, a); n > 0 {
-		d, a = d[n:], a[n:]
+	if x, ok := any(d).([]float32); ok {
+		if n := unaryF32(op, x, any(a).([]float32)); n > 0 {
+			d, a = d[n:], a[n:]
+		}
 	}
 	switch op {
 	case F32Sqrt:
 		for j, v := range a {
-			d[j] = float32(math.Sqrt(float64(v)))
+			d[j] = F(math.Sqrt(float64(v)))
 		}
 	case F32Abs:
 		for j, v := range a {
-			d[j] = float32(math.Abs(float64(v)))
+			d[j] = F(math.Abs(float64(v)))
 		}
 	case F32Neg:
 		for j, v := range a {
@@ -50,15 +57,15 @@ func UnaryF32(op F32Op, d, a []float32) {
 		}
 	case F32Floor:
 		for j, v := range a {
-			d[j] = float32(math.Floor(float64(v)))
+			d[j] = F(math.Floor(float64(v)))
 		}
 	case F32Ceil:
 		for j, v := range a {
-			d[j] = float32(math.Ceil(float64(v)))
+			d[j] = F(math.Ceil(float64(v)))
 		}
 	case F32Round:
 		for j, v := range a {
-			d[j] = float32(math.RoundToEven(float64(v)))
+			d[j] = F(math.RoundToEven(float64(v)))
 		}
 	}
 }

@@ -11,30 +11,16 @@ type integer interface {
 }
 
 // unaryF sets d[j] = fn(a[j]) for a float type, through float64 and
-// rounded to T for the transcendental functions; d may be a. float32's
-// square roots, absolute values, negations, squares and roundings run
-// numeric.UnaryF32 (AVX2, the bits of the loops below).
+// rounded to T for the transcendental functions; d may be a. Square
+// roots, absolute values, negations, squares and roundings run
+// numeric.Unary (AVX2 for float32).
 func unaryF[T float](fn Fn, d, a []T) {
 	a = a[:len(d)]
-	if op, ok := f32Unary[fn]; ok {
-		if df, ok := any(d).([]float32); ok {
-			numeric.UnaryF32(op, df, any(a).([]float32))
-			return
-		}
+	if op, ok := floatUnary[fn]; ok {
+		numeric.Unary(op, d, a)
+		return
 	}
 	switch fn {
-	case Neg:
-		for j, v := range a {
-			d[j] = -v
-		}
-	case Abs:
-		for j, v := range a {
-			d[j] = T(math.Abs(float64(v)))
-		}
-	case Square:
-		for j, v := range a {
-			d[j] = v * v
-		}
 	case Sign:
 		for j, v := range a {
 			switch {
@@ -55,44 +41,17 @@ func unaryF[T float](fn Fn, d, a []T) {
 		}
 		expF(d, a)
 	default:
-		unaryMath(fn, d, a)
-	}
-}
-
-// f32Unary are the operations numeric.UnaryF32 runs on float32 operands.
-var f32Unary = map[Fn]numeric.F32Op{
-	Sqrt: numeric.F32Sqrt, Abs: numeric.F32Abs, Neg: numeric.F32Neg, Square: numeric.F32Square,
-	Floor: numeric.F32Floor, Ceil: numeric.F32Ceil, Round: numeric.F32Round,
-}
-
-// unaryMath sets d[j] = fn(a[j]) through float64 for the functions of
-// package math: the square root and roundings in loops of their own,
-// which the compiler makes single instructions, the others through
-// floatFn.
-func unaryMath[T float](fn Fn, d, a []T) {
-	switch fn {
-	case Sqrt:
-		for j, v := range a {
-			d[j] = T(math.Sqrt(float64(v)))
-		}
-	case Floor:
-		for j, v := range a {
-			d[j] = T(math.Floor(float64(v)))
-		}
-	case Ceil:
-		for j, v := range a {
-			d[j] = T(math.Ceil(float64(v)))
-		}
-	case Round:
-		for j, v := range a {
-			d[j] = T(math.RoundToEven(float64(v)))
-		}
-	default:
 		f := floatFn(fn)
 		for j, v := range a {
 			d[j] = T(f(float64(v)))
 		}
 	}
+}
+
+// floatUnary are the operations numeric.Unary runs on float operands.
+var floatUnary = map[Fn]numeric.F32Op{
+	Sqrt: numeric.F32Sqrt, Abs: numeric.F32Abs, Neg: numeric.F32Neg, Square: numeric.F32Square,
+	Floor: numeric.F32Floor, Ceil: numeric.F32Ceil, Round: numeric.F32Round,
 }
 
 // expF sets d[j] = exp(a[j]) through float64.
@@ -102,10 +61,10 @@ func expF[T float](d, a []T) {
 	}
 }
 
+// floatFn returns the function of package math that computes fn: log,
+// log1p, expm1 or tanh.
 func floatFn(fn Fn) func(float64) float64 {
 	switch fn {
-	case Exp:
-		return math.Exp
 	case Log:
 		return math.Log
 	case Log1p:
