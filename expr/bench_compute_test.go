@@ -125,24 +125,7 @@ func benchCompute(b *testing.B, text string, elemType arrow.DataType, batch int,
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("impl=expr", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(counted))
-		for range 2 {
-			out, err := prog.EvalColumn(in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			out.Release()
-		}
-		for b.Loop() {
-			out, err := prog.EvalColumn(in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			out.Release()
-		}
-	})
+	b.Run("impl=expr", func(b *testing.B) { benchEvalColumn(b, prog, in, int64(counted), 2) })
 	b.Run("impl=plan", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(counted))
