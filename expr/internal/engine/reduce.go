@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"slices"
 
 	"github.com/fstensor/fstensor/internal/half"
 	"github.com/fstensor/fstensor/internal/numeric"
@@ -50,7 +49,7 @@ func newRplan(n *Node) *rplan {
 		}
 	}
 	pl.outSt = denseStrides(pl.keptDims)
-	pl.trailing = trailingAxes(n)
+	pl.trailing = axesInOrder(n, false)
 	if accumulates(n, pl) {
 		pl.acc, pl.inSt, pl.accSt = true, st, accStrides(n, pl)
 		pl.period = periodOf(n, pl)
@@ -256,23 +255,6 @@ func argExtreme[T number](isMax bool, v []T) int {
 		}
 	}
 	return best
-}
-
-// trailingAxes reports whether the reduced axes of Reduce node n come
-// after its kept ones, axes of size 1 aside.
-func trailingAxes(n *Node) bool {
-	reduced := false
-	for i, d := range n.Args[0].Shape {
-		if d == 1 {
-			continue
-		}
-		r := slices.Contains(n.Axes, i)
-		if reduced && !r {
-			return false
-		}
-		reduced = reduced || r
-	}
-	return true
 }
 
 // rowOps are the reductions numeric.RowsF32 runs over float32 rows.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 
 	"github.com/fstensor/fstensor/internal/numeric"
 )
@@ -36,25 +37,32 @@ func accumulates(n *Node, pl *rplan) bool {
 // pl whose reduced axes all come before its kept ones (axes of size 1
 // aside), and 0 for any other.
 func periodOf(n *Node, pl *rplan) int {
-	kept := false
-	for i, d := range n.Args[0].Shape {
-		if d == 1 {
-			continue
-		}
-		reduced := false
-		for _, ax := range n.Axes {
-			reduced = reduced || ax == i
-		}
-		if reduced && kept {
-			return 0
-		}
-		kept = kept || !reduced
+	if !axesInOrder(n, true) {
+		return 0
 	}
 	period := 1
 	for _, d := range pl.keptDims {
 		period *= d
 	}
 	return period
+}
+
+// axesInOrder reports whether the reduced axes of Reduce node n all come
+// before its kept ones (reducedFirst) or all after them, axes of size 1
+// aside.
+func axesInOrder(n *Node, reducedFirst bool) bool {
+	seen := false // an axis of the kind that must come second
+	for i, d := range n.Args[0].Shape {
+		if d == 1 {
+			continue
+		}
+		second := slices.Contains(n.Axes, i) != reducedFirst
+		if seen && !second {
+			return false
+		}
+		seen = seen || second
+	}
+	return true
 }
 
 // accStrides returns, per axis of the operand, the stride of the result
