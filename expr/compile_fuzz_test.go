@@ -15,8 +15,10 @@ import (
 // FuzzCompile compiles any text for a small schema of a fixed-shape, a
 // plain, a variable-shape and a column whose name is not an identifier:
 // it never panics, its errors wrap arrow.ErrInvalid or
-// arrow.ErrNotImplemented, the expression it compiled prints and parses
-// back to an equal one, and evaluating a batch with a null row gives
+// arrow.ErrNotImplemented, the expression it compiled over a fixed-shape
+// or plain column (a Plan's chain, or the engine's graph, read back with
+// x and the columns unbound) prints and parses back to an equal one, and
+// evaluating a batch with a null row gives
 // Schema's type or an error.
 func FuzzCompile(f *testing.F) {
 	for _, s := range []string{
@@ -49,9 +51,9 @@ func FuzzCompile(f *testing.F) {
 			return
 		}
 		if e := expr.ProgramExpr(p); e != nil {
-			in := e
+			var in expr.Expr // a graph's text: x and the columns unbound
 			for _, fd := range schema.Fields() {
-				if fd.Name == p.Input() {
+				if fd.Name == p.Input() && !p.Graph() {
 					if ft, ok := fixedshape.TypeOf(fd.Type); ok {
 						in = expr.Input(ft)
 					} else {

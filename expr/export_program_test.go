@@ -3,12 +3,16 @@ package expr
 import "github.com/apache/arrow-go/v18/arrow"
 
 // ProgramExpr returns the expression of a program over a fixed-shape or
-// plain column, and nil for a variable-shape one.
+// plain column: its Plan's chain, or the graph of its one root; nil for
+// a variable-shape one.
 func ProgramExpr(p *Program) Expr {
-	if p.plan == nil {
-		return nil
+	switch {
+	case p.plan != nil:
+		return p.plan.Expr()
+	case p.graph != nil && len(p.graph.src) == 1:
+		return graphNode(p.graph.src[0].g)
 	}
-	return p.plan.Expr()
+	return nil
 }
 
 // CompileGraph compiles text as a graph for the engine even when it is
