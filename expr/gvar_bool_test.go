@@ -11,6 +11,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/varshape"
 )
@@ -183,7 +184,7 @@ func resultRow(a arrow.Array, i int) any {
 		}
 		if fixedshape.BitElem(c.TensorType().ElemType()) {
 			r := tensor{Shape: shape}
-			for idx := range indices(shape) {
+			for idx := range testvec.Indices(shape) {
 				r.Bools = append(r.Bools, c.BoolAt(i, idx...))
 			}
 			return r
@@ -194,7 +195,7 @@ func resultRow(a arrow.Array, i int) any {
 	case *fixedshape.Array:
 		shape := c.TensorType().Shape()
 		r := tensor{Shape: shape}
-		for idx := range indices(shape) {
+		for idx := range testvec.Indices(shape) {
 			if fixedshape.BitElem(c.TensorType().ElemType()) {
 				r.Bools = append(r.Bools, c.BoolAt(i, idx...))
 			} else {
@@ -233,29 +234,4 @@ func prodOf(shape []int) int {
 		n *= d
 	}
 	return n
-}
-
-// indices yields the logical indices of shape in row-major order.
-func indices(shape []int) func(func([]int) bool) {
-	return func(yield func([]int) bool) {
-		if prodOf(shape) == 0 {
-			return
-		}
-		idx := make([]int, len(shape))
-		for {
-			if !yield(append([]int{}, idx...)) {
-				return
-			}
-			k := len(idx) - 1
-			for ; k >= 0; k-- {
-				if idx[k]++; idx[k] < shape[k] {
-					break
-				}
-				idx[k] = 0
-			}
-			if k < 0 {
-				return
-			}
-		}
-	}
 }

@@ -76,7 +76,7 @@ func gotBoolRows(t *testing.T, a *varshape.Array) []*boolRow {
 		if n != prod(shape) {
 			t.Errorf("RowBits(%d): %d elements for shape %v", i, n, shape)
 		}
-		for idx := range allIndices(shape) {
+		for idx := range testvec.Indices(shape) {
 			v := a.BoolAt(i, idx...)
 			if one != nil && one.BoolAt(0, idx...) != v {
 				t.Errorf("row %d %v: Row and BoolAt differ (BoolAt %v)", i, idx, v)
@@ -105,31 +105,6 @@ func count(v []bool) int {
 		}
 	}
 	return n
-}
-
-// allIndices yields the logical indices of shape in row-major order.
-func allIndices(shape []int) func(func([]int) bool) {
-	return func(yield func([]int) bool) {
-		if prod(shape) == 0 {
-			return
-		}
-		idx := make([]int, len(shape))
-		for {
-			if !yield(append([]int{}, idx...)) {
-				return
-			}
-			k := len(idx) - 1
-			for ; k >= 0; k-- {
-				if idx[k]++; idx[k] < shape[k] {
-					break
-				}
-				idx[k] = 0
-			}
-			if k < 0 {
-				return
-			}
-		}
-	}
 }
 
 func TestBoolColumn(t *testing.T) {
@@ -303,7 +278,7 @@ func TestBoolFixedConversions(t *testing.T) {
 				continue
 			}
 			k := 0
-			for idx := range allIndices(r.Shape) {
+			for idx := range testvec.Indices(r.Shape) {
 				if got := f.BoolAt(i, idx...); got != r.Values[k] {
 					t.Errorf("from %d: ToFixed row %d %v = %v, want %v", lo, i, idx, got, r.Values[k])
 				}

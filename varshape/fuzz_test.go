@@ -12,6 +12,7 @@ import (
 
 	"github.com/fstensor/fstensor/expr"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -195,7 +196,7 @@ func boolRowsOf(t *testing.T, a *varshape.Array) [][]bool {
 			}
 			defer one.Release()
 		}
-		for idx := range allIndices(shape) {
+		for idx := range testvec.Indices(shape) {
 			v := a.BoolAt(i, idx...)
 			if one != nil && one.BoolAt(0, idx...) != v {
 				t.Fatalf("row %d %v: Row and BoolAt differ", i, idx)

@@ -159,19 +159,8 @@ func goBoolRows(a *varshape.Array) []*pyBoolRow {
 		}
 		shape := a.Shape(nil, i)
 		r := &pyBoolRow{Shape: shape, Values: []bool{}}
-		n := 1
-		for _, d := range shape {
-			n *= d
-		}
-		idx := make([]int, len(shape))
-		for range n {
+		for idx := range testvec.Indices(shape) {
 			r.Values = append(r.Values, a.BoolAt(i, idx...))
-			for k := len(idx) - 1; k >= 0; k-- {
-				if idx[k]++; idx[k] < shape[k] {
-					break
-				}
-				idx[k] = 0
-			}
 		}
 		out[i] = r
 	}

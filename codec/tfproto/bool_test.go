@@ -11,6 +11,7 @@ import (
 	"github.com/fstensor/fstensor/codec/internal/codectest"
 	"github.com/fstensor/fstensor/codec/tfproto"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 )
 
 func TestBoolColumnRoundTrip(t *testing.T) {
@@ -58,7 +59,7 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := make([]byte, 0, len(dec.Content))
-			for idx := range logicalIndices(tt.shape) {
+			for idx := range testvec.Indices(tt.shape) {
 				b := byte(0)
 				if arr.BoolAt(0, idx...) {
 					b = 1
@@ -69,28 +70,6 @@ func TestBoolColumnRoundTrip(t *testing.T) {
 				t.Errorf("content of tensor 0 (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-// logicalIndices yields the indices of shape in row-major order.
-func logicalIndices(shape []int) func(func([]int) bool) {
-	return func(yield func([]int) bool) {
-		idx := make([]int, len(shape))
-		for {
-			if !yield(append([]int(nil), idx...)) {
-				return
-			}
-			k := len(shape) - 1
-			for ; k >= 0; k-- {
-				if idx[k]++; idx[k] < shape[k] {
-					break
-				}
-				idx[k] = 0
-			}
-			if k < 0 {
-				return
-			}
-		}
 	}
 }
 
@@ -119,7 +98,7 @@ func TestProtocBool(t *testing.T) {
 	}
 	defer got.Release()
 	var vals []bool
-	for idx := range logicalIndices([]int{2, 3}) {
+	for idx := range testvec.Indices([]int{2, 3}) {
 		vals = append(vals, got.BoolAt(0, idx...))
 	}
 	if diff := cmp.Diff([]bool{true, false, true, true, true, true}, vals); diff != "" {
