@@ -10,7 +10,6 @@ import (
 
 	"github.com/fstensor/fstensor/internal/pyrun"
 	"github.com/fstensor/fstensor/internal/testsupport/testvec"
-	"github.com/fstensor/fstensor/parquetconv"
 	"github.com/fstensor/fstensor/varshape"
 )
 
@@ -82,22 +81,10 @@ func TestBoolPyarrowWritesGoReads(t *testing.T) {
 		}
 	})
 	t.Run("format=parquet", func(t *testing.T) {
-		r, err := parquetconv.OpenFile(filepath.Join(dir, "py.parquet"), parquetconv.WithAllocator(mem))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Release()
 		var got []*boolRow
-		for r.Next() {
-			col, ok := r.RecordBatch().Column(0).(*varshape.Array)
-			if !ok {
-				t.Fatalf("read %v", r.RecordBatch().Column(0).DataType())
-			}
+		parquetColumns(t, mem, filepath.Join(dir, "py.parquet"), func(col *varshape.Array) {
 			got = append(got, gotBoolRows(t, col)...)
-		}
-		if err := r.Err(); err != nil {
-			t.Fatal(err)
-		}
+		})
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-NumPy +Go):\n%s", diff)
 		}

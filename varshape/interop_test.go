@@ -93,29 +93,39 @@ func TestPyarrowWritesGoReads(t *testing.T) {
 		}
 	})
 	t.Run("format=parquet", func(t *testing.T) {
-		r, err := parquetconv.OpenFile(filepath.Join(dir, "py.parquet"), parquetconv.WithAllocator(mem))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Release()
 		var got []*pyRow
-		for r.Next() {
-			col, ok := r.RecordBatch().Column(0).(*varshape.Array)
-			if !ok {
-				t.Fatalf("read %v", r.RecordBatch().Column(0).DataType())
-			}
-			if err := col.Validate(); err != nil {
-				t.Fatal(err)
-			}
+		parquetColumns(t, mem, filepath.Join(dir, "py.parquet"), func(col *varshape.Array) {
 			got = append(got, goRows(t, col)...)
-		}
-		if err := r.Err(); err != nil {
-			t.Fatal(err)
-		}
+		})
 		if diff := cmp.Diff(want.Rows, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
+}
+
+// parquetColumns reads the Parquet file at path and calls fn with the
+// first column of each batch, which must be a valid variable-shape
+// column.
+func parquetColumns(t *testing.T, mem memory.Allocator, path string, fn func(col *varshape.Array)) {
+	t.Helper()
+	r, err := parquetconv.OpenFile(path, parquetconv.WithAllocator(mem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	for r.Next() {
+		col, ok := r.RecordBatch().Column(0).(*varshape.Array)
+		if !ok {
+			t.Fatalf("read %v", r.RecordBatch().Column(0).DataType())
+		}
+		if err := col.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		fn(col)
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestGoWritesPyarrowReads(t *testing.T) {
