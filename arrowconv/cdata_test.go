@@ -55,20 +55,28 @@ func TestCDataArray(t *testing.T) {
 	}
 }
 
+// cdataRoundTrip exports rec through the C Data Interface and imports it
+// back; the caller releases the result.
+func cdataRoundTrip(t *testing.T, rec arrow.RecordBatch) arrow.RecordBatch {
+	t.Helper()
+	var carr cdata.CArrowArray
+	var csch cdata.CArrowSchema
+	arrowconv.ExportRecordBatch(rec, &carr, &csch)
+	got, err := arrowconv.ImportRecordBatch(&carr, &csch)
+	cdata.ReleaseCArrowSchema(&csch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 func TestCDataRecordBatch(t *testing.T) {
 	mem := checkedMem(t)
 	rec := testRecord(t, mem, 6, true)
 	defer rec.Release()
 	sliced := rec.NewSlice(1, 5)
 	defer sliced.Release()
-	var carr cdata.CArrowArray
-	var csch cdata.CArrowSchema
-	arrowconv.ExportRecordBatch(sliced, &carr, &csch)
-	got, err := arrowconv.ImportRecordBatch(&carr, &csch)
-	cdata.ReleaseCArrowSchema(&csch)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := cdataRoundTrip(t, sliced)
 	defer got.Release()
 	checkRecordsEqual(t, sliced, got)
 	want := sliced.Column(1).(*fixedshape.Array)
@@ -106,14 +114,7 @@ func TestCDataVarShape(t *testing.T) {
 		t.Run(fmt.Sprintf("rows=%d-%d", r[0], r[1]), func(t *testing.T) {
 			sliced := rec.NewSlice(r[0], r[1])
 			defer sliced.Release()
-			var carr cdata.CArrowArray
-			var csch cdata.CArrowSchema
-			arrowconv.ExportRecordBatch(sliced, &carr, &csch)
-			got, err := arrowconv.ImportRecordBatch(&carr, &csch)
-			cdata.ReleaseCArrowSchema(&csch)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := cdataRoundTrip(t, sliced)
 			defer got.Release()
 			if !got.Schema().Equal(sliced.Schema()) {
 				t.Errorf("schema %v, want %v", got.Schema(), sliced.Schema())
