@@ -25,8 +25,10 @@ func (p *Program) eval(ws *workspace, c *cnode, dst []byte, rows, lo int, in []C
 	switch c.Op {
 	case OpView:
 		a := ws.cur[c.args[0]]
-		if ws.stream {
-			// An output column: written once, past the caches.
+		if ws.stream && !p.viewsOnly {
+			// An output column: written once, past the caches (a
+			// views-only program runs whole ranges, which layout
+			// streams when large).
 			c.view.RunStream(dst, a.b, rows, a.rs)
 		} else {
 			c.view.Run(dst, a.b, rows, a.rs, 1)

@@ -102,8 +102,24 @@ func (p *Program) plan(blockBytes int) {
 	}
 	if auto && len(p.slotBytes) == 0 {
 		blockBytes = directBlockBytes
+		p.viewsOnly = p.onlyViews(direct)
 	}
 	p.blockRows = max(1, blockBytes/max(perRow, 1))
+}
+
+// onlyViews reports whether every scheduled node is a dense input or a
+// root that is a view of one, written straight into its output.
+func (p *Program) onlyViews(direct map[int]bool) bool {
+	for _, i := range p.sched {
+		c := p.nodes[i]
+		switch {
+		case c.Op == OpInput && c.DType != Bool:
+		case c.Op == OpView && direct[i] && c.fused == nil && p.nodes[c.args[0]].Op == OpInput:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // chain sets each node's final: the node whose buffer it writes into.

@@ -108,6 +108,15 @@ func TestBlocks(t *testing.T) {
 			}
 		}
 	}
+	// Views only: with the block size left to the engine, each worker
+	// runs its whole range at once (30,000 rows are three blocks' worth).
+	views := []*engine.Node{view(x, 0, []int{5, 6}, []int{1, 5}), view(x, 29, []int{3, 5}, []int{-10, -1})}
+	for _, rows := range []int{0, 1, 257, 30000} {
+		for _, w := range []int{1, 2, 3} {
+			cols := []column{randColumn(rng, f32, shape, rows, 0.1)}
+			check(t, inputs, cols, views, engine.Options{Workers: w}, rows, 0)
+		}
+	}
 }
 
 // TestWorkers checks that 1 and 3 workers write the same bytes.

@@ -97,12 +97,16 @@ func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err err
 		return nil, err
 	}
 	nulls = make([]int, len(p.roots))
-	blocks := (rows + p.blockRows - 1) / p.blockRows
+	step := p.blockRows
+	if p.viewsOnly {
+		step = max(step, (rows+p.workers-1)/p.workers)
+	}
+	blocks := (rows + step - 1) / step
 	workers := min(p.workers, blocks)
 	if workers <= 1 {
 		ws := p.getWorkspace()
 		defer p.putWorkspace(ws)
-		err := p.runRange(ws, in, 0, rows, out)
+		err := p.runRange(ws, in, 0, rows, step, out)
 		copy(nulls, ws.nulls)
 		return nulls, err
 	}
@@ -110,14 +114,15 @@ func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err err
 	errsAt := make([]error, workers)
 	counts := make([][]int, workers)
 	for k := range workers {
-		lo := blocks * k / workers * p.blockRows
-		hi := min(rows, blocks*(k+1)/workers*p.blockRows)
+		lo := blocks * k / workers * step
+		hi := min(rows, blocks*(k+1)/workers*step)
+		step := step // a copy per goroutine: step itself stays on the stack
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			ws := p.getWorkspace()
 			defer p.putWorkspace(ws)
-			errsAt[k] = p.runRange(ws, in, lo, hi, out)
+			errsAt[k] = p.runRange(ws, in, lo, hi, step, out)
 			counts[k] = append([]int(nil), ws.nulls...)
 		}()
 	}
@@ -133,9 +138,9 @@ func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err err
 	return nulls, nil
 }
 
-// runRange evaluates rows [lo, hi) block by block, counting nulls into
-// ws.nulls.
-func (p *Program) runRange(ws *workspace, in []Column, lo, hi int, out []Column) error {
+// runRange evaluates rows [lo, hi) in blocks of step rows, counting
+// nulls into ws.nulls.
+func (p *Program) runRange(ws *workspace, in []Column, lo, hi, step int, out []Column) error {
 	clear(ws.nulls)
 	ws.lo, ws.hi = lo, hi
 	for i, c := range p.nodes {
@@ -143,8 +148,8 @@ func (p *Program) runRange(ws *workspace, in []Column, lo, hi int, out []Column)
 			ws.cur[i] = operand{b: c.konst}
 		}
 	}
-	for b := lo; b < hi; b += p.blockRows {
-		if err := p.runBlock(ws, in, b, min(hi, b+p.blockRows), out); err != nil {
+	for b := lo; b < hi; b += step {
+		if err := p.runBlock(ws, in, b, min(hi, b+step), out); err != nil {
 			return err
 		}
 	}
