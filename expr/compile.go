@@ -38,18 +38,19 @@ func WithLoad(load func(name string) (Const, error)) Option {
 	return func(o *options) { o.load = load }
 }
 
-// WithResultType makes t the type of a Program's result over a
-// variable-shape column, in place of the one Compile decides from the
-// column's type before any data (a *varshape.Type whenever a result axis
-// depends on a size that varies between rows): typically a
+// WithResultType makes t the type of the result of a Program that reads
+// a variable-shape column, in place of the one Compile decides from the
+// columns' types before any data (a *varshape.Type whenever a result
+// axis depends on a size that varies between rows): typically a
 // *fixedshape.Type when the caller knows that every row's result has one
-// shape, as `fstensor eval --fixed` learns it from the first row. Schema
-// reports t, and every evaluation writes its rows into it: a fixed-shape
-// t (dense row-major, no permutation) fails on the first row whose
-// result has another shape, naming it; a variable-shape t must have the
-// result's element type and number of dimensions. Compile fails with an
-// error wrapping arrow.ErrInvalid when the expression is not a chain over
-// one variable-shape column or t is not such a type. Evaluation functions
+// shape. Schema reports t, and every evaluation writes its rows into it,
+// in the engine: a fixed-shape t (dense row-major, no permutation) fails
+// on the first row whose result has another shape, naming the row; a
+// variable-shape t must have the result's element type and number of
+// dimensions (and no permutation), and its uniform shape is checked per
+// row the same way; t may also be the type Compile decides. Compile fails
+// with an error wrapping arrow.ErrInvalid when the expression reads no
+// variable-shape column or t is not such a type. Evaluation functions
 // ignore it.
 func WithResultType(t arrow.DataType) Option {
 	return func(o *options) {

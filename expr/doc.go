@@ -40,13 +40,10 @@
 // rows with every intermediate in cache: views through the layout
 // kernels a Plan uses, element-wise work and reductions in SIMD kernels
 // (over variable-shape columns, one engine program per combination of
-// row shapes). Three cases go through Plans: a view that only relabels
+// row shapes). Two cases go through a Plan: a view that only relabels
 // its column's elements, with WithRelabel (the Plan shares the column's
-// buffers); views of a column of decimals or other elements the engine
-// does not compute on (moved as bytes); and, with WithResultType, a chain
-// over a variable-shape column (views, then element-wise work with
-// constants, then at most one reduction: the language of the sections
-// below), one Plan per distinct row shape.
+// buffers); and views of a column of decimals or other elements the
+// engine does not compute on (moved as bytes).
 //
 // # Overview
 //
@@ -163,8 +160,9 @@
 //
 // # Variable-shape columns
 //
-// A chain over a variable-shape column (package varshape) compiles one
-// Plan per distinct row shape: each row evaluates the chain on an input
+// An expression over a variable-shape column (package varshape) compiles
+// one engine program per distinct row shape (per combination, over
+// several such columns): each row evaluates the expression on an input
 // of its own shape, names and permutation, so `x[:224, :224]` crops every
 // row and `x[17]` fails on the rows with 17 rows or fewer. The Program's
 // result type is decided from the expression and the column type alone,
@@ -177,12 +175,13 @@
 // axis, or from a reshape that names its size; an axis sliced from a free
 // one is not, whatever the slice (`x[:224, :224]` of images of any size
 // has fewer rows for a smaller image), and neither is the -1 of a reshape
-// of an input with a free size. Results of no element make a
-// variable-shape type. WithResultType replaces that type by the caller's
-// (a fixed shape known to hold for every row).
+// of an input with a free size (the type is found by typing the
+// expression on probe row shapes: large, small, empty, and of the sizes
+// of its constants). Results of no element make a variable-shape type.
+// WithResultType replaces that type by the caller's (a fixed shape known
+// to hold for every row).
 //
-// Computing expressions work there too, each row through the computing
-// plan of its shape: a result with no axes left (x.mean(), dot(x, c)) is
+// Computing expressions work there too: a result with no axes left (x.mean(), dot(x, c)) is
 // a plain column of one value per row; x.astype(float32).mean(axis=(0,
 // 1)) of images of any height and width is a fixed-shape (3) column (a
 // constant broadcast against the tensor keeps the tensor's axes, with the
@@ -282,7 +281,7 @@
 // bool elements, bit-packed in its list<bool> data, each row from the bit
 // after the previous one's; a variable-shape bool column is read the same
 // way, so its views (m.T, m[::-1]) run in the engine too, not through a
-// Plan per row shape, and WithResultType does not take them. A graph
+// Plan per row shape. A graph
 // valid on no probe fails with the error of the first, naming its
 // shapes. NumPy's rules are checked per combination: a
 // row whose shapes do not broadcast against each other (or against a

@@ -284,3 +284,16 @@ func runRows(workers, n int, f func(lo, hi int)) {
 	}
 	wg.Wait()
 }
+
+// validity returns a copy of in's validity bitmap from offset 0, nil when
+// in has no nulls.
+func validity(in arrow.Array, mem memory.Allocator) *memory.Buffer {
+	if in.NullN() == 0 {
+		return nil
+	}
+	n := in.Len()
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(int(bitutil.BytesForBits(int64(n))))
+	bitutil.CopyBitmap(in.NullBitmapBytes(), in.Data().Offset(), n, valid.Bytes(), 0)
+	return valid
+}

@@ -27,6 +27,9 @@ func compileGraph(text string, g *gnode, schema *arrow.Schema, x int, o options,
 	if readsVar(g, schema, x) {
 		return compileVarGraph(text, g, schema, x, o, opts)
 	}
+	if err := refuseResultType(o); err != nil {
+		return nil, err
+	}
 	l := newLowerer(text, schema, x, o)
 	root, err := l.node(g)
 	if err != nil {

@@ -113,6 +113,11 @@ func compileVarGraph(text string, g *gnode, schema *arrow.Schema, x int, o optio
 	if err := v.types(); err != nil {
 		return nil, err
 	}
+	if o.resultType != nil {
+		if v.roots[0].dt, err = asResultType(o.resultType, v.roots[0].dt); err != nil {
+			return nil, err
+		}
+	}
 	p := graphResult(g, schema, x, v.cols[0], v.roots[0].dt, o, opts)
 	p.vgraph = v
 	return p, nil

@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -84,7 +85,7 @@ func TestVarBoolInput(t *testing.T) {
 		}
 	}
 	// A chain built in Go on an input of one row's shape compiles as its
-	// text, in the engine; WithResultType takes chains through a Plan only.
+	// text, in the engine.
 	e := expr.Transpose(expr.InputOf(b, metadata.MustNew([]int{2, 3}, nil, nil)))
 	p, err := expr.CompileExpr(e, schema, expr.WithAllocator(mem))
 	if err != nil {
@@ -93,8 +94,50 @@ func TestVarBoolInput(t *testing.T) {
 	if !p.Graph() {
 		t.Errorf("CompileExpr(%v) of bool rows is not run by the engine", e)
 	}
-	if _, err := expr.Compile("x.T", schema, expr.WithResultType(typ)); !errors.Is(err, arrow.ErrInvalid) {
-		t.Errorf("WithResultType over bool rows: %v, want ErrInvalid", err)
+	// WithResultType: rows written into the type given, or an error
+	// naming the first row that does not fit it.
+	named := varshape.MustNewType(b, 2, varshape.Options{DimNames: []string{"r", "c"}, UniformShape: []int{varshape.Varies, 3}})
+	for _, tc := range []struct {
+		text string
+		as   arrow.DataType
+		err  string
+	}{
+		{"x[::-1]", named, ""},
+		{"x.T", named, "row 0 (column \"x\" of shape (1,3)): the result's shape (3,1) differs from the column's uniform shape at axis 1 (3)"},
+		{"x[:1]", fixedshape.MustNewType(b, metadata.MustNew([]int{1, 3}, nil, nil)), "row 4 (column \"x\" of shape (0,3)): the result's shape (0,3) differs from the column's (1,3)"},
+	} {
+		want, err := expr.Compile(tc.text, schema, expr.WithAllocator(mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := expr.Compile(tc.text, schema, expr.WithAllocator(mem), expr.WithResultType(tc.as))
+		if err != nil {
+			t.Fatalf("%s with WithResultType(%v): %v", tc.text, tc.as, err)
+		}
+		if !arrow.TypeEqual(p.Schema().Field(0).Type, tc.as) {
+			t.Errorf("%s: schema %v, want %v", tc.text, p.Schema().Field(0).Type, tc.as)
+		}
+		got, err := p.EvalColumn(full)
+		if tc.err != "" {
+			if !errors.Is(err, arrow.ErrInvalid) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s as %v: %v, want an error with %q", tc.text, tc.as, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp, err := want.EvalColumn(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range full.Len() {
+			if diff := cmp.Diff(resultRow(exp, i), resultRow(got, i)); diff != "" {
+				t.Errorf("%s as %v, row %d (-without +with):\n%s", tc.text, tc.as, i, diff)
+			}
+		}
+		exp.Release()
+		got.Release()
 	}
 }
 

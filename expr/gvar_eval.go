@@ -120,7 +120,7 @@ func (v *varGraph) eval(cols []arrow.Array, rows int, o options) ([]arrow.Array,
 		for k, out := range outs {
 			res[k] = out.column(j, r)
 		}
-		if _, err := r.e.prog.Run(ins, r.hi-r.lo, res); err != nil {
+		if err := r.e.prog.RunCounts(ins, r.hi-r.lo, res, nil); err != nil {
 			// The engine counts the run's rows from 0.
 			return nil, newErrorOf(err, "", -1, fmt.Sprintf("rows %d to %d (the engine's row 0 is row %d): %s", r.lo, r.hi-1, r.lo, errMsg(err)))
 		}

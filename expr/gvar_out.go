@@ -22,6 +22,7 @@ import (
 type varOut struct {
 	dt      arrow.DataType
 	vt      *varshape.Type // of a variable-shape result
+	uniform []int          // vt's uniform shape (nil for none)
 	width   int            // bytes per element; 0: bits (bool)
 	vals    *memory.Buffer
 	valid   *memory.Buffer // nil: no null row
@@ -41,7 +42,7 @@ func (v *varGraph) newOut(k int, runs []varRun, null []bool, rows int, mem memor
 	case *fixedshape.Type:
 		elem, per, fixed = t.ElemType(), t.ListSize(), t.Shape()
 	case *varshape.Type:
-		elem, out.vt, per = t.ElemType(), t, 0
+		elem, out.vt, out.uniform, per = t.ElemType(), t, t.UniformShape(), 0
 	default:
 		fixed = []int{}
 	}
@@ -105,7 +106,7 @@ func (out *varOut) fits(shape, fixed []int) error {
 	if len(shape) != out.vt.NDim() {
 		return errorf("the result has %d dimensions, the column %d", len(shape), out.vt.NDim())
 	}
-	for i, d := range out.vt.UniformShape() {
+	for i, d := range out.uniform {
 		if d != varshape.Varies && shape[i] != d {
 			return errorf("the result's shape %s differs from the column's uniform shape at axis %d (%d), decided before data", metadata.FormatShape(shape), i, d)
 		}

@@ -114,9 +114,11 @@ const maxProbes = 64
 // types lowers the graph: every free size large (two different large
 // sizes, so that an axis that follows a free size shows it), every free
 // size 1, 2 or 3 (where a constant broadcasts, or a square is needed),
-// and, for each free size alone and all of them, the sizes the
-// expression's constants and fixed-shape columns have (x @ W needs x's
-// last size to be W's first).
+// every free size 0 (x[:1] of a row of no element has none),
+// and, for each free size alone (the others large, or 1) and all of
+// them, the sizes the expression's constants and fixed-shape columns
+// have (x @ W needs x's last size to be W's first; x.reshape(3, 2) a
+// row of 6 elements).
 func (v *varGraph) probes() [][][]int {
 	var slots [][2]int // (column k of vars, axis)
 	for k, t := range v.vtypes {
@@ -140,11 +142,11 @@ func (v *varGraph) probes() [][][]int {
 		}
 		return p
 	}
-	out := [][][]int{fill(big1, -1, 0), fill(big2, -1, 0), fill(1, -1, 0), fill(2, -1, 0), fill(3, -1, 0)}
+	out := [][][]int{fill(big1, -1, 0), fill(big2, -1, 0), fill(1, -1, 0), fill(2, -1, 0), fill(3, -1, 0), fill(0, -1, 0)}
 	for _, c := range v.sizes() {
 		out = append(out, fill(c, -1, 0))
 		for s := range slots {
-			out = append(out, fill(big1, s, c), fill(big2, s, c))
+			out = append(out, fill(big1, s, c), fill(big2, s, c), fill(1, s, c))
 		}
 		if len(out) >= maxProbes {
 			break

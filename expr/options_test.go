@@ -38,7 +38,7 @@ func TestInvalidOptions(t *testing.T) {
 	x := expr.Input(typ)
 	view := expr.MustCompilePlan(expr.MustParse("x.T", x))
 	compute := expr.MustCompilePlan(expr.MustParse("x * 2", x))
-	vplan := expr.ParseVar("x.T", vtyp)
+	vschema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: vtyp, Nullable: true}}, nil)
 	dst := make([]byte, 2*6*4)
 	entries := []struct {
 		name string
@@ -46,11 +46,15 @@ func TestInvalidOptions(t *testing.T) {
 	}{
 		{"Eval view", func(opts ...expr.Option) error { return release(view.Eval(in, opts...)) }},
 		{"Eval compute", func(opts ...expr.Option) error { return release(compute.Eval(in, opts...)) }},
-		{"Eval compute", func(opts ...expr.Option) error { return release(compute.Eval(in, opts...)) }},
 		{"EvalInto view", func(opts ...expr.Option) error { return view.EvalInto(dst, in, opts...) }},
 		{"EvalInto compute", func(opts ...expr.Option) error { return compute.EvalInto(dst, in, opts...) }},
-		{"VarPlan.Eval", func(opts ...expr.Option) error { return release(vplan.Eval(vin, opts...)) }},
-		{"VarPlan.EvalInto", func(opts ...expr.Option) error { _, err := vplan.EvalInto(dst, vin, opts...); return err }},
+		{"Compile over a variable-shape column", func(opts ...expr.Option) error {
+			p, err := expr.Compile("x.T", vschema, opts...)
+			if err != nil {
+				return err
+			}
+			return release(p.EvalColumn(vin))
+		}},
 	}
 	tests := []struct {
 		name string

@@ -18,10 +18,8 @@ import (
 // evaluates record batches (Eval) or single columns (EvalColumn) of that
 // input, in the engine, whose buffers it reuses between calls (over
 // variable-shape columns, one engine program per combination of row
-// shapes, the 64 most recently used kept), or through Plans (see
-// Compile: a relabelling view, views of decimals, a chain over a
-// variable-shape column with WithResultType, one Plan per distinct row
-// shape).
+// shapes, the 64 most recently used kept), or through a Plan (see
+// Compile: a relabelling view, views of decimals).
 // A Program is safe for concurrent use.
 type Program struct {
 	in       *arrow.Schema
@@ -30,7 +28,6 @@ type Program struct {
 	viaX     bool             // the expression reads it as x
 	schema   *arrow.Schema    // the result: one field
 	plan     *Plan            // of a fixed-shape or plain input
-	vplan    *varPlan         // of a variable-shape input
 	scalarIn *fixedshape.Type // a plain input as 0-D tensors; nil otherwise
 	plainOut bool             // a 0-D tensor result of a plain input is a plain column
 	graph    *graphProgram    // of a graph expression (the engine)
@@ -60,12 +57,10 @@ type Program struct {
 // Every text runs in the engine, as a graph (see Graph expressions in
 // the package doc) typed here against the schema (over variable-shape
 // columns, one engine program per combination of row shapes), but for
-// three cases, which run through Plans: a view that only relabels its
+// two cases, which run through a Plan: a view that only relabels its
 // column's elements with WithRelabel, whose Plan shares the column's
-// buffers; views of decimals and other elements the engine does not
-// compute on, which a Plan moves as bytes; and, with WithResultType, a
-// chain over a variable-shape column (views, element-wise work with
-// constants, one reduction), one Plan per row shape.
+// buffers; and views of decimals and other elements the engine does not
+// compute on, which a Plan moves as bytes.
 //
 // Errors wrap arrow.ErrInvalid (a syntax error, an unknown column, whose
 // message lists the schema's columns, a column that is not a tensor or
@@ -87,9 +82,6 @@ func Compile(text string, schema *arrow.Schema, opts ...Option) (*Program, error
 	}
 	if prog, ok, err := compileChain(text, g, schema, x, o, opts); ok {
 		return prog, err
-	}
-	if err := refuseResultType(o); err != nil {
-		return nil, err
 	}
 	return compileGraph(text, g, schema, x, o, opts)
 }
@@ -113,15 +105,12 @@ func columnOf(g *gnode, schema *arrow.Schema, x int) (int, bool) {
 	return -1, false
 }
 
-// compileChain compiles g through Plans when it is a chain the
-// constructors express over a variable-shape column that is not bool,
-// compiled with WithResultType (one Plan per row shape, each row's
-// result checked against that type), over a fixed-shape column of
-// elements the engine does not hold (movedOnly), or a view that
-// relabels the elements of a fixed-shape or plain column compiled with
-// WithRelabel (which a Plan evaluates by sharing the column's buffers);
-// it reports false for every other graph (the engine's compiler reports
-// its errors).
+// compileChain compiles g through a Plan when it is a chain the
+// constructors express over a fixed-shape column of elements the engine
+// does not hold (movedOnly), or a view that relabels the elements of a
+// fixed-shape or plain column compiled with WithRelabel (which a Plan
+// evaluates by sharing the column's buffers); it reports false for
+// every other graph (the engine's compiler reports its errors).
 func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options, opts []Option) (*Program, bool, error) {
 	leaf := chainLeaf(g)
 	if leaf == nil {
@@ -132,14 +121,6 @@ func compileChain(text string, g *gnode, schema *arrow.Schema, x int, o options,
 		return nil, false, nil
 	}
 	f := schema.Field(col)
-	if vt, ok := varshape.TypeOf(f.Type); ok {
-		if fixedshape.BitElem(vt.ElemType()) || o.resultType == nil {
-			return nil, false, nil // the engine's
-		}
-		vp := newVarPlan(vt, func(in Expr) (Expr, error) { return chainOf(g, in, text) })
-		prog, err := newVarProgram(vp, schema, col, viaX, o, opts)
-		return prog, true, err
-	}
 	moved := movedOnly(f)
 	if !moved && !o.relabel {
 		return nil, false, nil
@@ -199,9 +180,6 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 				return Compile(text, schema, opts...) // where its text runs
 			}
 		}
-		if err := refuseResultType(o); err != nil {
-			return nil, err
-		}
 		return compileGraph("", g, schema, x, o, opts)
 	}
 	if x < 0 {
@@ -212,15 +190,9 @@ func CompileExpr(e Expr, schema *arrow.Schema, opts ...Option) (*Program, error)
 	}
 	f := schema.Field(x)
 	if vt, ok := varshape.TypeOf(f.Type); ok {
-		vp, err := compileVar(e, vt)
-		if err != nil {
-			return nil, err
-		}
-		if o.resultType != nil && !fixedshape.BitElem(vt.ElemType()) {
-			return newVarProgram(vp, schema, x, true, o, opts)
-		}
-		if err := refuseResultType(o); err != nil {
-			return nil, err
+		in := chainInput(e.node())
+		if !arrow.TypeEqual(in.elem, vt.ElemType()) || in.in.NDim() != vt.NDim() {
+			return nil, errorf("expression over %d-D %v tensors for a column of %d-D %v tensors", in.in.NDim(), in.elem, vt.NDim(), vt.ElemType())
 		}
 		return compileGraph("", chainGraph(e.node()), schema, x, o, opts)
 	}
@@ -286,25 +258,12 @@ func newProgram(e Expr, schema *arrow.Schema, col int, viaX bool, o options, opt
 	return prog, nil
 }
 
-// newVarProgram makes the Program of vp over the variable-shape column
-// col, of WithResultType's type when it is given.
-func newVarProgram(vp *varPlan, schema *arrow.Schema, col int, viaX bool, o options, opts []Option) (*Program, error) {
-	f := schema.Field(col)
-	dt, err := vp.ResultType()
-	if err != nil {
-		return nil, err
-	}
-	if o.resultType != nil {
-		if dt, err = asResultType(o.resultType, dt); err != nil {
-			return nil, err
-		}
-	}
-	return &Program{in: schema, col: col, inType: f.Type, viaX: viaX, vplan: vp, opts: opts, schema: resultSchema(f, dt, viaX, o)}, nil
-}
-
 // asResultType checks t, the type of WithResultType, against dt, the
 // result type decided from the column's type, and returns t.
 func asResultType(t, dt arrow.DataType) (arrow.DataType, error) {
+	if arrow.TypeEqual(t, dt) {
+		return t, nil
+	}
 	elem, nd := dt, 0
 	if ft, ok := dt.(*fixedshape.Type); ok {
 		elem, nd = ft.ElemType(), ft.NDim()
@@ -332,7 +291,7 @@ func refuseResultType(o options) error {
 	if o.resultType == nil {
 		return nil
 	}
-	return errorf("WithResultType(%v) takes a chain over one variable-shape column", o.resultType)
+	return errorf("WithResultType(%v) takes an expression that reads a variable-shape column", o.resultType)
 }
 
 // planType returns the type of the column pl's Eval returns: with
@@ -423,12 +382,6 @@ func (p *Program) EvalColumn(arr arrow.Array) (arrow.Array, error) {
 		return nil, errorf("column %q: a column of %v, not %v", p.Input(), arr.DataType(), p.inType)
 	}
 	switch {
-	case p.vplan != nil:
-		a, ok := arr.(*varshape.Array)
-		if !ok {
-			return nil, errorf("column %q: a %T, not a variable-shape array", p.Input(), arr)
-		}
-		return p.vplan.EvalAs(p.schema.Field(0).Type, a, p.opts...)
 	case p.scalarIn != nil:
 		return p.evalPlain(arr)
 	}
@@ -476,4 +429,12 @@ func (p *Program) evalPlain(arr arrow.Array) (arrow.Array, error) {
 	out := array.NewData(p.schema.Field(0).Type, rd.Len(), []*memory.Buffer{rd.Buffers()[0], vals.Buffers()[1]}, nil, rd.NullN(), 0)
 	defer out.Release()
 	return array.MakeFromData(out), nil
+}
+
+// chainInput returns the input node a chain is built on.
+func chainInput(n *node) *node {
+	for n.x != nil {
+		n = n.x
+	}
+	return n
 }

@@ -85,5 +85,5 @@ func ExampleProgram_Schema() {
 	// x[:224, :224]          extension<arrow.variable_shape_tensor[value_type=uint8, ndim=3, dim_names=[h,w,c], uniform_shape=[null,null,3]]>
 	// x[0, 0]                extension<arrow.fixed_shape_tensor[value_type=uint8, shape=[3], dim_names=[c]]>
 	// x.transpose(2, 0, 1)   extension<arrow.variable_shape_tensor[value_type=uint8, ndim=3, dim_names=[c,h,w], uniform_shape=[3,null,null]]>
-	// expr: row 1 of 2: the result shape (100,224,3) differs from the fixed shape (224,224,3)
+	// expr: row 1 (column "images" of shape (100,300,3)): the result's shape (100,224,3) differs from the column's (224,224,3), decided before data
 }

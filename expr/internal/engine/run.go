@@ -93,10 +93,25 @@ func (p *Program) putWorkspace(ws *workspace) {
 // for concurrent use; with Options.Workers > 1 it
 // splits the rows into contiguous ranges of blocks, one per goroutine.
 func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err error) {
-	if err := p.checkColumns(in, rows, out); err != nil {
+	nulls = make([]int, len(p.roots))
+	if err := p.RunCounts(in, rows, out, nulls); err != nil {
 		return nil, err
 	}
-	nulls = make([]int, len(p.roots))
+	return nulls, nil
+}
+
+// RunCounts is Run writing each root's null count to nulls (len(nulls)
+// roots, or nil for none) instead of a new slice: a caller running many
+// short ranges (the rows of one shape in a variable-shape column)
+// allocates nothing per call on one worker.
+func (p *Program) RunCounts(in []Column, rows int, out []Column, nulls []int) error {
+	if err := p.checkColumns(in, rows, out); err != nil {
+		return err
+	}
+	if nulls != nil && len(nulls) != len(p.roots) {
+		return errorf("%d null counts for %d roots", len(nulls), len(p.roots))
+	}
+	clear(nulls)
 	step := p.blockRows
 	if p.viewsOnly {
 		step = max(step, (rows+p.workers-1)/p.workers)
@@ -108,7 +123,7 @@ func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err err
 		defer p.putWorkspace(ws)
 		err := p.runRange(ws, in, 0, rows, step, out)
 		copy(nulls, ws.nulls)
-		return nulls, err
+		return err
 	}
 	var wg sync.WaitGroup
 	errsAt := make([]error, workers)
@@ -129,13 +144,15 @@ func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err err
 	wg.Wait()
 	for k := range workers {
 		if errsAt[k] != nil {
-			return nil, errsAt[k]
+			return errsAt[k]
 		}
 		for i, n := range counts[k] {
-			nulls[i] += n
+			if nulls != nil {
+				nulls[i] += n
+			}
 		}
 	}
-	return nulls, nil
+	return nil
 }
 
 // runRange evaluates rows [lo, hi) in blocks of step rows, counting
