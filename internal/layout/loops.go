@@ -32,6 +32,39 @@ func gather[E elem](dst, src unsafe.Pointer, n, ss int) {
 	}
 }
 
+// smallGather is the longest strided run gatherShort takes.
+const smallGather = 4
+
+// gatherShort copies cnt strided runs of n (2 to smallGather)
+// elements, run c from src + c*srcStep elements (its elements ss apart)
+// to dst + c*dstStep (contiguous): the channels of cnt pixels reversed,
+// for one, unrolled.
+func gatherShort[E elem](dst, src unsafe.Pointer, n, ss, cnt, dstStep, srcStep int) {
+	var z E
+	w := int(unsafe.Sizeof(z))
+	at := func(p unsafe.Pointer, i int) *E { return (*E)(unsafe.Add(p, i*w)) }
+	switch n {
+	case 2:
+		for c := range cnt {
+			s, t := c*srcStep, c*dstStep
+			a, b := *at(src, s), *at(src, s+ss)
+			*at(dst, t), *at(dst, t+1) = a, b
+		}
+	case 3:
+		for c := range cnt {
+			s, t := c*srcStep, c*dstStep
+			a, b, e := *at(src, s), *at(src, s+ss), *at(src, s+2*ss)
+			*at(dst, t), *at(dst, t+1), *at(dst, t+2) = a, b, e
+		}
+	case 4:
+		for c := range cnt {
+			s, t := c*srcStep, c*dstStep
+			a, b, e, f := *at(src, s), *at(src, s+ss), *at(src, s+2*ss), *at(src, s+3*ss)
+			*at(dst, t), *at(dst, t+1), *at(dst, t+2), *at(dst, t+3) = a, b, e, f
+		}
+	}
+}
+
 // transpose copies an a x b block whose source is contiguous along a
 // (stride 1) and strided along b (stride sb), into a destination contiguous
 // along b with rows dstRow elements apart: dst[i*dstRow+k] = src[i+k*sb].

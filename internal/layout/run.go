@@ -247,6 +247,32 @@ type elem interface {
 	uint8 | uint16 | uint32 | uint64 | [2]byte | [4]byte | [8]byte
 }
 
+// alongLast runs units [lo, hi) of a job of one unit per outer row
+// (perRow 1), the odometer idx at lo and so and do its source and
+// destination offsets: f(so, do, cnt) handles cnt units along the
+// innermost outer axis from offsets so and do, a call per row of runs.
+func (j *job) alongLast(lo, hi int, idx *[MaxRank]int, so, do int, f func(so, do, cnt int)) {
+	last := j.orank - 1
+	for u := lo; u < hi; {
+		cnt := min(hi-u, j.oshape[last]-idx[last])
+		f(so, do, cnt)
+		u += cnt
+		idx[last] += cnt
+		so += cnt * j.osrc[last]
+		do += cnt * j.odst[last]
+		for i := last; i >= 0 && idx[i] == j.oshape[i]; i-- {
+			so -= idx[i] * j.osrc[i]
+			do -= idx[i] * j.odst[i]
+			idx[i] = 0
+			if i > 0 {
+				idx[i-1]++
+				so += j.osrc[i-1]
+				do += j.odst[i-1]
+			}
+		}
+	}
+}
+
 // doT runs units [lo, hi) of j with elements of type E: an odometer over
 // the outer axes, started once at lo and advanced unit by unit.
 func doT[E elem](j *job, lo, hi int) {
@@ -273,28 +299,23 @@ func doT[E elem](j *job, lo, hi int) {
 		// runs.
 		last := j.orank - 1
 		m := d.shape[r-1] * w
-		for u := lo; u < hi; {
-			cnt := min(hi-u, j.oshape[last]-idx[last])
+		j.alongLast(lo, hi, &idx, so, do, func(so, do, cnt int) {
 			if !copyRunsFast(unsafe.Add(j.dst, do*w), unsafe.Add(j.src, so*w), m, cnt, j.osrc[last]*w, j.stream, false) {
 				for c := range cnt {
 					j.copyRun(unsafe.Add(j.dst, (do+c*j.odst[last])*w), unsafe.Add(j.src, (so+c*j.osrc[last])*w), m)
 				}
 			}
-			u += cnt
-			idx[last] += cnt
-			so += cnt * j.osrc[last]
-			do += cnt * j.odst[last]
-			for i := last; i >= 0 && idx[i] == j.oshape[i]; i-- {
-				so -= idx[i] * j.osrc[i]
-				do -= idx[i] * j.odst[i]
-				idx[i] = 0
-				if i > 0 {
-					idx[i-1]++
-					so += j.osrc[i-1]
-					do += j.odst[i-1]
-				}
-			}
-		}
+		})
+		return
+	}
+	if j.k == kindGather && j.perRow == 1 && j.orank > 0 && d.shape[r-1] >= 2 && d.shape[r-1] <= smallGather {
+		// Short strided runs (the channels of a pixel reversed, every
+		// other element of a pair): one call per row of runs.
+		last := j.orank - 1
+		m, ss := d.shape[r-1], d.src[r-1]
+		j.alongLast(lo, hi, &idx, so, do, func(so, do, cnt int) {
+			gatherShort[E](unsafe.Add(j.dst, do*w), unsafe.Add(j.src, so*w), m, ss, cnt, j.odst[last], j.osrc[last])
+		})
 		return
 	}
 	for u := lo; u < hi; u++ {
