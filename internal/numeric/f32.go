@@ -189,6 +189,41 @@ func AccRowsF32(acc []float64, x []float32, rows, stride int) {
 	}
 }
 
+// AccExtremeRowsF32 keeps in acc the maximum (max) or minimum of rows
+// rows of len(acc) float32, stride elements apart in x, column by
+// column in float64: acc[j] = float64(x[r*stride+j]) for r < rows, in the
+// order of r, when that value is a NaN or larger (smaller) than acc[j].
+// A NaN, once in acc[j], stays (a later NaN replaces it): the maximum
+// of a column with a NaN is NaN, as NumPy's.
+func AccExtremeRowsF32(acc []float64, x []float32, rows, stride int, max bool) {
+	width := len(acc)
+	if rows <= 0 || width == 0 {
+		return
+	}
+	_ = x[(rows-1)*stride+width-1]
+	n := accExtremeRowsF32(acc, x, rows, stride, max)
+	if n == width {
+		return
+	}
+	acc = acc[n:]
+	for r := range rows {
+		row := x[r*stride+n:][:width-n]
+		if max {
+			for j, v := range row {
+				if f := float64(v); f != f || f > acc[j] {
+					acc[j] = f
+				}
+			}
+		} else {
+			for j, v := range row {
+				if f := float64(v); f != f || f < acc[j] {
+					acc[j] = f
+				}
+			}
+		}
+	}
+}
+
 // AccU8 adds x to acc element by element: acc[j] += uint32(x[j]) for
 // j < len(x) (acc at least as long), wrapping around in 32 bits.
 func AccU8(acc []uint32, x []uint8) {

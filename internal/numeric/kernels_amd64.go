@@ -303,6 +303,25 @@ func accU8(acc []uint32, x []uint8) int {
 	return n
 }
 
+//go:noescape
+func accExtremeRowsF32x4(acc, x unsafe.Pointer, width, rows, stride int, pred int)
+
+// accExtremeRowsF32 keeps the extremes of the first len(acc)&^3 columns
+// of the rows (see AccExtremeRowsF32) and returns their count, 0 without
+// AVX2. The caller checked that x holds the rows.
+func accExtremeRowsF32(acc []float64, x []float32, rows, stride int, max bool) int {
+	n := len(acc) &^ 3
+	if !useAVX2 || n == 0 || rows <= 0 {
+		return 0
+	}
+	pred := 0x11 // less than, ordered
+	if max {
+		pred = 0x1E // greater than, ordered
+	}
+	accExtremeRowsF32x4(unsafe.Pointer(&acc[0]), unsafe.Pointer(&x[0]), n, rows, stride*4, pred)
+	return n
+}
+
 // rowBlock is the number of rows accRowsF32 adds per call of
 // accRowsF32x16 for rows wider than onePassWidth (16 measured best for
 // rows of 64 float32 when they went this way too).

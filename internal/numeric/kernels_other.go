@@ -20,7 +20,10 @@ func accF32(acc []float64, x []float32) int { return 0 }
 func accU8(acc []uint32, x []uint8) int     { return 0 }
 
 func accRowsF32(acc []float64, x []float32, rows, stride int) int { return 0 }
-func sumF32(s []float32, after int) (float64, int)                { return 0, 0 }
-func sumF64(s []float64) (float64, int)                           { return 0, 0 }
+func accExtremeRowsF32(acc []float64, x []float32, rows, stride int, max bool) int {
+	return 0
+}
+func sumF32(s []float32, after int) (float64, int) { return 0, 0 }
+func sumF64(s []float64) (float64, int)            { return 0, 0 }
 
 func sumLeavesF64(s []float64, out []float64, after int) bool { return false }

@@ -484,3 +484,52 @@ func TestExtremesZeroSign(t *testing.T) {
 		}
 	}
 }
+
+// TestAccExtremeRowsF32 checks the column maxima and minima of strided
+// rows against a plain loop, bit for bit: NaNs (of several payloads)
+// replace what acc held, and the last one seen stays.
+func TestAccExtremeRowsF32(t *testing.T) {
+	nan32 := func(p uint32) float32 { return math.Float32frombits(0x7fc00000 | p) }
+	paths(t, func(t *testing.T) {
+		for _, width := range []int{1, 3, 4, 15, 16, 20, 32, 33, 55} {
+			for _, rows := range []int{1, 2, 7} {
+				for _, isMax := range []bool{true, false} {
+					stride := width + 2
+					rng := rand.New(rand.NewPCG(uint64(width), uint64(rows)))
+					x := make([]float32, (rows-1)*stride+width)
+					for i := range x {
+						switch rng.IntN(8) {
+						case 0:
+							x[i] = nan32(uint32(i))
+						case 1:
+							x[i] = float32(math.Inf(rng.IntN(2)*2 - 1))
+						default:
+							x[i] = float32(rng.NormFloat64())
+						}
+					}
+					acc := make([]float64, width)
+					want := make([]float64, width)
+					for j := range acc {
+						acc[j] = float64(j%5) - 2
+						if j%7 == 3 {
+							acc[j] = math.NaN()
+						}
+						want[j] = acc[j]
+						for r := range rows {
+							f := float64(x[r*stride+j])
+							if f != f || isMax && f > want[j] || !isMax && f < want[j] {
+								want[j] = f
+							}
+						}
+					}
+					numeric.AccExtremeRowsF32(acc, x, rows, stride, isMax)
+					for j := range acc {
+						if math.Float64bits(acc[j]) != math.Float64bits(want[j]) {
+							t.Fatalf("max=%v, %d rows of %d: column %d is %v (%#x), want %v (%#x)", isMax, rows, width, j, acc[j], math.Float64bits(acc[j]), want[j], math.Float64bits(want[j]))
+						}
+					}
+				}
+			}
+		}
+	})
+}

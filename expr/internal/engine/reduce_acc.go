@@ -137,12 +137,18 @@ const maxU8Period = 32
 // to period-1, into fa and ia as accRun would run by run: the sums of
 // bytes and of float32 take whole rows of runs at a time.
 func accPeriodic[T number](ws *workspace, fn Fn, isF bool, fa []float64, ia []int64, x []T, period int) {
-	if fn == Sum || fn == Mean {
-		switch v := any(x).(type) {
-		case []float32:
+	switch v := any(x).(type) {
+	case []float32:
+		switch fn {
+		case Sum, Mean:
 			numeric.AccRowsF32(fa[:period], v, len(v)/period, period)
 			return
-		case []uint8:
+		case Max, Min:
+			numeric.AccExtremeRowsF32(fa[:period], v, len(v)/period, period, fn == Max)
+			return
+		}
+	case []uint8:
+		if fn == Sum || fn == Mean {
 			accU8Periodic(ws, fa, ia, v, period)
 			return
 		}
