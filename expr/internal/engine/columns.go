@@ -38,6 +38,17 @@ func rowNull(in []Column, reads []int, row int) bool {
 	return false
 }
 
+// anyValid reports whether one of the columns in[k], k in reads, has a
+// validity bitmap.
+func anyValid(in []Column, reads []int) bool {
+	for _, k := range reads {
+		if in[k].Valid != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // need returns the bytes a column of rows rows of size elements of dt
 // needs, or false on overflow.
 func need(dt DType, size, rows, bitOffset int) (int, bool) {
@@ -140,6 +151,9 @@ func (p *Program) writeRoots(ws *workspace, in []Column, lo, rows int, out []Col
 				}
 				row += n
 			}
+		}
+		if o.Valid == nil && !anyValid(in, c.reads) {
+			continue // no null row, no bitmap to write
 		}
 		for row := range rows {
 			null := rowNull(in, c.reads, lo+row)
