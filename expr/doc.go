@@ -304,8 +304,8 @@
 // Expressions and plans hold no Arrow memory. Eval allocates the result's
 // values and validity from the allocator given by WithAllocator; the
 // caller releases the result. Without WithAllocator, buffers come from
-// memory.DefaultAllocator, except the values of a result of 1 MiB or
-// more: those reuse the memory of results released before, which the
+// memory.DefaultAllocator, except the values of a result of 256 KiB or
+// more (reuse.MinSize): those reuse the memory of results released before, which the
 // evaluation overwrites whole, so that a loop that releases each result
 // before the next pays neither the page faults of fresh memory nor Go's
 // zeroing of freed memory (a result as large as its 614 MB input took

@@ -46,7 +46,7 @@ func (o *options) invalid(name string, value any, why string) {
 
 // WithAllocator makes Eval allocate the result's buffers from mem
 // (memory.DefaultAllocator without it), except the values of a result of
-// 1 MiB or more, which reuse the memory of results released before (see
+// 256 KiB or more, which reuse the memory of results released before (see
 // "Memory" in the package documentation) when mem is a
 // memory.GoAllocator or offers a recycled variant of itself
 // (hugepage.Allocator's Recycled, whose kept mappings are not cleared),

@@ -133,7 +133,7 @@ func valuesLen(a arrow.Array) int {
 
 // TestRecycledResultsAllocator checks that with WithAllocator of an
 // allocator that offers a recycled variant (hugepage.Allocator), the
-// values of results of 1 MiB or more come from that variant, here
+// values of results of reuse.MinSize or more come from that variant, here
 // poisoned, and equal those computed into fresh memory.
 func TestRecycledResultsAllocator(t *testing.T) {
 	const rows = 8192

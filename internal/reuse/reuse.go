@@ -32,8 +32,10 @@ import (
 )
 
 // MinSize is the size in bytes from which freed buffers are kept: below
-// it Go's heap reuses memory well by itself.
-const MinSize = 1 << 20
+// it Go's heap reuses memory well by itself. (At 1 MiB, the 256 KiB
+// float32 scores of dot(x, c) over 65,536 rows, new each call, made the
+// whole evaluation 0.79x as fast as into kept memory.)
+const MinSize = 256 << 10
 
 // Buffers is the process's allocator of unzeroed buffers, shared so that
 // a buffer one package frees serves another's next allocation.
