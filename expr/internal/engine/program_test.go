@@ -173,6 +173,17 @@ func TestRunErrors(t *testing.T) {
 	if diff := cmp.Diff(le(2, 9, 0, 0, 1, 1), out[0].Values); diff != "" {
 		t.Errorf("values (-want +got):\n%s", diff)
 	}
+	// RunCounts: the counts into the caller's slice, or none.
+	counts := []int{7}
+	if err := p.RunCounts([]engine.Column{{Values: base}, {Values: exp, Valid: []byte{0b101}}}, 3, out, counts); err != nil || counts[0] != 1 {
+		t.Errorf("RunCounts: counts %v, error %v", counts, err)
+	}
+	if err := p.RunCounts([]engine.Column{{Values: base}, {Values: exp, Valid: []byte{0b101}}}, 3, out, nil); err != nil {
+		t.Errorf("RunCounts without counts: %v", err)
+	}
+	if err := p.RunCounts([]engine.Column{{Values: base}, {Values: exp}}, 3, out, make([]int, 2)); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("RunCounts with 2 counts for 1 root: %v, want an error wrapping arrow.ErrInvalid", err)
+	}
 	// Short buffers.
 	if _, err := p.Run([]engine.Column{{Values: base}, {Values: exp[:4]}}, 3, out); !errors.Is(err, arrow.ErrInvalid) {
 		t.Errorf("short input: %v", err)

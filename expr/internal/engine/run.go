@@ -92,6 +92,7 @@ func (p *Program) putWorkspace(ws *workspace) {
 // engine streams results past the caches while it reads). Run is safe
 // for concurrent use; with Options.Workers > 1 it
 // splits the rows into contiguous ranges of blocks, one per goroutine.
+// RunCounts is Run without the allocation of the counts.
 func (p *Program) Run(in []Column, rows int, out []Column) (nulls []int, err error) {
 	nulls = make([]int, len(p.roots))
 	if err := p.RunCounts(in, rows, out, nulls); err != nil {
@@ -146,8 +147,8 @@ func (p *Program) RunCounts(in []Column, rows int, out []Column, nulls []int) er
 		if errsAt[k] != nil {
 			return errsAt[k]
 		}
-		for i, n := range counts[k] {
-			if nulls != nil {
+		if nulls != nil {
+			for i, n := range counts[k] {
 				nulls[i] += n
 			}
 		}
