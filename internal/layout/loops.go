@@ -16,10 +16,13 @@ func gather[E elem](dst, src unsafe.Pointer, n, ss int) {
 	w := int(unsafe.Sizeof(z))
 	d := unsafe.Slice((*E)(dst), n)
 	step := ss * w
+	i := 0
+	if w == 4 && ss == 2 && n > 8 {
+		i = gatherEvenFast(dst, src, n)
+	}
 	// Pointers are formed only for elements that exist: Go forbids
 	// arithmetic that leaves the allocation, even transiently. Four
 	// independent loads per iteration let the CPU overlap them.
-	i := 0
 	for ; i+4 <= n; i += 4 {
 		a := *(*E)(unsafe.Add(src, i*step))
 		b := *(*E)(unsafe.Add(src, (i+1)*step))
