@@ -27,6 +27,8 @@ func FuzzCompile(f *testing.F) {
 		"unknown", "np.x", "v.astype(float32).mean(axis=(0, 1))",
 		"a - a.mean()", "a @ a.T", "where(a > 0, a, n)", "concatenate((a, col('a b').T), axis=0)",
 		"einsum('ij,kj->ik', a, a)", "norm(a - col('a b').T, axis=-1)", "(a * n).sum(axis=0).max()",
+		// Folded integers beyond the literals' MaxInt print as sums.
+		"7**20 % a", "n * (0 - 7**20)", "n + (2**62 - 1 + 2**62)", "n + (0 - 2**62 - 2**62)", "n - 2**53 - 1",
 	} {
 		f.Add(s, true)
 		f.Add(s, false)

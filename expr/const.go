@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -139,7 +140,7 @@ func (c Const) value(k int) float64 {
 func (c Const) appendText(b []byte) []byte {
 	if c.scalar() {
 		if c.weak == weakInt {
-			return strconv.AppendInt(b, c.i[0], 10)
+			return appendInt(b, c.i[0])
 		}
 		return appendFloat(b, c.f[0], 64)
 	}
@@ -163,6 +164,24 @@ func (c Const) appendText(b []byte) []byte {
 		b = append(b, ')')
 	}
 	return b
+}
+
+// appendInt appends the text of a Python integer: its digits, or, beyond
+// the MaxInt that the text's literals may reach (a folded 7**20), a sum
+// of two that folds back to it, `(1189007 * 67108864 + 37765825)`.
+func appendInt(b []byte, v int64) []byte {
+	if v >= -MaxInt && v <= MaxInt {
+		return strconv.AppendInt(b, v, 10)
+	}
+	const unit = 1 << 26 // hi*unit stays in int64 and hi within MaxInt
+	if v > 0 {
+		return fmt.Appendf(b, "(%d * %d + %d)", v/unit, unit, v%unit)
+	}
+	hi, lo := -(v / unit), -(v % unit) // v = -hi*unit - lo
+	if v == math.MinInt64 {
+		hi, lo = hi-1, unit // -hi*unit alone would overflow
+	}
+	return fmt.Appendf(b, "(0 - %d * %d - %d)", hi, unit, lo)
 }
 
 func (c Const) appendNested(b []byte, axis int, k *int) []byte {
