@@ -80,6 +80,22 @@ func TestAheadPageEnd(t *testing.T) {
 				})
 			}
 		}
+		// Column extremes of rows whose last ends the mapping.
+		for _, width := range []int{4, 16, 20, 33} {
+			t.Run(fmt.Sprintf("AccExtremeRowsF32/width=%d", width), func(t *testing.T) {
+				const rows = 9
+				x := guardedOf[float32](mem, rows*width)
+				for i := range x {
+					x[i] = float32(i%11) - 5
+				}
+				got, want := make([]float64, width), make([]float64, width)
+				numeric.AccExtremeRowsF32(got, x, rows, width, true)
+				numeric.AccExtremeRowsF32(want, slices.Clone(x), rows, width, true)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("AccExtremeRowsF32 (-want +got):\n%s", diff)
+				}
+			})
+		}
 	})
 }
 
