@@ -2,12 +2,14 @@ package expr_test
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/fstensor/fstensor/expr"
+	"github.com/fstensor/fstensor/fixedshape"
 )
 
 // BenchmarkGraph times graph expressions through Compile and
@@ -92,21 +94,28 @@ func BenchmarkGraph(b *testing.B) {
 }
 
 // BenchmarkIntChain times integer arithmetic chains, a mask and a where
-// over 64 uint8 224x224x3 images (9.6 MB) through Compile and
-// Program.Eval on one worker (bytes: the input), beside impl=copy of the
-// same bytes.
+// over 64 224x224x3 images (uint8, and int16 and int32 as depth maps or
+// scans hold them) through Compile and Program.Eval on one worker (bytes:
+// the input), beside op=copy of the same bytes.
 func BenchmarkIntChain(b *testing.B) {
+	b.Run("dtype=uint8", func(b *testing.B) { benchIntChain[uint8](b, arrow.PrimitiveTypes.Uint8) })
+	b.Run("dtype=int16", func(b *testing.B) { benchIntChain[int16](b, arrow.PrimitiveTypes.Int16) })
+	b.Run("dtype=int32", func(b *testing.B) { benchIntChain[int32](b, arrow.PrimitiveTypes.Int32) })
+}
+
+func benchIntChain[T int16 | int32 | uint8](b *testing.B, dt arrow.DataType) {
 	const n = 64
-	typ := mustFixed(b, arrow.PrimitiveTypes.Uint8, 224, 224, 3)
-	vals := make([]uint8, n*224*224*3)
+	typ := mustFixed(b, dt, 224, 224, 3)
+	vals := make([]T, n*224*224*3)
 	for i := range vals {
-		vals[i] = uint8(i * 7)
+		vals[i] = T(i * 7)
 	}
 	x, err := fromSlice(typ, vals, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer x.Release()
+	bytes := int64(len(vals)) * int64(unsafe.Sizeof(vals[0]))
 	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: typ}}, nil)
 	rec := array.NewRecordBatch(schema, []arrow.Array{x}, n)
 	defer rec.Release()
@@ -123,7 +132,7 @@ func BenchmarkIntChain(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run("op="+c.op+"/impl=expr", func(b *testing.B) {
-			b.SetBytes(int64(len(vals)))
+			b.SetBytes(bytes)
 			b.ReportAllocs()
 			for b.Loop() {
 				out, err := p.Eval(rec)
@@ -134,12 +143,13 @@ func BenchmarkIntChain(b *testing.B) {
 			}
 		})
 	}
-	b.Run("impl=copy", func(b *testing.B) {
-		dst := make([]byte, len(vals))
-		b.SetBytes(int64(len(vals)))
+	b.Run("op=copy/impl=copy", func(b *testing.B) {
+		src := x.(*fixedshape.Array).ValueBytes()
+		dst := make([]byte, len(src))
+		b.SetBytes(bytes)
 		b.ReportAllocs()
 		for b.Loop() {
-			copy(dst, vals)
+			copy(dst, src)
 		}
 	})
 }

@@ -16,8 +16,9 @@ func binInt[T integer](ws *workspace, fn Fn, d, a, b []byte) bool {
 		walk2(ws, as[uint8](d), as[T](a), as[T](b), func(d []uint8, x, y []T) { numeric.Compare(c, d, x, y) })
 		return true
 	}
-	if op, found := u8Ops[fn]; found && isU8[T]() {
-		walk2(ws, as[uint8](d), as[uint8](a), as[uint8](b), func(d, x, y []uint8) { numeric.BinaryU8(op, d, x, y) })
+	if op, found := u8Ops[fn]; found {
+		// AVX2 for 8-, 16- and 32-bit integers (wrapping as NumPy's)
+		walk2(ws, as[T](d), as[T](a), as[T](b), func(d, x, y []T) { numeric.BinaryInt(op, d, x, y) })
 		return true
 	}
 	walk2(ws, as[T](d), as[T](a), as[T](b), func(d, x, y []T) {

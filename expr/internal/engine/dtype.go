@@ -74,12 +74,6 @@ func isF32[T number]() bool {
 	return ok
 }
 
-// isU8 reports whether T is uint8.
-func isU8[T number]() bool {
-	_, ok := any(T(0)).(uint8)
-	return ok
-}
-
 // sat holds the range of integer type T for float conversions.
 type sat[T number] struct {
 	lo, hi float64 // T's smallest value; 2^bits (2^(bits-1) signed)

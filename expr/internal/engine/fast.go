@@ -27,9 +27,9 @@ var cmps = map[Fn]numeric.Cmp{
 	GreaterEqual: numeric.CmpGE, Equal: numeric.CmpEQ, NotEqual: numeric.CmpNE,
 }
 
-// u8Ops are the operations numeric.BinaryU8 runs on uint8 operands
-// (AVX2, 32 bytes at a time; sums, differences and products wrap as
-// NumPy's).
+// u8Ops are the operations numeric.BinaryInt runs on integer operands
+// (AVX2, 32 bytes at a time for 8-, 16- and 32-bit integers; sums,
+// differences and products wrap as NumPy's).
 var u8Ops = map[Fn]numeric.U8Op{
 	Add: numeric.U8Add, Sub: numeric.U8Sub, Mul: numeric.U8Mul, Minimum: numeric.U8Min,
 	Maximum: numeric.U8Max, And: numeric.U8And, Or: numeric.U8Or, Xor: numeric.U8Xor,

@@ -226,45 +226,14 @@ func remainder(a, b float64) float64 {
 	return math.Copysign(0, b)
 }
 
-// binaryI sets d[j] = a[j] fn b[j] for an integer type (arithmetic wraps
-// around, division and remainder by 0 give 0); it returns false when a
-// Pow has a negative exponent (d[j] is then 0).
+// binaryI sets d[j] = a[j] fn b[j] for an integer type and the
+// operations numeric.BinaryInt does not run (floor division and
+// remainder, 0 for a divisor of 0; powers); it returns false when
+// a Pow has a negative exponent (d[j] is then 0).
 func binaryI[T integer](fn Fn, d, a, b []T) bool {
 	a, b = a[:len(d)], b[:len(d)]
 	ok := true
 	switch fn {
-	case Add:
-		for j := range d {
-			d[j] = a[j] + b[j]
-		}
-	case Sub:
-		for j := range d {
-			d[j] = a[j] - b[j]
-		}
-	case Mul:
-		for j := range d {
-			d[j] = a[j] * b[j]
-		}
-	case Minimum:
-		for j := range d {
-			d[j] = min(a[j], b[j])
-		}
-	case Maximum:
-		for j := range d {
-			d[j] = max(a[j], b[j])
-		}
-	case And:
-		for j := range d {
-			d[j] = a[j] & b[j]
-		}
-	case Or:
-		for j := range d {
-			d[j] = a[j] | b[j]
-		}
-	case Xor:
-		for j := range d {
-			d[j] = a[j] ^ b[j]
-		}
 	case FloorDiv:
 		for j := range d {
 			x, y := a[j], b[j]
