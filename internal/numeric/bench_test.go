@@ -85,7 +85,7 @@ func BenchmarkElementwise(b *testing.B) {
 	for i := range u {
 		u[i], v[i] = uint8(i*7), 2
 	}
-	kernels = append(kernels, kernel{"op=mul/dtype=uint8", func() { numeric.BinaryU8(numeric.U8Mul, du, u, v) }})
+	kernels = append(kernels, kernel{"op=mul/dtype=uint8", func() { numeric.BinaryInt(numeric.U8Mul, du, u, v) }})
 	y := make([]float32, len(x))
 	c := make([]uint8, 2*len(x)) // one per int16
 	for i := range c {

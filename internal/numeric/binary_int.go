@@ -8,7 +8,7 @@ type Int interface {
 }
 
 // BinaryInt sets d[j] = a[j] op b[j] for every j < len(d), op one of
-// BinaryU8's operations on integers of T: sums, differences and products
+// the U8Op operations on integers of T: sums, differences and products
 // wrap around (as NumPy's integer arithmetic), minimum and maximum
 // compare as T (signed or unsigned). a and b must be at least as long as
 // d; d may be a or b. AVX2 handles 32 bytes at a time for the 8-, 16-

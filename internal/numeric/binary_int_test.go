@@ -73,3 +73,13 @@ func testBinaryInt[T numeric.Int](t *testing.T) {
 		}
 	}
 }
+
+// tailLengths are every length 0..70 and two longer ones: each tail of
+// kernels of 8, 16 and 32 elements, after 0, 1 and 2 blocks.
+var tailLengths = func() []int {
+	var ns []int
+	for n := range 71 {
+		ns = append(ns, n)
+	}
+	return append(ns, 100, 1000)
+}()

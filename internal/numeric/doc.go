@@ -19,8 +19,8 @@
 // writes a result past the caches, Prefetch asks for a block read soon,
 // Compare compares two runs into bytes of 1 and 0 (AVX2 for float32 and
 // bytes), Select picks elements of one run or another by such a mask
-// (AVX2 for elements of every size), BinaryU8 adds, subtracts,
-// multiplies, bounds and masks bytes, UnaryF32 takes float32 square
+// (AVX2 for elements of every size), BinaryInt adds, subtracts,
+// multiplies, bounds and masks integers (AVX2 up to 32 bits), UnaryF32 takes float32 square
 // roots, absolute values, negations, squares, floors, ceilings and
 // roundings half to even with the bits of Go's computations through
 // float64 (Unary the same for float64 too, in Go loops).
