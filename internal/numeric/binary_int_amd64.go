@@ -7,6 +7,30 @@ import "unsafe"
 // Implemented in binary_int_amd64.s: n bytes, a multiple of 32, n > 0.
 //
 //go:noescape
+func addU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func subU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func minU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func maxU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func andU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func orU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func xorU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func mulU8x32(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func minI8x32(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
@@ -63,7 +87,7 @@ var (
 	u16Kernels = intKernels{U8Add: addI16x32, U8Sub: subI16x32, U8Min: minU16x32, U8Max: maxU16x32, U8And: andU8x32, U8Or: orU8x32, U8Xor: xorU8x32, U8Mul: mulI16x32}
 	i32Kernels = intKernels{U8Add: addI32x32, U8Sub: subI32x32, U8Min: minI32x32, U8Max: maxI32x32, U8And: andU8x32, U8Or: orU8x32, U8Xor: xorU8x32, U8Mul: mulI32x32}
 	u32Kernels = intKernels{U8Add: addI32x32, U8Sub: subI32x32, U8Min: minU32x32, U8Max: maxU32x32, U8And: andU8x32, U8Or: orU8x32, U8Xor: xorU8x32, U8Mul: mulI32x32}
-	u8Kernels  = intKernels(binaryU8Kernels)
+	u8Kernels  = intKernels{U8Add: addU8x32, U8Sub: subU8x32, U8Min: minU8x32, U8Max: maxU8x32, U8And: andU8x32, U8Or: orU8x32, U8Xor: xorU8x32, U8Mul: mulU8x32}
 )
 
 // binaryInt runs the longest prefix of a multiple of 32 bytes through the
