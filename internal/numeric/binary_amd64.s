@@ -2,29 +2,13 @@
 
 #include "textflag.h"
 
+#include "binop_amd64.h"
+
 // VOP3 defines NAME(d, a, b unsafe.Pointer, n int): d[j] = a[j] op b[j]
 // for n elements, a multiple of 8, as INSTR A, B, Y0 with a in Y0 and b
 // in Y1 (A, B = Y1, Y0 computes a op b; Y0, Y1 computes b op a, and
 // for VMAXPS and VMINPS keeps a where either is NaN). d may be a or b.
-#define VOP3(NAME, INSTR, A, B) \
-TEXT NAME(SB), NOSPLIT, $0-32; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
-	SHRQ $3, CX; \
-loop: \
-	VMOVUPS (SI), Y0; \
-	VMOVUPS (DX), Y1; \
-	INSTR A, B, Y0; \
-	VMOVUPS Y0, (DI); \
-	ADDQ $32, DI; \
-	ADDQ $32, SI; \
-	ADDQ $32, DX; \
-	DECQ CX; \
-	JNZ  loop; \
-	VZEROUPPER; \
-	RET
+#define VOP3(NAME, INSTR, A, B) BINOP(NAME, INSTR, A, B, 3)
 
 VOP3(·addF32x8to, VADDPS, Y1, Y0)
 VOP3(·subF32x8to, VSUBPS, Y1, Y0)

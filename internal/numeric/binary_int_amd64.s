@@ -2,28 +2,13 @@
 
 #include "textflag.h"
 
+#include "binop_amd64.h"
+
 // BIN defines NAME(d, a, b unsafe.Pointer, n int): d[j] = a[j] INSTR
 // b[j] over n bytes, a multiple of 32, for the lanes of INSTR (bytes,
 // words, double words; signed or unsigned for the minima and maxima). d
 // may be a or b.
-#define BIN(NAME, INSTR) \
-TEXT NAME(SB), NOSPLIT, $0-32; \
-	MOVQ d+0(FP), DI; \
-	MOVQ a+8(FP), SI; \
-	MOVQ b+16(FP), DX; \
-	MOVQ n+24(FP), CX; \
-	SHRQ $5, CX; \
-loop: \
-	VMOVDQU (SI), Y0; \
-	INSTR (DX), Y0, Y0; \
-	VMOVDQU Y0, (DI); \
-	ADDQ $32, DI; \
-	ADDQ $32, SI; \
-	ADDQ $32, DX; \
-	DECQ CX; \
-	JNZ  loop; \
-	VZEROUPPER; \
-	RET
+#define BIN(NAME, INSTR) BINOP(NAME, INSTR, Y1, Y0, 5)
 
 BIN(·addU8x32, VPADDB)
 BIN(·subU8x32, VPSUBB)
