@@ -47,8 +47,9 @@ type chunkDecoder struct {
 	nullRows     []int64
 	dataEnd      int64 // where the footer starts: chunks lie before
 	readerAt     io.ReaderAt
-	mem          []byte // the file mapped whole (at least dataEnd bytes), or nil
-	stream       bool   // values are copied with non-temporal stores (see copyValues)
+	mem          []byte  // the file mapped whole (at least dataEnd bytes), or nil
+	ref          *mapRef // mem's users when batches may point into it (see view), or nil
+	stream       bool    // values are copied with non-temporal stores (see copyValues)
 	validity     *memory.Buffer
 	nulls        int
 	child        []byte
@@ -133,6 +134,9 @@ func (d *chunkDecoder) decodeTensor(col *tensorLeaf, cc *metadata.ColumnChunkMet
 	start, n, err := chunkBounds(cc, d.dataEnd, d.cfg.maxChunkBytes)
 	if err != nil {
 		return nil, err
+	}
+	if arr := d.view(col, codec, start, n, rows); arr != nil {
+		return arr, nil
 	}
 	buf, warm := chunkBuffer(d.cfg, total)
 	defer buf.Release()

@@ -64,6 +64,8 @@ type config struct {
 	identity         identityMode
 	noPageIndex      bool
 	pageBytes        int
+	pageBytesSet     bool // WithPageBytes was given: no single-page chunks
+	noZeroCopy       bool // WithoutZeroCopy
 
 	// reader
 	columns       []string // WithColumns; nil: every field
@@ -255,23 +257,51 @@ func WithByteStreamSplit() Option { return func(c *config) { c.byteStreamSplit =
 
 // DefaultPageBytes is the size of the data pages written unless told
 // otherwise: a page of a tensor column holds as many whole tensors as
-// fit (at least one).
+// fit (at least one). An uncompressed tensor column chunk of at most
+// [SinglePageBytes] is written as one page unless [WithPageBytes] is
+// given (see there).
 const DefaultPageBytes = 1 << 20
+
+// SinglePageBytes bounds the uncompressed tensor column chunks that
+// writers write as one data page when no [WithPageBytes] is given.
+const SinglePageBytes = 128 << 20
 
 // WithPageBytes sets the size of the data pages written, in bytes of
 // values (default [DefaultPageBytes]): a tensor column's page holds
 // max(1, n / tensor bytes) whole tensors; arrow-go's column writers of
 // flat columns take n as their page size. n below 1 is an invalid option.
 //
-// Small pages make random access cheaper and scans a little slower: a
-// take of one row ([Take]) reads and decodes the whole page that holds
-// it, so with 1 MiB pages of 3 KiB tensors it reads 1 MiB for a row,
-// with 16 KiB pages 16 KiB; each page adds a header (about 30 bytes), an
-// entry of the page index (about 15 bytes) and, with a codec, compresses
-// less well.
+// Without this option, an uncompressed tensor column chunk (of at most
+// [SinglePageBytes]) is one data page whose values start at a multiple
+// of 64 bytes in the file (zero bytes before the chunk pad it), so that
+// readers that map the file hand out its values where they lie (see the
+// package doc, Reading); compressed chunks have pages of
+// DefaultPageBytes.
+//
+// Small pages make random access of compressed files cheaper and scans
+// a little slower: a take of one row ([Take]) decompresses the whole
+// page that holds it, so with 1 MiB pages of 3 KiB tensors it reads 1
+// MiB for a row, with 16 KiB pages 16 KiB (from an uncompressed page it
+// reads the page's levels and the row's bytes); each page adds a header
+// (about 30 bytes), an entry of the page index (about 15 bytes) and,
+// with a codec, compresses less well.
 func WithPageBytes(n int) Option {
-	return atLeast1("WithPageBytes", n, func(c *config) *int { return &c.pageBytes })
+	set := atLeast1("WithPageBytes", n, func(c *config) *int { return &c.pageBytes })
+	return func(c *config) {
+		set(c)
+		c.pageBytesSet = true
+	}
 }
+
+// WithoutZeroCopy makes readers copy every tensor column chunk into
+// memory from [WithAllocator]. By default, a reader of a local file
+// ([OpenFile], or [NewReader] of an *os.File) maps the file under a read
+// lease where the system grants one, and hands out the chunks laid out
+// as the writers of this package write uncompressed tensor columns (one
+// page, values aligned: see [WithPageBytes]) where they lie in the
+// mapping, with no copy; such batches keep the mapping (and its lease)
+// until they are released. See the package doc, Reading.
+func WithoutZeroCopy() Option { return func(c *config) { c.noZeroCopy = true } }
 
 // WithoutPageIndex makes writers write no page index. By default they
 // write one after the row groups, before the footer: an OffsetIndex (the

@@ -33,9 +33,11 @@ import (
 // the file stores an Arrow schema (fstensor, pyarrow and arrow-go write
 // one) or when the field metadata carries the extension keys. Options:
 // [WithAllocator], [WithBatchRows], [WithWorkers], [WithMaxPageBytes],
-// [WithMaxChunkBytes], [WithColumns]. The caller releases the reader,
-// which closes the file. See the package doc (Reading) for what is
-// decoded how and the checks made.
+// [WithMaxChunkBytes], [WithColumns], [WithoutZeroCopy]. The caller
+// releases the reader, which closes the file. Tensor columns written
+// uncompressed by this package come back pointing into the mapped file
+// (under a read lease) unless WithoutZeroCopy is given. See the package
+// doc (Reading) for what is decoded how and the checks made.
 func OpenFile(path string, opts ...Option) (array.RecordReader, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
@@ -71,6 +73,7 @@ type reader struct {
 	pf      *file.Reader
 	fr      *pqarrow.FileReader // see fileReader
 	mem     []byte              // r mapped whole, or nil; see mapFile
+	ref     *mapRef             // mem's users when chunks may be viewed, or nil; see mapFile
 	frOnce  sync.Once
 	frErr   error
 	dataEnd int64
@@ -350,7 +353,9 @@ func (rd *reader) start() {
 	rd.done = make(chan struct{})
 	rd.decs = make(chan *chunkDecoder, w)
 	for range w {
-		rd.decs <- newDecoder(rd.cfg, rd.r, rd.mem, rd.dataEnd)
+		d := newDecoder(rd.cfg, rd.r, rd.mem, rd.dataEnd)
+		d.ref = rd.ref
+		rd.decs <- d
 	}
 	groups := rd.selectGroups()
 	go func() {

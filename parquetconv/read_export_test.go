@@ -65,3 +65,7 @@ func WalkLevels(rep, def []byte, count, n int, maxDef, listDef int16, rows int64
 // MappedChunks returns how many tensor column chunks (or ranges of
 // them) were read from a mapped file so far.
 func MappedChunks() int64 { return mappedChunks.Load() }
+
+// ViewedChunks reports how many tensor column chunks readers handed out
+// where they lie in a mapped file.
+func ViewedChunks() int64 { return viewedChunks.Load() }

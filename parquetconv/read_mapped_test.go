@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
+	"github.com/fstensor/fstensor/internal/mmap"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -117,30 +118,90 @@ func digest(r array.RecordReader, err error) ([32]byte, error) {
 }
 
 // TestReadMappedTruncated truncates a file under a reader that mapped
-// it: reading the lost pages faults, and the fault must come back as an
-// error wrapping arrow.ErrInvalid rather than kill the process.
+// it. Without zero copy (no lease), reading the lost pages faults, and
+// the fault must come back as an error wrapping arrow.ErrInvalid rather
+// than kill the process. By default the mapping holds a lease: the
+// truncation waits until the mapped bytes are copied, and every batch
+// read, those read before the truncation included, holds the file's
+// first bytes.
 func TestReadMappedTruncated(t *testing.T) {
-	mem := checkedMem(t)
 	rec := buildRecord(t, memory.NewGoAllocator(), 4096, colSpec{"f", arrow.PrimitiveTypes.Float32, shapeCycle3, nil})
 	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "t.parquet")
-	if err := os.WriteFile(path, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithRowGroupRows(1024)), 0o644); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		opts []parquetconv.Option
+	}{{"copy", []parquetconv.Option{parquetconv.WithoutZeroCopy()}}, {"zero-copy", nil}} {
+		t.Run(c.name, func(t *testing.T) {
+			mem := checkedMem(t)
+			path := filepath.Join(t.TempDir(), "t.parquet")
+			if err := os.WriteFile(path, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithRowGroupRows(1024)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if c.opts == nil {
+				skipWithoutLease(t, path)
+			}
+			// Only the tensor column: the others are read through ReadAt.
+			r, err := parquetconv.OpenFile(path, append(c.opts, parquetconv.WithAllocator(mem), parquetconv.WithColumns("f"))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Release()
+			var kept []arrow.RecordBatch
+			defer func() {
+				for _, b := range kept {
+					b.Release()
+				}
+			}()
+			if c.opts == nil && r.Next() { // a batch viewed before the truncation
+				r.RecordBatch().Retain()
+				kept = append(kept, r.RecordBatch())
+			}
+			if err := os.Truncate(path, 4096); err != nil {
+				t.Fatal(err)
+			}
+			for r.Next() {
+				r.RecordBatch().Retain()
+				kept = append(kept, r.RecordBatch())
+			}
+			err = r.Err()
+			if c.opts != nil {
+				if !errors.Is(err, arrow.ErrInvalid) {
+					t.Fatalf("read of a truncated file = %v, want an error wrapping arrow.ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("read under a lease of a file truncated since: %v", err)
+			}
+			want := rec.Column(rec.Schema().FieldIndices("f")[0]).(*fixedshape.Array).ValueBytes()
+			var got []byte
+			for _, b := range kept {
+				got = append(got, b.Column(0).(*fixedshape.Array).ValueBytes()...)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("read %d value bytes differing from the %d written", len(got), len(want))
+			}
+		})
 	}
-	// Only the tensor column: the others are read through ReadAt.
-	r, err := parquetconv.OpenFile(path, parquetconv.WithAllocator(mem), parquetconv.WithColumns("f"))
+}
+
+// skipWithoutLease skips t where the system grants no read lease on the
+// file at path (not its owner, a file system without leases).
+func skipWithoutLease(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Release()
-	if err := os.Truncate(path, 4096); err != nil {
+	defer f.Close()
+	m, err := mmap.MapFileLeased(f)
+	if errors.Is(err, mmap.ErrNoLease) {
+		t.Skipf("no lease on %s: %v", path, err)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	for r.Next() {
-	}
-	if err := r.Err(); !errors.Is(err, arrow.ErrInvalid) {
-		t.Fatalf("read of a truncated file = %v, want an error wrapping arrow.ErrInvalid", err)
-	}
+	m.Close()
 }
 
 // TestReadMappedLarge reads chunks of more than 1 MiB, whose values are

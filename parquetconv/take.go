@@ -3,6 +3,7 @@ package parquetconv
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -108,6 +109,7 @@ type taker struct {
 	groups  []groupRows   // the row groups holding rows asked, in file order
 	d       *chunkDecoder
 	scratch []byte                // decoded pages of a tensor column
+	levels  []byte                // levels of a page that overrun its header's window
 	chunk   []byte                // a chunk without an OffsetIndex
 	pages   []format.PageLocation // the OffsetIndex being read
 }
@@ -375,31 +377,18 @@ func (t *taker) directPage(p *tensorLeaf, codec int, pg format.PageLocation, gr 
 	if !h.HasPage || h.Encoding != format.EncPlain || h.Uncompressed != h.Compressed {
 		return false, k, nil
 	}
-	var rep, def []byte
-	var off int
-	switch h.Type {
-	case format.PageData:
-		if codec != format.CodecNone || h.RepEnc != format.EncRLE || (p.maxDef > 0 && h.DefEnc != format.EncRLE) {
-			return false, k, nil
-		}
-		var ok bool
-		if rep, off, ok = prefixed(pb.prefix, 0); !ok {
-			return false, k, nil
-		}
-		if p.maxDef > 0 {
-			if def, off, ok = prefixed(pb.prefix, off); !ok {
-				return false, k, nil
-			}
-		}
-	case format.PageDataV2:
-		off = int(h.RepLen) + int(h.DefLen)
-		if (codec != format.CodecNone && h.CompressedV2) || int64(h.RepLen)+int64(h.DefLen) > int64(len(pb.prefix)) {
-			return false, k, nil
-		}
-		rep, def = pb.prefix[:h.RepLen], pb.prefix[h.RepLen:off]
-	default:
+	if (h.Type == format.PageData && codec != format.CodecNone) || (h.Type == format.PageDataV2 && codec != format.CodecNone && h.CompressedV2) {
 		return false, k, nil
 	}
+	lv, ok, err := t.levelBytes(h, pb, p.maxDef > 0)
+	if err != nil || !ok {
+		return false, k, err
+	}
+	rep, def, rest, ok := pageLevels(h, lv, p.maxDef > 0)
+	if !ok {
+		return false, k, nil
+	}
+	off := len(lv) - len(rest)
 	count := int(h.NumValues)
 	if p.maxDef > 0 {
 		if all, err := format.AllEqual(def, bits.Len16(uint16(p.maxDef)), count, uint64(p.maxDef), "definition levels"); err != nil || !all {
@@ -415,6 +404,49 @@ func (t *taker) directPage(p *tensorLeaf, codec int, pg format.PageLocation, gr 
 		return d.pages.readInto(pb, off+int(r*rowBytes), dst)
 	}, first, rows)
 	return true, k, err
+}
+
+// levelBytes returns the first bytes of the body of the data page pb
+// up to the end of its levels (v1: each after its 4-byte length; v2:
+// RepLen + DefLen bytes), reading past the header's window when they do
+// not fit it (a page of many rows: about 5 bytes of levels a row); false
+// when the levels overrun the page.
+func (t *taker) levelBytes(h format.PageHeader, pb pageBody, hasDef bool) ([]byte, bool, error) {
+	b := pb.prefix
+	have := func(n int64) (bool, error) {
+		if n > int64(pb.n) {
+			return false, nil
+		}
+		if n <= int64(len(b)) {
+			return true, nil
+		}
+		t.levels = grow(t.levels, int(n))
+		if err := t.d.pages.readInto(pb, 0, t.levels[:n]); err != nil {
+			return false, err
+		}
+		b = t.levels[:n]
+		return true, nil
+	}
+	var end int64
+	switch h.Type {
+	case format.PageData:
+		sections := 1 // repetition levels, then definition levels
+		if hasDef {
+			sections = 2
+		}
+		for range sections {
+			if ok, err := have(end + 4); !ok || err != nil {
+				return nil, false, err
+			}
+			end += 4 + int64(binary.LittleEndian.Uint32(b[end:]))
+		}
+	case format.PageDataV2:
+		end = int64(h.RepLen) + int64(h.DefLen)
+	}
+	if ok, err := have(end); !ok || err != nil {
+		return nil, false, err
+	}
+	return b[:end], true, nil
 }
 
 // offsetIndex reads and checks the OffsetIndex of the chunk cc, which

@@ -137,7 +137,9 @@ func TestTake(t *testing.T) {
 // groups of 2,000 rows and pages of 4 KiB: through the page index, the
 // footer, the indexes and 10 pages (under 2% of the file); without it,
 // the chunks of the row groups holding the rows (at most 3 of the 10
-// row groups when the rows lie in 3).
+// row groups when the rows lie in 3). Written without WithPageBytes,
+// each chunk is one page whose levels (about 10 KB) overrun the window
+// read with its header: a take reads them, and the rows, not the page.
 func TestTakeReadsPages(t *testing.T) {
 	mem := checkedMem(t)
 	rec := buildRecord(t, mem, 20_000, colSpec{"emb", arrow.PrimitiveTypes.Float32, metadata.MustNew([]int{64}, nil, nil), nil})
@@ -148,11 +150,12 @@ func TestTakeReadsPages(t *testing.T) {
 		opts []parquetconv.Option
 		max  float64 // of the file's bytes
 	}{
-		{"index", nil, 0.02},
-		{"no index", []parquetconv.Option{parquetconv.WithoutPageIndex()}, 0.31},
+		{"index", []parquetconv.Option{parquetconv.WithPageBytes(4 << 10)}, 0.02},
+		{"no index", []parquetconv.Option{parquetconv.WithoutPageIndex(), parquetconv.WithPageBytes(4 << 10)}, 0.31},
+		{"single pages", nil, 0.02},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append(tt.opts, parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(2_000), parquetconv.WithPageBytes(4<<10))...)
+			data := writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append(tt.opts, parquetconv.WithAllocator(mem), parquetconv.WithRowGroupRows(2_000))...)
 			cr := &countingReader{Reader: bytes.NewReader(data)}
 			got, err := parquetconv.Take(cr, int64(len(data)), rows, parquetconv.WithAllocator(mem))
 			if err != nil {
@@ -177,13 +180,14 @@ func TestTakeReadsPages(t *testing.T) {
 // FuzzTake feeds arbitrary bytes to Take under small limits: it must
 // return errors wrapping arrow.ErrInvalid, never panic, leave nothing
 // allocated, and when it succeeds return the rows asked. Seeds: small
-// files of the writer with a page index over pages of one to three rows
-// (plain, v2 with zstd and null tensors, identity dictionary with
-// snappy), plus testdata/fuzz/FuzzTake.
+// files of the writer with a page index over single-page chunks and
+// pages of one to three rows (plain, v2 with zstd and null tensors,
+// identity dictionary with snappy), plus testdata/fuzz/FuzzTake.
 func FuzzTake(f *testing.F) {
 	rec := testRecord(f, memory.NewGoAllocator(), 7, true)
 	defer rec.Release()
 	for _, opts := range [][]parquetconv.Option{
+		{parquetconv.WithRowGroupRows(4)}, // single pages
 		{parquetconv.WithPageBytes(1)},
 		{parquetconv.WithDataPageV2(), parquetconv.WithCompression(parquetconv.ZSTD), parquetconv.WithRowGroupRows(3), parquetconv.WithPageBytes(64)},
 		{parquetconv.WithIdentityDictionary(), parquetconv.WithCompression(parquetconv.Snappy), parquetconv.WithPageBytes(16)},

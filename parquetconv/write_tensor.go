@@ -3,6 +3,7 @@ package parquetconv
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -10,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/fstensor/fstensor/fixedshape"
 	"github.com/fstensor/fstensor/internal/unsafeslice"
 )
@@ -22,6 +24,8 @@ type pageSlot struct {
 	buf     []byte // backing of page
 	page    []byte // levels (v1: with their lengths) then values
 	head    int    // bytes of levels at the start of page
+	valAt   int    // where the values start in page (after a run header)
+	values  []byte // the values, when the sink writes them (assemblePage)
 	levels  int32  // repetition (= definition) levels
 	nulls   int32  // null tensors
 	rows    int32
@@ -48,13 +52,11 @@ type pageSlot struct {
 // bit-packed run of indexes that are the elements' bytes (zero-padded to
 // a multiple of 8 indexes); float bits are never touched.
 func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fixedshape.Array, start, end int) (err error) {
-	if c.dict != nil {
-		dp := file.NewDictionaryPage(memory.NewBufferBytes(c.dict), int32(len(c.dict)/4), fw.props.DictionaryPageEncoding())
-		_, err := pager.WriteDictionaryPage(dp)
-		dp.Release()
-		if err != nil {
-			return err
-		}
+	if c.single && int64(end-start)*int64(c.size)*int64(c.valWidth) <= SinglePageBytes {
+		return fw.writeSinglePage(pager, c, arr, start, end)
+	}
+	if err := fw.writeDictionary(pager, c); err != nil {
+		return err
 	}
 	var codec compress.Codec
 	if fw.codec != compress.Codecs.Uncompressed {
@@ -86,7 +88,7 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 				return err
 			}
 		}
-		if err := fw.assemblePage(s, c, arr, start, p, min(p+c.pageRows, end)); err != nil {
+		if err := fw.assemblePage(s, c, arr, start, p, min(p+c.pageRows, end), false); err != nil {
 			return err
 		}
 		src := s.page // what the codec compresses: v2 keeps the levels apart
@@ -120,6 +122,67 @@ func (fw *fastWriter) writeTensorChunk(pager file.PageWriter, c *column, arr *fi
 				return err
 			}
 		}
+	}
+	return pager.Close(c.dict != nil, false)
+}
+
+// writeDictionary writes the identity dictionary page of c, if it has
+// one.
+func (fw *fastWriter) writeDictionary(pager file.PageWriter, c *column) error {
+	if c.dict == nil {
+		return nil
+	}
+	dp := file.NewDictionaryPage(memory.NewBufferBytes(c.dict), int32(len(c.dict)/4), fw.props.DictionaryPageEncoding())
+	_, err := pager.WriteDictionaryPage(dp)
+	dp.Release()
+	return err
+}
+
+// valueAlign is the file offset of which the values of a single-page
+// chunk start at a multiple.
+const valueAlign = 64
+
+// writeSinglePage writes rows [start, end) of an uncompressed tensor
+// column as one data page, after as many zero bytes as put its values
+// at a multiple of valueAlign in the file, then closes pager. The bytes
+// before the values (the dictionary page, the data page's header and
+// levels) are measured by writing the same pages to a counter with a
+// page writer of the same settings: arrow-go writes the headers.
+func (fw *fastWriter) writeSinglePage(pager file.PageWriter, c *column, arr *fixedshape.Array, start, end int) error {
+	s := &fw.slots[0]
+	if err := fw.assemblePage(s, c, arr, start, start, end, true); err != nil {
+		return err
+	}
+	s.data = s.page
+	dry := &tellWriter{w: io.Discard}
+	pw, err := file.NewPageWriter(dry, fw.codec, fw.level, metadata.NewColumnChunkMetaDataBuilder(fw.props, c.descr), 0, 0, fw.props.Allocator(), false, nil, nil)
+	if err != nil {
+		return err
+	}
+	if err := fw.writeDictionary(pw, c); err != nil {
+		return err
+	}
+	if err := fw.writePage(pw, s); err != nil {
+		return err
+	}
+	valuesAt := fw.sink.Tell() + dry.Tell() - int64(len(s.page)) + int64(s.valAt)
+	if gap := -valuesAt & (valueAlign - 1); gap > 0 {
+		if _, err := fw.sink.Write(make([]byte, gap)); err != nil {
+			return err
+		}
+	}
+	if err := fw.writeDictionary(pager, c); err != nil {
+		return err
+	}
+	if s.values != nil {
+		fw.sink.splice = s
+	}
+	if err := fw.writePage(pager, s); err != nil {
+		return err
+	}
+	if fw.sink.splice != nil {
+		fw.sink.splice = nil
+		return errorf("the page of %d bytes was not written as one piece", len(s.page))
 	}
 	return pager.Close(c.dict != nil, false)
 }
@@ -165,8 +228,12 @@ func (fw *fastWriter) writePage(pager file.PageWriter, s *pageSlot) error {
 
 // assemblePage writes the uncompressed page of rows [p, q) of a tensor
 // column into s: repetition and definition levels (v1: each after its
-// 4-byte length), then the values.
-func (fw *fastWriter) assemblePage(s *pageSlot, c *column, arr *fixedshape.Array, start, p, q int) error {
+// 4-byte length), then the values. With splice, values that are the
+// column's bytes as they are (no null tensor, no widening, no
+// BYTE_STREAM_SPLIT) are not copied: s.values is set to them, and the
+// page's bytes from s.valAt are left for the sink to write from there
+// (tellWriter.splice).
+func (fw *fastWriter) assemblePage(s *pageSlot, c *column, arr *fixedshape.Array, start, p, q int, splice bool) error {
 	fsl := arr.Storage().(*array.FixedSizeList)
 	child := fsl.ListValues()
 	var elems []byte
@@ -229,7 +296,17 @@ func (fw *fastWriter) assemblePage(s *pageSlot, c *column, arr *fixedshape.Array
 	o += copy(page[o:], def)
 	s.enc = parquet.Encodings.Plain
 	rowBytes := c.size * c.elemWidth
+	s.values = nil
+	if splice && valid == q-p && !c.bss && (c.dict != nil || c.kind == valueCopy) {
+		lo := first*c.elemWidth + p*rowBytes
+		s.values = elems[lo : lo+nvals*c.elemWidth]
+	}
 	switch {
+	case s.values != nil:
+		if c.dict != nil {
+			s.enc = fw.props.DictionaryIndexEncoding()
+			copy(page[o:], runHead)
+		}
 	case c.dict != nil:
 		s.enc = fw.props.DictionaryIndexEncoding()
 		v := o + copy(page[o:], runHead)
@@ -242,7 +319,10 @@ func (fw *fastWriter) assemblePage(s *pageSlot, c *column, arr *fixedshape.Array
 	default:
 		fw.putPageValues(page[o:], c, elems, first, p, q, arr, rowBytes)
 	}
-	s.page, s.head = page, o
+	s.page, s.head, s.valAt = page, o, o
+	if c.dict != nil {
+		s.valAt += len(runHead)
+	}
 	s.levels, s.nulls, s.rows = int32(nlevels), int32(q-p-valid), int32(q-p)
 	s.repLen, s.defLen = int32(len(rep)), int32(len(def))
 	s.first = int64(p - start)

@@ -42,6 +42,7 @@ func BenchmarkTake(b *testing.B) {
 		page  int
 	}
 	pqCases := []pqCase{
+		{"codec=none/page=chunk", tensorio.Uncompressed, 0},
 		{"codec=none/page=1MiB", tensorio.Uncompressed, 1 << 20},
 		{"codec=none/page=16KiB", tensorio.Uncompressed, 16 << 10},
 		{"codec=zstd/page=1MiB", tensorio.ZSTD, 1 << 20},
@@ -52,7 +53,11 @@ func BenchmarkTake(b *testing.B) {
 		return filepath.Join(filepath.Dir(path), strings.ReplaceAll(c.name, "/", "_")+".parquet")
 	}
 	for _, c := range pqCases {
-		w, err := tensorio.Create(pqPath(c), rec.Schema(), tensorio.WithCompression(c.codec), tensorio.WithPageBytes(c.page))
+		opts := []tensorio.Option{tensorio.WithCompression(c.codec)}
+		if c.page > 0 { // else the default: one page per uncompressed chunk
+			opts = append(opts, tensorio.WithPageBytes(c.page))
+		}
+		w, err := tensorio.Create(pqPath(c), rec.Schema(), opts...)
 		if err != nil {
 			b.Fatal(err)
 		}

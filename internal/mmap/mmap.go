@@ -49,6 +49,16 @@ func MapFile(f *os.File) (*Mapping, error) {
 	return mapFile(f, path, int(size))
 }
 
+// Leased reports whether m holds a read lease on its file (a mapping of
+// MapFileLeased, or of MapFileShared that got one): a change to the file
+// then leaves m's bytes as they were, and they never fault.
+func (m *Mapping) Leased() bool {
+	if m.share != nil {
+		return m.share.m.lease != nil
+	}
+	return m.lease != nil
+}
+
 // Bytes returns the file's bytes. They alias the mapping: they must not
 // be written, and must not be used after Close. After Close, Bytes
 // returns nil.
