@@ -25,34 +25,14 @@ func (d *chunkDecoder) direct(h format.PageHeader, pb pageBody, codec int) (bool
 	if c.narrow != nil && d.mem != nil { // narrowed from the mapping, with no copy first
 		return false, nil
 	}
-	var rep, def []byte
-	var off int
-	switch h.Type {
-	case format.PageData:
-		if codec != format.CodecNone || h.Uncompressed != h.Compressed || h.RepEnc != format.EncRLE || (d.col.maxDef > 0 && h.DefEnc != format.EncRLE) {
-			return false, nil
-		}
-		var ok bool
-		if rep, off, ok = prefixed(pb.prefix, 0); !ok {
-			return false, nil
-		}
-		if d.col.maxDef > 0 {
-			if def, off, ok = prefixed(pb.prefix, off); !ok {
-				return false, nil
-			}
-		}
-	case format.PageDataV2:
-		if (codec != format.CodecNone && h.CompressedV2) || h.Uncompressed != h.Compressed {
-			return false, nil
-		}
-		off = int(h.RepLen) + int(h.DefLen)
-		if int64(h.RepLen)+int64(h.DefLen) > int64(len(pb.prefix)) {
-			return false, nil
-		}
-		rep, def = pb.prefix[:h.RepLen], pb.prefix[h.RepLen:off]
-	default:
+	if !uncompressedData(h, codec) {
 		return false, nil
 	}
+	rep, def, rest, ok := pageLevels(h, pb.prefix, d.col.maxDef > 0)
+	if !ok {
+		return false, nil
+	}
+	off := len(pb.prefix) - len(rest)
 	pw := c.pw
 	return true, d.levelsThen(h, rep, def, func(dst []byte, k int) error {
 		if uint64(k)*uint64(pw) > uint64(pb.n-off) {
@@ -80,6 +60,47 @@ func (d *chunkDecoder) direct(h format.PageHeader, pb pageBody, codec int) (bool
 		}
 		return nil
 	})
+}
+
+// pageLevels splits the body of an uncompressed data page (v1 or v2)
+// into its repetition and (with hasDef) definition levels and what
+// follows them; false when the levels are not RLE or overrun the body.
+func pageLevels(h format.PageHeader, body []byte, hasDef bool) (rep, def, rest []byte, ok bool) {
+	switch h.Type {
+	case format.PageData:
+		if h.RepEnc != format.EncRLE || (hasDef && h.DefEnc != format.EncRLE) {
+			return nil, nil, nil, false
+		}
+		var off int
+		if rep, off, ok = prefixed(body, 0); !ok {
+			return nil, nil, nil, false
+		}
+		if hasDef {
+			if def, off, ok = prefixed(body, off); !ok {
+				return nil, nil, nil, false
+			}
+		}
+		return rep, def, body[off:], true
+	case format.PageDataV2:
+		lv := int64(h.RepLen) + int64(h.DefLen)
+		if h.RepLen < 0 || h.DefLen < 0 || lv > int64(len(body)) {
+			return nil, nil, nil, false
+		}
+		return body[:h.RepLen], body[h.RepLen:lv], body[lv:], true
+	}
+	return nil, nil, nil, false
+}
+
+// uncompressedData reports whether h is a data page (v1 or v2) stored
+// uncompressed in a chunk of codec.
+func uncompressedData(h format.PageHeader, codec int) bool {
+	switch h.Type {
+	case format.PageData:
+		return codec == format.CodecNone && h.Uncompressed == h.Compressed
+	case format.PageDataV2:
+		return (codec == format.CodecNone || !h.CompressedV2) && h.Uncompressed == h.Compressed
+	}
+	return false
 }
 
 // prefixed returns the 4-byte length-prefixed levels at off of b and the

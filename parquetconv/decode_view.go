@@ -73,7 +73,7 @@ func (d *chunkDecoder) view(col *tensorLeaf, codec int, start, n, rows int64) *f
 	}
 	c := &col.codec
 	d.col, d.dict, d.dictIdentity = col, nil, false
-	d.pages = pageCursor{mem: d.mem, start: start, n: n}
+	d.pages = pageCursor{mem: d.mem, start: start, n: n, hdr: d.pages.hdr[:0], body: d.pages.body}
 	h, pb, err := d.pages.nextLazy(d.cfg.maxPageBytes, 0)
 	if err != nil {
 		return nil
@@ -86,7 +86,7 @@ func (d *chunkDecoder) view(col *tensorLeaf, codec int, start, n, rows int64) *f
 			return nil
 		}
 	}
-	if !d.pages.done() || !h.HasPage || h.Uncompressed != h.Compressed {
+	if !d.pages.done() || !h.HasPage || !uncompressedData(h, codec) {
 		return nil
 	}
 	rep, def, body, ok := pageLevels(h, pb.prefix, col.maxDef > 0)
@@ -133,33 +133,4 @@ func (d *chunkDecoder) view(col *tensorLeaf, codec int, start, n, rows int64) *f
 	}
 	viewedChunks.Add(1)
 	return arr
-}
-
-// pageLevels splits the body of an uncompressed data page (v1 or v2)
-// into its repetition and (with hasDef) definition levels and what
-// follows them; false when the levels are not RLE or overrun the body.
-func pageLevels(h format.PageHeader, body []byte, hasDef bool) (rep, def, rest []byte, ok bool) {
-	switch h.Type {
-	case format.PageData:
-		if h.RepEnc != format.EncRLE || (hasDef && h.DefEnc != format.EncRLE) {
-			return nil, nil, nil, false
-		}
-		var off int
-		if rep, off, ok = prefixed(body, 0); !ok {
-			return nil, nil, nil, false
-		}
-		if hasDef {
-			if def, off, ok = prefixed(body, off); !ok {
-				return nil, nil, nil, false
-			}
-		}
-		return rep, def, body[off:], true
-	case format.PageDataV2:
-		lv := int64(h.RepLen) + int64(h.DefLen)
-		if h.RepLen < 0 || h.DefLen < 0 || lv > int64(len(body)) {
-			return nil, nil, nil, false
-		}
-		return body[:h.RepLen], body[h.RepLen:lv], body[lv:], true
-	}
-	return nil, nil, nil, false
 }

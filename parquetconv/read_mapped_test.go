@@ -257,13 +257,20 @@ func TestReadMappedLarge(t *testing.T) {
 // FuzzReadMapped reads arbitrary bytes from a file, which OpenFile maps,
 // and from a bytes.Reader: both must agree (the same values, or both an
 // error wrapping arrow.ErrInvalid), never panic and leave nothing
-// allocated. Seeds: the small files of FuzzReader's writer options, plus
-// testdata/fuzz/FuzzReadMapped (pyarrow files with dictionary pages).
+// allocated. OpenFile maps the file under a read lease where the system
+// grants one, and then hands out single-page chunks where they lie (see
+// TestReadZeroCopy): the seeds without null tensors take that path.
+// Seeds: the small files of FuzzReader's writer options, with and
+// without null tensors, plus testdata/fuzz/FuzzReadMapped (pyarrow files
+// with dictionary pages).
 func FuzzReadMapped(f *testing.F) {
-	rec := testRecord(f, memory.NewGoAllocator(), 4, true)
-	defer rec.Release()
-	for _, c := range mappedCases {
-		f.Add(writeFile(f, rec.Schema(), []arrow.RecordBatch{rec}, append(c.opts, parquetconv.WithRowGroupRows(3))...))
+	for _, nulls := range []bool{true, false} {
+		rec := testRecord(f, memory.NewGoAllocator(), 4, nulls)
+		for _, c := range mappedCases {
+			f.Add(writeFile(f, rec.Schema(), []arrow.RecordBatch{rec}, append(c.opts, parquetconv.WithRowGroupRows(3))...))
+		}
+		f.Add(writeFile(f, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithDataPageV2()))
+		rec.Release()
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {

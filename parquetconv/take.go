@@ -374,10 +374,7 @@ func (t *taker) directPage(p *tensorLeaf, codec int, pg format.PageLocation, gr 
 	if err != nil {
 		return false, k, err
 	}
-	if !h.HasPage || h.Encoding != format.EncPlain || h.Uncompressed != h.Compressed {
-		return false, k, nil
-	}
-	if (h.Type == format.PageData && codec != format.CodecNone) || (h.Type == format.PageDataV2 && codec != format.CodecNone && h.CompressedV2) {
+	if !h.HasPage || h.Encoding != format.EncPlain || !uncompressedData(h, codec) {
 		return false, k, nil
 	}
 	lv, ok, err := t.levelBytes(h, pb, p.maxDef > 0)

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 )
@@ -178,6 +179,11 @@ type RepWalker struct {
 
 // Walk consumes count levels of a hybrid buffer of width 1.
 func (w *RepWalker) Walk(b []byte, count int) error {
+	if w.Pos == 0 && w.N >= 2 {
+		rows, used := wholeRows(b, w.N, count/w.N)
+		w.Rows += int64(rows)
+		b, count = b[used:], count-rows*w.N
+	}
 	h := HybridReader{B: b, Width: 1, Left: count}
 	for h.Left > 0 {
 		run, err := h.Next("repetition levels")
@@ -222,6 +228,33 @@ func (w *RepWalker) Walk(b []byte, count int) error {
 		}
 	}
 	return nil
+}
+
+// wholeRows returns how many of the leading rows of b, at most maxRows,
+// are encoded as LevelEncoder encodes a row of n >= 2 elements (an RLE
+// run of one 0, then an RLE run of n-1 1s: the same bytes every row),
+// and the bytes they take. It compares bytes, a block of rows at a time,
+// instead of decoding runs: a single page of 20,000 rows has 40,000 runs.
+func wholeRows(b []byte, n, maxRows int) (rows, used int) {
+	var row [2 + binary.MaxVarintLen64 + 1]byte
+	row[0], row[1] = 2, 0
+	k := 2 + binary.PutUvarint(row[2:], uint64(n-1)<<1)
+	row[k] = 1
+	pat := row[:k+1]
+	if maxRows <= 0 || len(b) < len(pat) || !bytes.Equal(b[:len(pat)], pat) {
+		return 0, 0
+	}
+	const block = 256 // rows compared at once
+	if maxRows >= 2*block {
+		blk := bytes.Repeat(pat, block)
+		for rows+block <= maxRows && used+len(blk) <= len(b) && bytes.Equal(b[used:used+len(blk)], blk) {
+			rows, used = rows+block, used+len(blk)
+		}
+	}
+	for rows < maxRows && used+len(pat) <= len(b) && bytes.Equal(b[used:used+len(pat)], pat) {
+		rows, used = rows+1, used+len(pat)
+	}
+	return rows, used
 }
 
 // Run consumes k repetition levels of value v.

@@ -83,3 +83,90 @@ func TestRepWalkerBitPacked(t *testing.T) {
 		})
 	}
 }
+
+// TestRepWalkerRLERows walks RLE repetition levels as the writer
+// encodes them, whose whole rows Walk recognises by their bytes (blocks
+// of 256 rows, then row by row), and compares the walk with one that
+// consumes a level at a time: rows of n elements (more than a block,
+// fewer, with count stopping inside a row or a block), a row cut short
+// or too long among them, a walk that starts inside a row.
+func TestRepWalkerRLERows(t *testing.T) {
+	many := func(n, rows int) []int {
+		c := make([]int, rows)
+		for i := range c {
+			c[i] = n
+		}
+		return c
+	}
+	for _, tt := range []struct {
+		name   string
+		n      int
+		lead   int // 1s ending a row begun before the walk
+		counts []int
+		drop   int // levels of count left out at the end
+	}{
+		{"n=768 1000 rows", 768, 0, many(768, 1000), 0},
+		{"n=2 600 rows", 2, 0, many(2, 600), 0},
+		{"n=64 3 rows", 64, 0, many(64, 3), 0},
+		{"n=768 count ends in a row", 768, 0, many(768, 600), 100},
+		{"n=768 count ends a row early", 768, 0, many(768, 600), 768},
+		{"n=200 row 300 too short", 200, 0, append(append(many(200, 300), 150), many(200, 10)...), 0},
+		{"n=200 row 520 too long", 200, 0, append(append(many(200, 520), 250), many(200, 10)...), 0},
+		{"n=300 in a row", 300, 100, many(300, 700), 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var e format.LevelEncoder
+			e.Reset(1)
+			e.Put(1, tt.lead)
+			levels := make([]uint8, tt.lead)
+			for i := range levels {
+				levels[i] = 1
+			}
+			levels = append(levels, rowLevels(tt.counts...)...)
+			for _, c := range tt.counts {
+				e.Put(0, 1)
+				e.Put(1, c-1)
+			}
+			levels = levels[:len(levels)-tt.drop]
+			ref := format.RepWalker{N: tt.n, Pos: (tt.n - tt.lead) % tt.n}
+			var refErr error
+			for _, v := range levels {
+				if refErr = ref.Run(uint64(v), 1); refErr != nil {
+					break
+				}
+			}
+			want := walkState{ref.Rows, ref.Pos, refErr != nil}
+			b := e.Bytes()
+			if tt.lead == 0 {
+				// The rows recognised by their bytes: the leading rows
+				// of n elements that count holds whole.
+				wantRows := 0
+				for wantRows < len(tt.counts) && tt.counts[wantRows] == tt.n && (wantRows+1)*tt.n <= len(levels) {
+					wantRows++
+				}
+				rows, used := format.WholeRows(b, tt.n, len(levels)/tt.n)
+				if rowBytes := len(rowLevelBytes(tt.n)); rows != wantRows || used != rows*rowBytes {
+					t.Errorf("wholeRows = %d rows, %d bytes; want %d rows of %d bytes", rows, used, wantRows, rowBytes)
+				}
+			}
+			got := format.RepWalker{N: tt.n, Pos: (tt.n - tt.lead) % tt.n}
+			err := got.Walk(b, len(levels))
+			if want.Err {
+				want.Rows, want.Pos = 0, 0
+				got.Rows, got.Pos = 0, 0
+			}
+			if diff := cmp.Diff(want, walkState{got.Rows, got.Pos, err != nil}); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// rowLevelBytes returns the encoding of one row of n elements.
+func rowLevelBytes(n int) []byte {
+	var e format.LevelEncoder
+	e.Reset(1)
+	e.Put(0, 1)
+	e.Put(1, n-1)
+	return e.Bytes()
+}

@@ -1,0 +1,4 @@
+package format
+
+// WholeRows is wholeRows, for the tests.
+var WholeRows = wholeRows
