@@ -149,7 +149,10 @@ func WithBatchRows(n int) Option {
 // after the reader is closed. Other formats ignore it. An IPC file's
 // mapping holds a read lease where the system grants one, so that the
 // file changed in place meanwhile does not fault its batches (see
-// arrowipc's package doc, Memory).
+// arrowipc's package doc, Memory). Parquet files are mapped whatever
+// this option: their uncompressed tensor columns in the layout fstensor
+// writes are zero-copy under a read lease, and those batches stay valid
+// after the reader is closed (see parquetconv's package doc, Reading).
 func WithMmap() Option { return func(c *config) { c.mapped = true } }
 
 // WithLeasedMmap maps IPC files as WithMmap does, but only under a read
@@ -231,9 +234,11 @@ func WithFillNulls(v float64) Option {
 }
 
 // WithPageBytes sets the size of the data pages of Parquet files written
-// (parquetconv.WithPageBytes; default parquetconv.DefaultPageBytes): small
-// pages make Take read less, scans a little slower. n below 1 is an
-// invalid option; other formats ignore it.
+// (parquetconv.WithPageBytes; by default an uncompressed tensor column
+// chunk is one page, which readers hand out where it lies in the mapped
+// file, and compressed ones have pages of parquetconv.DefaultPageBytes):
+// small pages make Take of compressed files read less, scans a little
+// slower. n below 1 is an invalid option; other formats ignore it.
 func WithPageBytes(n int) Option {
 	return func(c *config) {
 		if n < 1 {

@@ -1,12 +1,12 @@
 #!/bin/sh
 # Takes 1,000 random rows of ROWS x 768 float32 embeddings with fstensor
 # (tensorio.Take through BenchmarkTakeFiles: a mapped IPC file, Parquet
-# files uncompressed in 1 MiB and 16 KiB pages, zstd and lz4 in 16 KiB
-# pages; BenchmarkTake has snappy), pyarrow
+# files uncompressed in one page a chunk (the default), 1 MiB and 16 KiB
+# pages, zstd and lz4 in 16 KiB pages; BenchmarkTake has snappy), pyarrow
 # (read + take: the mapped IPC file, Parquet) and Lance (its own format,
 # skipped without pylance), ROUNDS times in the same run, and prints the
-# best of each with ratios. Needs about 20 GB of disk under DIR a million
-# rows (seven files of 3 GB, plus Lance's). Run from anywhere:
+# best of each with ratios. Needs about 25 GB of disk under DIR a million
+# rows (eight files of 3 GB, plus Lance's). Run from anywhere:
 #
 #	ROWS=1000000 ROUNDS=3 DIR=/tmp/take sh bench/peers/take_peers.sh > take.txt
 set -e
@@ -19,10 +19,14 @@ mkdir -p "$DIR"
 "$PY" bench/peers/take_peers.py setup "$DIR" "$ROWS"
 go build -o "$DIR/fstensor" ./cmd/fstensor
 ln -f "$DIR/data.arrow" "$DIR/fstensor_ipc.arrow"
-for spec in none:1MiB none:16KiB zstd:16KiB lz4:16KiB; do
+for spec in none:chunk none:1MiB none:16KiB zstd:16KiB lz4:16KiB; do
 	codec=${spec%%:*}
 	page=${spec##*:}
-	"$DIR/fstensor" convert "$DIR/data.arrow" -o "$DIR/fstensor_${codec}_${page}.parquet" --compression "$codec" --page-size "$page" --quiet
+	set -- --page-size "$page"
+	if [ "$page" = chunk ]; then
+		set -- # the default: an uncompressed chunk is one page
+	fi
+	"$DIR/fstensor" convert "$DIR/data.arrow" -o "$DIR/fstensor_${codec}_${page}.parquet" --compression "$codec" "$@" --quiet
 done
 go test -c -o "$DIR/tensorio.test" ./tensorio
 : > "$DIR/raw.txt"

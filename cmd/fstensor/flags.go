@@ -177,7 +177,7 @@ func (f *outputFlags) register(cmd *cobra.Command) {
 	f.cmd = cmd
 	fs := cmd.Flags()
 	fs.BoolVar(&f.rowMajor, "row-major", false, "write permuted tensor columns in logical row-major order, permutation dropped, for readers that get permutations wrong (pyarrow's to_numpy_ndarray, Ray Data)")
-	fs.StringVar(&f.pageSize, "page-size", "", "the data page size of a Parquet output, e.g. 16KiB (default 1MiB): smaller pages make take read less, scans a little slower")
+	fs.StringVar(&f.pageSize, "page-size", "", "the data page size of a Parquet output, e.g. 16KiB (default: one page per uncompressed tensor column chunk, which readers map without a copy; 1MiB pages when compressed): smaller pages make take of compressed files read less, scans a little slower")
 	fs.BoolVar(&f.quiet, "quiet", false, "show no progress bar (one is shown on a terminal's standard error once the work has taken 2 seconds)")
 	fs.StringVarP(&f.out, "output", "o", "", "the output file (format from its extension, or --to); - for standard output")
 	fs.StringVar(&f.to, "to", "", "output format: "+strings.Join(formatNames, ", ")+" (default: from the extension)")
