@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/fixedshape"
-	"github.com/fstensor/fstensor/internal/mmap"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/metadata"
 	"github.com/fstensor/fstensor/parquetconv"
 )
@@ -137,8 +137,8 @@ func TestReadMappedTruncated(t *testing.T) {
 			if err := os.WriteFile(path, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, parquetconv.WithRowGroupRows(1024)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if c.opts == nil {
-				skipWithoutLease(t, path)
+			if c.opts == nil && !testvec.Leases(t, path) {
+				t.Skip("no read lease on the file")
 			}
 			// Only the tensor column: the others are read through ReadAt.
 			r, err := parquetconv.OpenFile(path, append(c.opts, parquetconv.WithAllocator(mem), parquetconv.WithColumns("f"))...)
@@ -183,25 +183,6 @@ func TestReadMappedTruncated(t *testing.T) {
 			}
 		})
 	}
-}
-
-// skipWithoutLease skips t where the system grants no read lease on the
-// file at path (not its owner, a file system without leases).
-func skipWithoutLease(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := mmap.MapFileLeased(f)
-	if errors.Is(err, mmap.ErrNoLease) {
-		t.Skipf("no lease on %s: %v", path, err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
 }
 
 // TestReadMappedLarge reads chunks of more than 1 MiB, whose values are

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/fstensor/fstensor/internal/mmap"
+	"github.com/fstensor/fstensor/internal/testsupport/testvec"
 	"github.com/fstensor/fstensor/parquetconv"
 )
 
@@ -47,7 +48,9 @@ func TestReadZeroCopy(t *testing.T) {
 			if err := os.WriteFile(path, writeFile(t, rec.Schema(), []arrow.RecordBatch{rec}, append(c.opts, parquetconv.WithRowGroupRows(group))...), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			skipWithoutLease(t, path)
+			if !testvec.Leases(t, path) {
+				t.Skip("no read lease on the file")
+			}
 			maps, leases := mmap.Held()
 			for _, copyAll := range []bool{false, true} {
 				mem := checkedMem(t)

@@ -29,6 +29,7 @@ type config struct {
 	batchRows   int
 	mapped      bool
 	leaseOnly   bool // WithLeasedMmap: map IPC files only under a lease
+	copyAll     bool // WithoutZeroCopy
 	newOnly     bool // Create of a URL makes a new object only (a dataset's files)
 	single      bool
 	name        string
@@ -163,6 +164,13 @@ func WithMmap() Option { return func(c *config) { c.mapped = true } }
 func WithLeasedMmap() Option {
 	return func(c *config) { c.mapped, c.leaseOnly = true, true }
 }
+
+// WithoutZeroCopy makes readers of Parquet files copy every tensor
+// column into memory from the allocator (parquetconv.WithoutZeroCopy)
+// instead of handing out the uncompressed chunks fstensor writes where
+// they lie in the file mapped under a read lease: the batches then hold
+// no mapping, lease or file descriptor. Other formats ignore it.
+func WithoutZeroCopy() Option { return func(c *config) { c.copyAll = true } }
 
 // WithSingleTensor reads a .npy file as one tensor, a column of one row,
 // instead of a column whose first axis is the batch axis (Open). Other

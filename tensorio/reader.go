@@ -282,6 +282,9 @@ func (r *Reader) startStream(src io.Reader, closeSrc func() error, c *config) er
 		if len(c.columns) > 0 { // the chunks of the other columns are not read
 			popts = append(popts, parquetconv.WithColumns(c.columns...))
 		}
+		if c.copyAll {
+			popts = append(popts, parquetconv.WithoutZeroCopy())
+		}
 		rr, err = parquetconv.NewReader(file, popts...)
 	} else {
 		rr, err = arrowipc.NewIPCStreamReader(src, arrowipc.WithAllocator(c.mem))
