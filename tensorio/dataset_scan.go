@@ -180,6 +180,9 @@ func (s *scan) fileOptions() []Option {
 	if c.mapped {
 		opts = append(opts, WithMmap())
 	}
+	if c.copyAll {
+		opts = append(opts, WithoutZeroCopy())
+	}
 	if c.single {
 		opts = append(opts, WithSingleTensor())
 	}
