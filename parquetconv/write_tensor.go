@@ -167,7 +167,7 @@ func (fw *fastWriter) writeSinglePage(pager file.PageWriter, c *column, arr *fix
 	}
 	valuesAt := fw.sink.Tell() + dry.Tell() - int64(len(s.page)) + int64(s.valAt)
 	if gap := -valuesAt & (valueAlign - 1); gap > 0 {
-		if _, err := fw.sink.Write(make([]byte, gap)); err != nil {
+		if _, err := fw.sink.Write(zeros[:gap]); err != nil {
 			return err
 		}
 	}
